@@ -1,0 +1,32 @@
+import { defineConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+export default defineConfig({
+  resolve: { alias: { "@": root } },
+  test: {
+    projects: [
+      {
+        resolve: { alias: { "@": root } },
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        resolve: { alias: { "@": root } },
+        test: {
+          name: "rest",
+          include: ["e2e/api/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["e2e/api/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
