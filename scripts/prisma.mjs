@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// Prisma on its WebAssembly engines, for both databases from one schema.
+//   generate           derive prisma/postgres/schema.prisma and generate both clients
+//   deploy             apply migrations to DATABASE_URL (SQLite file or PostgreSQL)
+//   migration <name>   write a new migration for both databases (needs no database)
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { readEnv } from "../server/env.mjs";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const prismaBin = path.join(root, "node_modules", ".bin", "prisma");
+const SQLITE_SCHEMA = "prisma/schema.prisma";
+const PG_SCHEMA = "prisma/postgres/schema.prisma";
+// The schema as of the newest migration: the base a new migration is diffed from.
+const MIGRATED_SCHEMA = "prisma/schema.migrated.prisma";
+
+function prisma(args, env = {}, capture = false) {
+  return execFileSync(prismaBin, args, {
+    cwd: root,
+    stdio: capture ? ["ignore", "pipe", "inherit"] : "inherit",
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      PRISMA_SCHEMA_ENGINE_BINARY: "/bin/false",
+      PRISMA_QUERY_ENGINE_LIBRARY: "/bin/false",
+      PRISMA_HIDE_UPDATE_MESSAGE: "1",
+      ...env,
+    },
+  });
+}
+
+function toPostgres(schema) {
+  return (
+    "// GENERATED from prisma/schema.prisma by scripts/prisma.mjs: do not edit.\n" +
+    schema
+      .replace('provider = "sqlite"', 'provider = "postgresql"')
+      .replace("../server/generated/sqlite", "../../server/generated/postgres")
+      .replace(/url\s+= "file:[^"]*".*/, 'url      = "postgresql://placeholder" // the driver adapter connects')
+  );
+}
+
+function writePostgresSchema(from = SQLITE_SCHEMA, to = PG_SCHEMA) {
+  fs.mkdirSync(path.dirname(path.join(root, to)), { recursive: true });
+  fs.writeFileSync(path.join(root, to), toPostgres(fs.readFileSync(path.join(root, from), "utf8")));
+}
+
+function generate() {
+  writePostgresSchema();
+  prisma(["generate", "--schema", SQLITE_SCHEMA]);
+  prisma(["generate", "--schema", PG_SCHEMA]);
+}
+
+function deploy() {
+  const env = readEnv();
+  if (env.dbKind === "sqlite") fs.mkdirSync(env.dataDir, { recursive: true });
+  const config = env.dbKind === "sqlite" ? "prisma/sqlite.config.ts" : "prisma/postgres.config.ts";
+  prisma(["migrate", "deploy", "--config", config], { DATABASE_URL: env.databaseUrl });
+}
+
+function diffScript(config, fromSchema, toSchema) {
+  const out = prisma(
+    ["migrate", "diff", "--config", config, "--from-schema-datamodel", fromSchema, "--to-schema-datamodel", toSchema, "--script"],
+    // The PostgreSQL engine connects even to diff two files; any reachable server will do.
+    { DATABASE_URL: config.includes("postgres") ? (process.env.HALLMARK_PG_DIFF_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres") : "file::memory:" },
+    true,
+  );
+  return out.split("\n").filter((l) => !l.startsWith("Loaded Prisma config")).join("\n").trim() + "\n";
+}
+
+function newMigration(name) {
+  if (!/^[a-z0-9_]+$/.test(name ?? "")) throw new Error("usage: migration <snake_case_name>");
+  const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
+  const dir = `${stamp}_${name}`;
+  writePostgresSchema();
+  const oldPg = "prisma/postgres/schema.migrated.prisma";
+  writePostgresSchema(MIGRATED_SCHEMA, oldPg);
+  const targets = [
+    ["prisma/migrations", diffScript("prisma/sqlite.config.ts", MIGRATED_SCHEMA, SQLITE_SCHEMA)],
+    ["prisma/postgres/migrations", diffScript("prisma/postgres.config.ts", oldPg, PG_SCHEMA)],
+  ];
+  fs.rmSync(path.join(root, oldPg));
+  for (const [folder, sql] of targets) {
+    fs.mkdirSync(path.join(root, folder, dir), { recursive: true });
+    fs.writeFileSync(path.join(root, folder, dir, "migration.sql"), sql);
+  }
+  fs.copyFileSync(path.join(root, SQLITE_SCHEMA), path.join(root, MIGRATED_SCHEMA));
+  console.log(`wrote ${dir} for SQLite and PostgreSQL`);
+}
+
+const [cmd, arg] = process.argv.slice(2);
+const commands = { generate, deploy, migration: () => newMigration(arg) };
+if (!commands[cmd]) {
+  console.error("usage: node scripts/prisma.mjs generate | deploy | migration <name>");
+  process.exit(2);
+}
+try {
+  commands[cmd]();
+} catch (err) {
+  // prisma has already printed its own error; a stack of execFileSync adds nothing.
+  console.error(`prisma ${cmd} failed${err.status ? ` (exit ${err.status})` : `: ${err.message}`}`);
+  process.exit(1);
+}

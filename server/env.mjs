@@ -1,0 +1,60 @@
+// The environment, validated once with zod. Plain ESM so that next.config.js, the start script
+// and the server all read the same rules: a bad value fails the build or the start, not a request.
+import path from "node:path";
+import { z } from "zod";
+
+const ZPort = z.coerce.number().int().min(1).max(65535);
+const ZMasterKey = z
+  .string()
+  .trim()
+  .refine((v) => /^[0-9a-f]{64}$/i.test(v) || Buffer.from(v, "base64").length === 32, {
+    message: "must be 32 bytes as 64 hex characters or base64",
+  });
+const ZOrigin = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((v) => !/[\s+]/u.test(v), { message: "must contain no spaces and no '+'" });
+
+const ZEnv = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: ZPort.default(3000),
+  HALLMARK_DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .refine((v) => /^(file:|postgres(ql)?:\/\/)/.test(v), {
+      message: "must start with file: (SQLite) or postgres:// / postgresql://",
+    })
+    .optional(),
+  HALLMARK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  HALLMARK_LOG_ORIGIN: ZOrigin.optional(),
+  HALLMARK_MASTER_KEY: ZMasterKey.optional(),
+});
+
+/** @typedef {{ nodeEnv: string, port: number, dataDir: string, databaseUrl: string, dbKind: "sqlite" | "postgres", baseUrl: string, logOrigin: string, logOriginExplicit: boolean, masterKey: string | undefined }} HallmarkEnv */
+
+/** @returns {HallmarkEnv} */
+export function readEnv(source = process.env) {
+  const parsed = ZEnv.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid Hallmark configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.HALLMARK_DATA_DIR);
+  const databaseUrl = e.DATABASE_URL ?? `file:${path.join(dataDir, "hallmark.db")}`;
+  const baseUrl = (e.HALLMARK_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const u = new URL(baseUrl);
+  const derivedOrigin = (u.host + u.pathname).replace(/\/+$/, "");
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    dataDir,
+    databaseUrl,
+    dbKind: databaseUrl.startsWith("file:") ? "sqlite" : "postgres",
+    baseUrl,
+    logOrigin: e.HALLMARK_LOG_ORIGIN ?? derivedOrigin,
+    logOriginExplicit: e.HALLMARK_LOG_ORIGIN !== undefined,
+    masterKey: e.HALLMARK_MASTER_KEY,
+  };
+}
