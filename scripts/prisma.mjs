@@ -15,10 +15,20 @@ const PG_SCHEMA = "prisma/postgres/schema.prisma";
 // The schema as of the newest migration: the base a new migration is diffed from.
 const MIGRATED_SCHEMA = "prisma/schema.migrated.prisma";
 
-function prisma(args, env = {}, capture = false) {
+/** capture: return stdout. quiet: print prisma's output only if it fails. */
+function prisma(args, env = {}, mode = "inherit") {
+  try {
+    return run(args, env, mode);
+  } catch (err) {
+    if (mode === "quiet") process.stderr.write(`${err.stdout ?? ""}${err.stderr ?? ""}`);
+    throw err;
+  }
+}
+
+function run(args, env, mode) {
   return execFileSync(prismaBin, args, {
     cwd: root,
-    stdio: capture ? ["ignore", "pipe", "inherit"] : "inherit",
+    stdio: mode === "inherit" ? "inherit" : mode === "capture" ? ["ignore", "pipe", "inherit"] : "pipe",
     encoding: "utf8",
     env: {
       ...process.env,
@@ -55,7 +65,7 @@ function deploy() {
   const env = readEnv();
   if (env.dbKind === "sqlite") fs.mkdirSync(env.dataDir, { recursive: true });
   const config = env.dbKind === "sqlite" ? "prisma/sqlite.config.ts" : "prisma/postgres.config.ts";
-  prisma(["migrate", "deploy", "--config", config], { DATABASE_URL: env.databaseUrl });
+  prisma(["migrate", "deploy", "--config", config], { DATABASE_URL: env.databaseUrl }, "quiet");
 }
 
 function diffScript(config, fromSchema, toSchema) {
@@ -63,7 +73,7 @@ function diffScript(config, fromSchema, toSchema) {
     ["migrate", "diff", "--config", config, "--from-schema-datamodel", fromSchema, "--to-schema-datamodel", toSchema, "--script"],
     // The PostgreSQL engine connects even to diff two files; any reachable server will do.
     { DATABASE_URL: config.includes("postgres") ? (process.env.HALLMARK_PG_DIFF_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres") : "file::memory:" },
-    true,
+    "capture",
   );
   return out.split("\n").filter((l) => !l.startsWith("Loaded Prisma config")).join("\n").trim() + "\n";
 }

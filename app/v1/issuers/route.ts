@@ -1,0 +1,11 @@
+import { apiRoute } from "@/server/http/api-route";
+import { otherMethods } from "@/server/http/method-not-allowed";
+
+export const GET = apiRoute({ auth: "required" }, async ({ caller }) => {
+  const items = await caller.issuers.list();
+  return { items, total: items.length };
+});
+export const POST = apiRoute({ auth: "required", body: true, status: 201 }, ({ caller, body }) =>
+  caller.issuers.create(body as never),
+);
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

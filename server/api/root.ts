@@ -1,0 +1,16 @@
+import "server-only";
+import { apiKeysRouter } from "./routers/api-keys";
+import { attestationsRouter } from "./routers/attestations";
+import { issuersRouter } from "./routers/issuers";
+import { logRouter } from "./routers/log";
+import { createCallerFactory, router } from "./trpc";
+
+export const appRouter = router({
+  apiKeys: apiKeysRouter,
+  attestations: attestationsRouter,
+  issuers: issuersRouter,
+  log: logRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);

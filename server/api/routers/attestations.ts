@@ -1,0 +1,19 @@
+import "server-only";
+import { createAttestation, getAttestationOrThrow, toAttestationView } from "../../domain/attestations";
+import { getProofBundle } from "../../domain/proof-bundles";
+import { router, scopedProcedure } from "../trpc";
+import { ZCreateAttestationInput, ZIdInput } from "./attestations.types";
+
+export const attestationsRouter = router({
+  create: scopedProcedure("attestations:write")
+    .input(ZCreateAttestationInput)
+    .mutation(({ ctx, input }) =>
+      createAttestation({ tenantId: ctx.principal.tenantId, issuerId: input.issuer_id, payload: input.payload }),
+    ),
+  get: scopedProcedure("attestations:read")
+    .input(ZIdInput)
+    .query(async ({ ctx, input }) => toAttestationView(await getAttestationOrThrow({ tenantId: ctx.principal.tenantId, id: input.id }))),
+  proofBundle: scopedProcedure("attestations:read")
+    .input(ZIdInput)
+    .query(({ ctx, input }) => getProofBundle({ tenantId: ctx.principal.tenantId, id: input.id })),
+});

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { canonicalJson } from "@/lib/verify";
+import { hasLoneSurrogate } from "@/lib/verify/encoding";
+
+export const MAX_PAYLOAD_BYTES = 64 * 1024;
+export const MAX_PAYLOAD_DEPTH = 32;
+
+function depthOf(value: unknown, depth = 0): number {
+  if (depth > MAX_PAYLOAD_DEPTH || value === null || typeof value !== "object") return depth;
+  let max = depth;
+  for (const v of Object.values(value)) max = Math.max(max, depthOf(v, depth + 1));
+  return max;
+}
+
+function hasBadString(value: unknown): boolean {
+  if (typeof value === "string") return hasLoneSurrogate(value);
+  if (value === null || typeof value !== "object") return false;
+  return Object.entries(value).some(([k, v]) => hasLoneSurrogate(k) || hasBadString(v));
+}
+
+/** Any JSON object that canonicalises (RFC 8785) to at most MAX_PAYLOAD_BYTES of UTF-8. */
+export const ZPayload = z
+  .record(z.string(), z.unknown())
+  .superRefine((payload, ctx) => {
+    if (depthOf(payload) > MAX_PAYLOAD_DEPTH) {
+      ctx.addIssue({ code: "custom", message: `must nest at most ${MAX_PAYLOAD_DEPTH} levels deep` });
+      return;
+    }
+    if (hasBadString(payload)) {
+      ctx.addIssue({ code: "custom", message: "must not contain unpaired UTF-16 surrogates" });
+      return;
+    }
+    const size = Buffer.byteLength(canonicalJson(payload), "utf8");
+    if (size > MAX_PAYLOAD_BYTES) {
+      ctx.addIssue({ code: "custom", message: `canonical JSON is ${size} bytes; at most ${MAX_PAYLOAD_BYTES} allowed` });
+    }
+  });
+
+export const ZCreateAttestationInput = z.strictObject({
+  issuer_id: z.uuid(),
+  payload: ZPayload,
+});
+
+export const ZIdInput = z.object({ id: z.string() });

@@ -1,0 +1,15 @@
+import "server-only";
+import { z } from "zod";
+import { getConsistencyProof, getLatestCheckpoint, getLogInfo } from "../../domain/log";
+import { publicProcedure, router } from "../trpc";
+
+const ZTreeSize = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/** The log is public: monitors and verifiers need no account. */
+export const logRouter = router({
+  info: publicProcedure.query(() => getLogInfo()),
+  checkpoint: publicProcedure.query(async () => (await getLatestCheckpoint()).note),
+  consistency: publicProcedure
+    .input(z.object({ first: ZTreeSize.min(1), second: ZTreeSize.min(1) }))
+    .query(({ input }) => getConsistencyProof(input)),
+});

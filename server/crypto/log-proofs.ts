@@ -1,0 +1,14 @@
+import "server-only";
+import { getDb } from "../db";
+import { buildConsistencyProof, buildInclusionProof } from "./merkle-proof";
+import { readNodes } from "./log-nodes";
+
+/** Inclusion proof of leaf `index` in the tree of `size`: O(log size) stored nodes, one query. */
+export function proveInclusion(index: number, size: number): Promise<Uint8Array[]> {
+  return buildInclusionProof(index, size, (positions) => readNodes(getDb().read, positions));
+}
+
+/** Consistency proof between sizes `first` ≤ `second`: O(log second) stored nodes, one query. */
+export function proveConsistency(first: number, second: number): Promise<Uint8Array[]> {
+  return buildConsistencyProof(first, second, (positions) => readNodes(getDb().read, positions));
+}

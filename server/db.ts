@@ -1,0 +1,88 @@
+import "server-only";
+import fs from "node:fs";
+import path from "node:path";
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient as SqliteClient, type Prisma } from "./generated/sqlite/client";
+import { PrismaClient as PostgresClient } from "./generated/postgres/client";
+import { getConfig } from "./config";
+
+/** Both generated clients have the same model API; the SQLite one names the type. */
+export type Client = SqliteClient;
+export type Tx = Prisma.TransactionClient;
+
+/**
+ * Storage contract:
+ * - `read` never observes uncommitted writes.
+ * - `write(fn)` runs fn in one transaction; it is durable once the promise resolves.
+ *   Every write goes through it: on SQLite the adapter serialises transactions on one
+ *   connection, and a write issued outside one would slip into whichever transaction is open.
+ */
+export interface Database {
+  kind: "sqlite" | "postgres";
+  read: Client;
+  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const TX_OPTIONS = { maxWait: 15_000, timeout: 30_000 } as const;
+
+type RawSqlite = { pragma(sql: string): unknown };
+
+/** Adds the pragmas the adapter does not set: WAL, durable commits, a busy timeout. */
+class SqliteAdapter extends PrismaBetterSQLite3 {
+  constructor(url: string, private readonly readOnly: boolean) {
+    super({ url });
+  }
+  override async connect() {
+    const adapter = await super.connect();
+    const raw = (adapter as unknown as { client: RawSqlite }).client;
+    raw.pragma("journal_mode = WAL");
+    raw.pragma("synchronous = FULL");
+    raw.pragma("busy_timeout = 5000");
+    raw.pragma("foreign_keys = ON");
+    if (this.readOnly) raw.pragma("query_only = ON");
+    return adapter;
+  }
+}
+
+function openSqlite(url: string): Database {
+  const file = url.replace(/^file:/, "");
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const writer = new SqliteClient({ adapter: new SqliteAdapter(url, false) });
+  // A second connection for reads: under WAL it sees only committed transactions.
+  const reader = new SqliteClient({ adapter: new SqliteAdapter(url, true) });
+  return {
+    kind: "sqlite",
+    read: reader,
+    write: (fn) => writer.$transaction(fn, TX_OPTIONS),
+    close: async () => {
+      await Promise.all([writer.$disconnect(), reader.$disconnect()]);
+    },
+  };
+}
+
+function openPostgres(url: string): Database {
+  const pool = { connectionString: url, max: Number(process.env.HALLMARK_PG_POOL_SIZE ?? 10) };
+  const client = new PostgresClient({ adapter: new PrismaPg(pool) }) as unknown as Client;
+  return {
+    kind: "postgres",
+    read: client,
+    write: (fn) => client.$transaction(fn, TX_OPTIONS),
+    close: () => client.$disconnect(),
+  };
+}
+
+const globalRef = globalThis as unknown as { __hallmarkDb?: Database };
+
+/** The one database handle of this process. */
+export function getDb(): Database {
+  if (!globalRef.__hallmarkDb) {
+    const { databaseUrl, dbKind } = getConfig();
+    globalRef.__hallmarkDb = dbKind === "sqlite" ? openSqlite(databaseUrl) : openPostgres(databaseUrl);
+  }
+  return globalRef.__hallmarkDb;
+}
+
+/** Prisma's Bytes input type wants an ArrayBuffer-backed array; ours always are. */
+export const dbBytes = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => bytes as Uint8Array<ArrayBuffer>;

@@ -1,0 +1,127 @@
+import "server-only";
+import { getDb, type Tx } from "../db";
+import { generateApiKey, hashApiKey, isWellFormedApiKey } from "../crypto/api-key-secret";
+import { AppError, notFound } from "./errors";
+import { iso, newId } from "./ids";
+import { isScope, type Scope } from "./scopes";
+
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+export const DEFAULT_DAILY_QUOTA = 100_000;
+
+/** The API key as the interface lists it: the secret is never part of it. */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  status: "ACTIVE" | "REVOKED";
+  scopes: Scope[];
+  daily_quota: number;
+  rate_limit_per_minute: number;
+  created_at: string;
+}
+
+/** Who a request runs for, once its key checks out. */
+export interface ApiKeyPrincipal {
+  kind: "api_key";
+  tenantId: string;
+  apiKeyId: string;
+  userId: string | null;
+  scopes: ReadonlySet<Scope>;
+  dailyQuota: number;
+  rateLimitPerMinute: number;
+}
+
+type ApiKeyRow = {
+  id: string;
+  name: string;
+  prefix: string;
+  status: string;
+  scopes: string;
+  dailyQuota: number;
+  rateLimitPerMinute: number;
+  createdAt: Date;
+};
+
+function parseScopes(json: string): Scope[] {
+  const value: unknown = JSON.parse(json);
+  return Array.isArray(value) ? value.filter((s): s is Scope => typeof s === "string" && isScope(s)) : [];
+}
+
+function toView(row: ApiKeyRow): ApiKeyView {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    status: row.status === "REVOKED" ? "REVOKED" : "ACTIVE",
+    scopes: parseScopes(row.scopes),
+    daily_quota: row.dailyQuota,
+    rate_limit_per_minute: row.rateLimitPerMinute,
+    created_at: iso(row.createdAt),
+  };
+}
+
+export interface CreateApiKeyOptions {
+  tenantId: string;
+  userId?: string | null;
+  name: string;
+  scopes: readonly Scope[];
+  dailyQuota?: number;
+  rateLimitPerMinute?: number;
+}
+
+/** Creates a key. The secret is returned here and never again. Pass `tx` to join a transaction. */
+export async function createApiKey(opts: CreateApiKeyOptions, tx?: Tx): Promise<{ key: ApiKeyView; secret: string }> {
+  const { secret, prefix, hash } = generateApiKey();
+  const data = {
+    id: newId(),
+    tenantId: opts.tenantId,
+    userId: opts.userId ?? null,
+    name: opts.name,
+    prefix,
+    secretHash: hash,
+    scopes: JSON.stringify([...new Set(opts.scopes)]),
+    status: "ACTIVE",
+    dailyQuota: opts.dailyQuota ?? DEFAULT_DAILY_QUOTA,
+    rateLimitPerMinute: opts.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+    createdAt: new Date(),
+  };
+  const row = tx ? await tx.apiKey.create({ data }) : await getDb().write((t) => t.apiKey.create({ data }));
+  return { key: toView(row), secret };
+}
+
+export async function listApiKeys({ tenantId }: { tenantId: string }): Promise<ApiKeyView[]> {
+  const rows = await getDb().read.apiKey.findMany({ where: { tenantId }, orderBy: { createdAt: "desc" } });
+  return rows.map(toView);
+}
+
+/** Permanent. Revoking a revoked key answers the same; another tenant's key is not found. */
+export async function revokeApiKey({ tenantId, id }: { tenantId: string; id: string }) {
+  return getDb().write(async (tx) => {
+    const row = await tx.apiKey.findFirst({ where: { id, tenantId }, select: { id: true, status: true } });
+    if (!row) throw notFound("API key");
+    if (row.status !== "REVOKED") {
+      await tx.apiKey.update({ where: { id }, data: { status: "REVOKED", revokedAt: new Date() } });
+    }
+    return { id, status: "REVOKED" as const };
+  });
+}
+
+/**
+ * Resolves a presented key. Read from the database on every request (one indexed lookup),
+ * so a revocation committed by any instance takes effect on the next request everywhere.
+ */
+export async function authenticateApiKey(secret: string): Promise<ApiKeyPrincipal> {
+  const invalid = new AppError("invalid_api_key", "The API key is invalid or has been revoked.");
+  if (!isWellFormedApiKey(secret)) throw invalid;
+  const row = await getDb().read.apiKey.findUnique({ where: { secretHash: hashApiKey(secret) } });
+  if (!row || row.status !== "ACTIVE") throw invalid;
+  return {
+    kind: "api_key",
+    tenantId: row.tenantId,
+    apiKeyId: row.id,
+    userId: row.userId,
+    scopes: new Set(parseScopes(row.scopes)),
+    dailyQuota: row.dailyQuota,
+    rateLimitPerMinute: row.rateLimitPerMinute,
+  };
+}

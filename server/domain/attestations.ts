@@ -1,0 +1,89 @@
+import "server-only";
+import { canonicalJson, leafData, leafHash, signingMessage } from "@/lib/verify";
+import { getDb } from "../db";
+import { signEd25519 } from "../crypto/key-custody";
+import { getSequencer } from "../crypto/sequencer";
+import { AppError, notFound } from "./errors";
+import { iso, newId } from "./ids";
+import { getSigner } from "./signing-keys";
+import { getActiveIssuer } from "./issuer-cache";
+
+export interface AttestationView {
+  id: string;
+  issuer_id: string;
+  kid: string;
+  status: "VALID";
+  payload: Record<string, unknown>;
+  signature: string;
+  log_index: number;
+  created_at: string;
+}
+
+type AttestationRow = {
+  id: string;
+  issuerId: string;
+  kid: string;
+  payload: string;
+  signature: string;
+  logIndex: bigint;
+  createdAt: Date;
+};
+
+export function toAttestationView(row: AttestationRow): AttestationView {
+  return {
+    id: row.id,
+    issuer_id: row.issuerId,
+    kid: row.kid,
+    status: "VALID",
+    payload: JSON.parse(row.payload) as Record<string, unknown>,
+    signature: row.signature,
+    log_index: Number(row.logIndex),
+    created_at: iso(row.createdAt),
+  };
+}
+
+/**
+ * Signs `payload` with the issuer's current key and appends it to the log. Resolves only
+ * once the attestation, its leaf and a checkpoint covering it are committed.
+ */
+export async function createAttestation(opts: {
+  tenantId: string;
+  issuerId: string;
+  payload: Record<string, unknown>;
+}): Promise<AttestationView> {
+  await getActiveIssuer(opts.tenantId, opts.issuerId);
+  const signer = await getSigner(opts.issuerId);
+  const payloadJson = canonicalJson(opts.payload);
+  const createdAt = new Date(Math.max(Date.now(), signer.notBefore));
+  if (createdAt.getTime() > signer.expiresAt) throw new AppError("service_unavailable", "The issuer's key is being rotated; retry.");
+  const fields = { id: newId(), issuer_id: opts.issuerId, kid: signer.kid, payload: opts.payload, created_at: iso(createdAt) };
+  const signature = Buffer.from(signEd25519(signer.privateKey, signingMessage(fields))).toString("base64");
+  const logIndex = await getSequencer().append({
+    row: {
+      id: fields.id,
+      tenantId: opts.tenantId,
+      issuerId: opts.issuerId,
+      kid: signer.kid,
+      payload: payloadJson,
+      signature,
+      createdAt,
+    },
+    leafHash: leafHash(leafData({ ...fields, signature })),
+  });
+  return {
+    id: fields.id,
+    issuer_id: fields.issuer_id,
+    kid: fields.kid,
+    status: "VALID",
+    payload: opts.payload,
+    signature,
+    log_index: logIndex,
+    created_at: fields.created_at,
+  };
+}
+
+export async function getAttestationOrThrow({ tenantId, id }: { tenantId: string; id: string }) {
+  const row = await getDb().read.attestation.findFirst({ where: { id, tenantId } });
+  if (!row) throw notFound("Attestation");
+  return row;
+}

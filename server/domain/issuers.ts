@@ -1,0 +1,88 @@
+import "server-only";
+import { getDb } from "../db";
+import { notFound } from "./errors";
+import { iso, newId } from "./ids";
+import { forgetSigner, insertSigningKey, rotateSigningKey, toKeyView, type SigningKeyView } from "./signing-keys";
+
+export interface IssuerView {
+  id: string;
+  tenant_id: string;
+  name: string;
+  domain: string;
+  status: string;
+  trust_level: string;
+  created_at: string;
+  updated_at: string;
+}
+
+type IssuerRow = {
+  id: string;
+  tenantId: string;
+  name: string;
+  domain: string;
+  status: string;
+  trustLevel: string;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export function toIssuerView(row: IssuerRow): IssuerView {
+  return {
+    id: row.id,
+    tenant_id: row.tenantId,
+    name: row.name,
+    domain: row.domain,
+    status: row.status,
+    trust_level: row.trustLevel,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}
+
+/** A new issuer starts PENDING (its domain is not verified) at trust level BASIC, with one key. */
+export async function createIssuer(opts: { tenantId: string; name: string; domain: string }) {
+  return getDb().write(async (tx) => {
+    const now = new Date();
+    const issuer = await tx.issuer.create({
+      data: {
+        id: newId(),
+        tenantId: opts.tenantId,
+        name: opts.name,
+        domain: opts.domain,
+        status: "PENDING",
+        trustLevel: "BASIC",
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    const key = await insertSigningKey(tx, issuer.id, now);
+    return { ...toIssuerView(issuer), keys: [toKeyView(key)] };
+  });
+}
+
+export async function listIssuers({ tenantId }: { tenantId: string }): Promise<IssuerView[]> {
+  const rows = await getDb().read.issuer.findMany({ where: { tenantId }, orderBy: { createdAt: "desc" } });
+  return rows.map(toIssuerView);
+}
+
+export async function getIssuerOrThrow({ tenantId, id }: { tenantId: string; id: string }) {
+  const row = await getDb().read.issuer.findFirst({
+    where: { id, tenantId },
+    include: { keys: { orderBy: { createdAt: "desc" } } },
+  });
+  if (!row) throw notFound("Issuer");
+  return { ...toIssuerView(row), keys: row.keys.map(toKeyView) };
+}
+
+/** Rotation: the new key signs from now on; the old one stays valid for what it signed. */
+export async function rotateIssuerKey({ tenantId, id }: { tenantId: string; id: string }): Promise<SigningKeyView> {
+  const key = await getDb().write(async (tx) => {
+    const issuer = await tx.issuer.findFirst({ where: { id, tenantId }, select: { id: true } });
+    if (!issuer) throw notFound("Issuer");
+    const created = await rotateSigningKey(tx, id);
+    await tx.issuer.update({ where: { id }, data: { updatedAt: new Date() } });
+    return created;
+  });
+  forgetSigner(id);
+  return toKeyView(key);
+}

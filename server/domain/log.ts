@@ -1,0 +1,79 @@
+import "server-only";
+import { bytesToHex } from "@/lib/verify";
+import { getDb } from "../db";
+import { getLogIdentity } from "../crypto/log-identity";
+import { proveConsistency } from "../crypto/log-proofs";
+import { AppError } from "./errors";
+import { iso } from "./ids";
+
+export interface SignedTreeHeadView {
+  tree_size: number;
+  root_hash: string;
+  signature: string;
+  origin: string;
+  timestamp: string;
+  checkpoint: string;
+}
+
+type CheckpointRow = { treeSize: bigint; rootHash: Uint8Array; note: string; signature: string; timestamp: Date };
+
+export function toTreeHeadView(origin: string, row: CheckpointRow): SignedTreeHeadView {
+  return {
+    tree_size: Number(row.treeSize),
+    root_hash: bytesToHex(new Uint8Array(row.rootHash)),
+    signature: row.signature,
+    origin,
+    timestamp: iso(row.timestamp),
+    checkpoint: row.note,
+  };
+}
+
+/** The newest checkpoint (the log is created, with an empty one, on first use). */
+export async function getLatestCheckpoint(): Promise<CheckpointRow> {
+  await getLogIdentity();
+  const row = await getDb().read.checkpoint.findFirst({ orderBy: { treeSize: "desc" } });
+  if (!row) throw new Error("log has no checkpoint");
+  return row;
+}
+
+export async function getLogInfo() {
+  const id = await getLogIdentity();
+  const latest = await getLatestCheckpoint();
+  return {
+    origin: id.origin,
+    tree_size: Number(latest.treeSize),
+    root_hash: bytesToHex(new Uint8Array(latest.rootHash)),
+    public_key: id.publicKeyPem,
+    key_id: id.keyIdHex,
+    verifier_key: id.verifierKey,
+    signature_algorithm: "Ed25519",
+    hash_algorithm: "SHA-256",
+  };
+}
+
+async function checkpointOfSize(size: number, name: string): Promise<CheckpointRow> {
+  const row = await getDb().read.checkpoint.findUnique({ where: { treeSize: BigInt(size) } });
+  if (!row) {
+    throw new AppError("invalid_parameter", `No checkpoint was published with tree size ${size}.`, [
+      { pointer: `/${name}`, detail: "must be the tree size of a published checkpoint" },
+    ]);
+  }
+  return row;
+}
+
+/** RFC 9162 consistency proof between two published tree sizes, with both signed checkpoints. */
+export async function getConsistencyProof({ first, second }: { first: number; second: number }) {
+  if (first > second) {
+    throw new AppError("invalid_parameter", "first must not exceed second.", [
+      { pointer: "/first", detail: "must be less than or equal to second" },
+    ]);
+  }
+  const { origin } = await getLogIdentity();
+  const [a, b] = await Promise.all([checkpointOfSize(first, "first"), checkpointOfSize(second, "second")]);
+  const hashes = await proveConsistency(first, second);
+  return {
+    first: toTreeHeadView(origin, a),
+    second: toTreeHeadView(origin, b),
+    hashes: hashes.map(bytesToHex),
+  };
+}

@@ -1,0 +1,35 @@
+import "server-only";
+import { bytesToHex } from "@/lib/verify";
+import { getDb } from "../db";
+import { getLogIdentity } from "../crypto/log-identity";
+import { proveInclusion } from "../crypto/log-proofs";
+import { getAttestationOrThrow, toAttestationView } from "./attestations";
+import { toIssuerView } from "./issuers";
+import { getLatestCheckpoint, toTreeHeadView } from "./log";
+import { toKeyView } from "./signing-keys";
+
+/**
+ * Everything needed to verify an attestation offline (lib/verify verifyProofBundle): the
+ * attestation, its issuer and key, and its inclusion proof against the newest checkpoint.
+ */
+export async function getProofBundle({ tenantId, id }: { tenantId: string; id: string }) {
+  const row = await getAttestationOrThrow({ tenantId, id });
+  const db = getDb().read;
+  const [{ origin }, issuer, key, head] = await Promise.all([
+    getLogIdentity(),
+    db.issuer.findUniqueOrThrow({ where: { id: row.issuerId } }),
+    db.signingKey.findUniqueOrThrow({ where: { kid: row.kid } }),
+    getLatestCheckpoint(),
+  ]);
+  const index = Number(row.logIndex);
+  const size = Number(head.treeSize);
+  const hashes = await proveInclusion(index, size);
+  const sth = toTreeHeadView(origin, head);
+  return {
+    attestation: toAttestationView(row),
+    issuer: toIssuerView(issuer),
+    key: toKeyView(key),
+    inclusion_proof: { log_index: index, tree_size: size, root_hash: sth.root_hash, hashes: hashes.map(bytesToHex) },
+    signed_tree_head: sth,
+  };
+}

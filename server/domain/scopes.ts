@@ -1,0 +1,21 @@
+/**
+ * What an API key may do. A key holds a subset; every procedure names the one scope it needs.
+ *   attestations:read   GET attestations and their proof bundles
+ *   attestations:write  POST /v1/attestations (sign and log with the tenant's issuers)
+ *   issuers:read        list and read issuers and their public keys
+ *   issuers:write       create issuers, rotate their signing keys
+ *   api_keys:read       list the tenant's API keys (never their secrets)
+ *   api_keys:write      create and revoke API keys
+ */
+export const SCOPES = [
+  "attestations:read",
+  "attestations:write",
+  "issuers:read",
+  "issuers:write",
+  "api_keys:read",
+  "api_keys:write",
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);

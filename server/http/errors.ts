@@ -1,0 +1,35 @@
+import "server-only";
+import { TRPCError } from "@trpc/server";
+import { AppError, type FieldError } from "../domain/errors";
+import { appErrorResponse, problemResponse } from "./problem";
+
+type Issue = { path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>; message: string };
+
+function pointer(path: Issue["path"], base: string): string {
+  const parts = (path ?? []).map((p) => String(typeof p === "object" ? p.key : p).replace(/~/g, "~0").replace(/\//g, "~1"));
+  return base + (parts.length ? "/" + parts.join("/") : "");
+}
+
+function validationIssues(err: unknown): Issue[] | null {
+  const issues = (err as { issues?: unknown })?.issues;
+  return Array.isArray(issues) ? (issues as Issue[]) : null;
+}
+
+/**
+ * Maps anything a route handler throws to problem+json. AppErrors (possibly wrapped by tRPC)
+ * keep their code; input validation failures become 422 (body) or 400 (query, path);
+ * anything else is a 500 whose details stay in the server log.
+ */
+export function errorToResponse(err: unknown, inputIn: "body" | "query", requestId: string): Response {
+  const cause = err instanceof TRPCError ? err.cause : err;
+  if (cause instanceof AppError) return appErrorResponse(cause);
+  const issues = validationIssues(cause);
+  if (err instanceof TRPCError && err.code === "BAD_REQUEST" && issues) {
+    const errors: FieldError[] = issues.map((i) => ({ pointer: pointer(i.path, ""), detail: i.message }));
+    return inputIn === "body"
+      ? problemResponse("validation_failed", "The request body failed validation; see errors.", { errors })
+      : problemResponse("invalid_parameter", "A query parameter is not valid; see errors.", { errors });
+  }
+  console.error(`[hallmark] request ${requestId} failed:`, err);
+  return problemResponse("internal_error", `An internal error occurred (request ${requestId}).`);
+}

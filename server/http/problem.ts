@@ -1,0 +1,46 @@
+import "server-only";
+import { AppError, ERROR_STATUS, type ErrorCode, type FieldError } from "../domain/errors";
+
+const TITLES: Record<ErrorCode, string> = {
+  validation_failed: "The request is not valid",
+  invalid_parameter: "A parameter is not valid",
+  malformed_json: "The body is not JSON",
+  unsupported_media_type: "Unsupported media type",
+  payload_too_large: "The body is too large",
+  method_not_allowed: "Method not allowed",
+  unauthenticated: "Authentication required",
+  invalid_api_key: "Invalid API key",
+  insufficient_scope: "Insufficient scope",
+  not_found: "Not found",
+  conflict: "Conflict",
+  issuer_not_active: "The issuer cannot sign",
+  rate_limited: "Too many requests",
+  service_unavailable: "Service unavailable",
+  internal_error: "Internal error",
+};
+
+/** RFC 9457 problem details, plus `code` (stable) and `errors` (field-level failures). */
+export function problemResponse(
+  code: ErrorCode,
+  detail: string,
+  extra: { errors?: FieldError[]; headers?: Record<string, string>; instance?: string } = {},
+): Response {
+  const status = ERROR_STATUS[code];
+  const body = {
+    type: `urn:hallmark:problem:${code}`,
+    title: TITLES[code],
+    status,
+    detail,
+    code,
+    ...(extra.instance ? { instance: extra.instance } : {}),
+    ...(extra.errors?.length ? { errors: extra.errors } : {}),
+  };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/problem+json", "cache-control": "no-store", ...extra.headers },
+  });
+}
+
+export function appErrorResponse(err: AppError, instance?: string): Response {
+  return problemResponse(err.code, err.detail, { errors: err.errors, headers: err.headers, instance });
+}
