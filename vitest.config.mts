@@ -21,7 +21,6 @@ export default defineConfig({
           name: "rest",
           include: ["e2e/api/**/*.test.ts"],
           environment: "node",
-          globalSetup: ["e2e/api/global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 120_000,
           fileParallelism: false,

@@ -1,0 +1,52 @@
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { verifyProofBundle } from "@/lib/verify";
+import { api, attest, createIssuer, createOrg, expectProblem, logKey } from "./helpers";
+
+describe("attestations", () => {
+  let key: string;
+  let issuerId: string;
+  beforeAll(async () => {
+    key = createOrg().apiKey;
+    issuerId = (await createIssuer(key)).id;
+  });
+
+  it("creates a signed, logged attestation whose proof bundle verifies offline", async () => {
+    const payload = { content_hash: "a".repeat(64), title: "Ünïcode ✓", nested: { n: 1.5, list: [3, 2, 1] } };
+    const created = await api("/v1/attestations", { key, json: { issuer_id: issuerId, payload } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ issuer_id: issuerId, status: "VALID", payload });
+    expect(Number.isInteger(created.body.log_index)).toBe(true);
+
+    const fetched = await api(`/v1/attestations/${created.body.id}`, { key });
+    expect(fetched.status).toBe(200);
+    expect(fetched.body).toEqual(created.body);
+
+    const bundle = await api(`/v1/attestations/${created.body.id}/proof-bundle`, { key });
+    expect(bundle.status).toBe(200);
+    expect(Object.keys(bundle.body).sort()).toEqual(["attestation", "inclusion_proof", "issuer", "key", "signed_tree_head"]);
+    const result = verifyProofBundle(bundle.body, { logPublicKey: await logKey() });
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+  });
+
+  it("assigns distinct, contiguous log indexes under concurrent creation", async () => {
+    const made = await Promise.all(Array.from({ length: 40 }, () => attest(key, issuerId)));
+    const indexes = made.map((a) => a.log_index).sort((a, b) => a - b);
+    expect(new Set(indexes).size).toBe(40);
+    for (const a of made) {
+      const bundle = await api(`/v1/attestations/${a.id}/proof-bundle`, { key });
+      expect(verifyProofBundle(bundle.body, { logPublicKey: await logKey() }).ok).toBe(true);
+    }
+  });
+
+  it("answers another tenant's attestation exactly like an unknown one", async () => {
+    const mine = await attest(key, issuerId);
+    const other = createOrg().apiKey;
+    const theirs = await api(`/v1/attestations/${mine.id}`, { key: other });
+    const unknown = await api(`/v1/attestations/${randomUUID()}`, { key: other });
+    expectProblem(theirs, 404, "not_found");
+    expect(theirs.body).toEqual(unknown.body);
+    expectProblem(await api(`/v1/attestations/${mine.id}/proof-bundle`, { key: other }), 404, "not_found");
+    expectProblem(await api(`/v1/attestations/not-a-uuid`, { key }), 404, "not_found");
+  });
+});

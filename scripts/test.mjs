@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+// `npm test`: the whole suite, as CI runs it.
+//   1. unit tests (lib/verify, Merkle storage, crypto) with Vitest
+//   2. the REST suite through HTTP against `next start` on a fresh SQLite file,
+//      then the log audit (rebuild the tree from all leaves, match every checkpoint)
+//   3. the same against a fresh PostgreSQL database with TWO app instances sharing it,
+//      skipped with the reason printed when no PostgreSQL answers
+// Ends with the line `N passed, N failed`.
+// Env: HALLMARK_TEST_PG_URL (admin URL of a PostgreSQL server; default the local one),
+//      HALLMARK_SKIP_BUILD=1 to reuse an existing .next build.
+import { execFileSync, spawn } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const baseEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", HALLMARK_MASTER_KEY: crypto.randomBytes(32).toString("hex") };
+const children = new Set();
+
+function sh(cmd, args, env = baseEnv) {
+  execFileSync(cmd, args, { cwd: root, stdio: "inherit", env });
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+async function startServer(env) {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(path.join(root, "node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: root,
+    env: { ...env, PORT: String(port), HALLMARK_BASE_URL: baseUrl },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  for (let i = 0; i < 300; i++) {
+    try {
+      const res = await fetch(`${baseUrl}/v1/log`);
+      if (res.ok) return { baseUrl, stop: () => child.kill("SIGTERM") };
+    } catch {}
+    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("next start did not become ready in 30 s");
+}
+
+function vitest(project, env, label) {
+  const out = path.join(os.tmpdir(), `hallmark-vitest-${label}-${process.pid}.json`);
+  try {
+    sh("node_modules/.bin/vitest", ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], env);
+  } catch {
+    // failures are counted from the report below
+  }
+  try {
+    const r = JSON.parse(fs.readFileSync(out, "utf8"));
+    totals.passed += r.numPassedTests;
+    // A run that found no test, or failed outside any test (a suite that did not load), counts once.
+    const brokenRun = r.numTotalTestSuites === 0 || (!r.success && r.numFailedTests === 0);
+    totals.failed += r.numFailedTests + (brokenRun ? 1 : 0);
+    totals.skipped += r.numPendingTests + r.numTodoTests;
+    console.log(`[test] ${label}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+  } catch {
+    totals.failed += 1;
+    console.log(`[test] ${label}: the run produced no report (counted as a failure)`);
+  }
+}
+
+function audit(env, label) {
+  try {
+    sh("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/audit-log.ts"], env);
+    totals.passed += 1;
+    console.log(`[test] ${label}: log audit passed`);
+  } catch {
+    totals.failed += 1;
+    console.log(`[test] ${label}: log audit FAILED`);
+  }
+}
+
+/** databaseUrl: null for a SQLite file in a fresh data directory. */
+async function suite(label, databaseUrl, instances) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `hallmark-${label}-`));
+  databaseUrl ??= `file:${path.join(dataDir, "hallmark.db")}`;
+  const env = { ...baseEnv, DATABASE_URL: databaseUrl, HALLMARK_DATA_DIR: dataDir, HALLMARK_LOG_ORIGIN: `hallmark-test/${label}` };
+  sh("node", ["scripts/prisma.mjs", "deploy"], env);
+  const servers = [];
+  try {
+    for (let i = 0; i < instances; i++) servers.push(await startServer(env));
+    vitest("rest", { ...env, HALLMARK_TEST_BASE_URLS: servers.map((s) => s.baseUrl).join(","), HALLMARK_TEST_DB: label }, label);
+  } finally {
+    servers.forEach((s) => s.stop());
+  }
+  audit(env, label);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+async function postgresSuite() {
+  const adminUrl = process.env.HALLMARK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch (err) {
+    console.log(`[test] postgres: SKIPPED — no PostgreSQL at ${adminUrl.replace(/\/\/[^@]*@/, "//")} (${err.message})`);
+    return;
+  }
+  const name = `hallmark_test_${Date.now()}_${process.pid}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  try {
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    await suite("postgres", url.toString(), 2);
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    await admin.end();
+  }
+}
+
+async function main() {
+  if (process.env.HALLMARK_SKIP_BUILD !== "1" || !fs.existsSync(path.join(root, ".next/BUILD_ID"))) sh("node", ["scripts/build.mjs"]);
+  vitest("unit", baseEnv, "unit");
+  await suite("sqlite", null, 1);
+  await postgresSuite();
+}
+
+const cleanup = () => children.forEach((c) => c.kill("SIGTERM"));
+process.on("SIGINT", () => (cleanup(), process.exit(130)));
+main()
+  .catch((err) => {
+    console.error(err);
+    totals.failed += 1;
+  })
+  .finally(() => {
+    cleanup();
+    const skipped = totals.skipped ? `, ${totals.skipped} skipped` : "";
+    console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
+    process.exit(totals.failed ? 1 : 0);
+  });
