@@ -104,8 +104,10 @@ export function formatSignedNote(body: string, name: string, publicKey: Uint8Arr
 /** Splits a signed note into body and signature lines, rejecting anything malformed. */
 export function parseSignedNote(text: string): ParsedNote {
   if (typeof text !== "string") throw malformed("checkpoint must be a string");
-  if (text.length > MAX_NOTE_BYTES || utf8Encode(text).length > MAX_NOTE_BYTES) throw malformed("note is too large");
-  if (hasLoneSurrogate(text) || /[\u0000-\u0009\u000b-\u001f]/.test(text)) throw malformed("note contains control characters");
+  if (text.length > MAX_NOTE_BYTES) throw malformed("note is too large");
+  if (hasLoneSurrogate(text)) throw malformed("note is not valid Unicode");
+  if (utf8Encode(text).length > MAX_NOTE_BYTES) throw malformed("note is too large");
+  if (/[\u0000-\u0009\u000b-\u001f]/.test(text)) throw malformed("note contains control characters");
   if (!text.endsWith("\n")) throw malformed("note must end with a newline");
   const split = text.lastIndexOf("\n\n");
   if (split < 0) throw malformed("note has no signature block");
@@ -137,7 +139,10 @@ export function parseSignedNote(text: string): ParsedNote {
  * Returns the body and the verified signature line.
  */
 export function verifyNote(text: string, key: { name: string; publicKey: Uint8Array }): { body: string; signature: NoteSignature } {
-  const note = parseSignedNote(text);
+  return verifyParsedNote(parseSignedNote(text), key);
+}
+
+function verifyParsedNote(note: ParsedNote, key: { name: string; publicKey: Uint8Array }): { body: string; signature: NoteSignature } {
   const keyId = noteKeyId(key.name, key.publicKey);
   const bodyBytes = utf8Encode(note.body);
   let verified: NoteSignature | undefined;
@@ -174,16 +179,19 @@ export function parseCheckpointBody(body: string): Checkpoint {
 
 /**
  * Verifies a checkpoint against the pinned log key (and origin, if pinned). The note's key name
- * must be the checkpoint's origin. Throws VerifyError (malformed_checkpoint, origin_mismatch,
- * checkpoint_signature_invalid).
+ * must be the checkpoint's origin. Throws VerifyError (invalid_log_key, malformed_checkpoint,
+ * origin_mismatch, checkpoint_signature_invalid).
  */
 export function verifyCheckpoint(text: string, opts: { publicKey: Uint8Array; origin?: string }): VerifiedCheckpoint {
+  if (!(opts.publicKey instanceof Uint8Array) || opts.publicKey.length !== 32) {
+    throw new VerifyError("invalid_log_key", "the log public key must be 32 raw bytes");
+  }
   const note = parseSignedNote(text);
   const checkpoint = parseCheckpointBody(note.body);
   if (opts.origin !== undefined && checkpoint.origin !== opts.origin) {
     throw new VerifyError("origin_mismatch", `checkpoint origin "${checkpoint.origin}" is not the pinned origin`);
   }
   if (!isValidKeyName(checkpoint.origin)) throw malformed("checkpoint origin is not a valid key name");
-  const { signature } = verifyNote(text, { name: checkpoint.origin, publicKey: opts.publicKey });
+  const { signature } = verifyParsedNote(note, { name: checkpoint.origin, publicKey: opts.publicKey });
   return { ...checkpoint, body: note.body, signature: signature.base64 };
 }

@@ -1,0 +1,139 @@
+// Offline verification of a proof bundle (GET /v1/attestations/{id}/proof-bundle).
+//
+// Checks run in a fixed order and stop at the first failure:
+//   1. checkpoint_signature  the signed tree head verifies under the pinned log key; the JSON
+//                            tree head and the proof's size/root agree with the verified note
+//   2. inclusion             the attestation's leaf is in that tree at attestation.log_index
+//   3. attestation_signature the issuer key signed the attestation; kid/issuer bindings hold
+//   4. key_validity          not_before ≤ created_at ≤ expires_at
+// Size and root are always taken from the verified checkpoint, never from the proof.
+import { leafData, verifyAttestationSignature } from "./attestation";
+import { parseProofBundle, type ProofBundle } from "./bundle-shape";
+import { verifyCheckpoint, type VerifiedCheckpoint } from "./checkpoint";
+import { base64ToBytes, bytesToHex, hexToBytes } from "./encoding";
+import { VerifyError, type VerifyErrorCode } from "./errors";
+import { jwkThumbprint, parsePublicKeyPem } from "./keys";
+import { resolveLogKey, type LogPublicKey } from "./log-key";
+import { leafHash, verifyInclusion } from "./merkle";
+import { compareInstants, parseTimestamp } from "./timestamp";
+
+export type CheckName = "checkpoint_signature" | "inclusion" | "attestation_signature" | "key_validity";
+
+export interface Check {
+  name: CheckName;
+  ok: boolean;
+  detail: string;
+}
+
+export type BundleVerification =
+  | { ok: true; checks: Check[]; treeSize: number; rootHash: string; logIndex: number }
+  | { ok: false; code: VerifyErrorCode; message: string; checks: Check[] };
+
+export interface VerifyBundleOptions {
+  /** The log's public key: raw 32 bytes, PEM, or note verifier key (which also pins the origin). */
+  logPublicKey: LogPublicKey;
+  /** If set, the checkpoint's origin must equal it. */
+  origin?: string;
+  /** Size cap of the bundle's JSON (default 1 MiB). */
+  maxBytes?: number;
+}
+
+function checkTreeHead(b: ProofBundle, publicKey: Uint8Array, origin?: string): VerifiedCheckpoint {
+  const sth = b.signed_tree_head;
+  const cp = verifyCheckpoint(sth.checkpoint, { publicKey, origin });
+  const root = bytesToHex(cp.rootHash);
+  if (sth.origin !== cp.origin) throw new VerifyError("origin_mismatch", "signed_tree_head.origin differs from the checkpoint origin");
+  if (sth.tree_size !== cp.treeSize || sth.root_hash !== root) {
+    throw new VerifyError("tree_head_mismatch", "signed_tree_head size or root differs from the signed checkpoint");
+  }
+  if (sth.signature !== cp.signature) throw new VerifyError("tree_head_mismatch", "signed_tree_head.signature is not the checkpoint's log signature");
+  const p = b.inclusion_proof;
+  if (p.tree_size !== cp.treeSize || p.root_hash !== root) {
+    throw new VerifyError("tree_head_mismatch", "inclusion_proof size or root differs from the signed checkpoint");
+  }
+  return cp;
+}
+
+function checkInclusion(b: ProofBundle, cp: VerifiedCheckpoint): void {
+  const index = b.attestation.log_index;
+  if (b.inclusion_proof.log_index !== index) throw new VerifyError("inclusion_proof_invalid", "inclusion_proof.log_index differs from attestation.log_index");
+  if (index >= cp.treeSize) throw new VerifyError("inclusion_proof_invalid", `log index ${index} is outside the signed tree of size ${cp.treeSize}`);
+  const leaf = leafHash(leafData(b.attestation));
+  const proof = b.inclusion_proof.hashes.map(hexToBytes);
+  if (!verifyInclusion(index, cp.treeSize, leaf, proof, cp.rootHash)) {
+    throw new VerifyError("inclusion_proof_invalid", "the attestation is not at log_index in the signed tree");
+  }
+}
+
+function checkAttestationSignature(b: ProofBundle): void {
+  const { attestation: a, key, issuer } = b;
+  if (key.algorithm !== "Ed25519") throw new VerifyError("unsupported_algorithm", `unsupported key algorithm "${key.algorithm}"`);
+  let publicKey: Uint8Array;
+  try {
+    publicKey = parsePublicKeyPem(key.public_key);
+  } catch (e) {
+    throw new VerifyError("malformed_public_key", `key.public_key: ${(e as Error).message}`);
+  }
+  if (key.kid !== jwkThumbprint(publicKey)) throw new VerifyError("key_id_mismatch", "key.kid is not the JWK thumbprint of key.public_key");
+  if (a.kid !== key.kid) throw new VerifyError("key_id_mismatch", "attestation.kid differs from key.kid");
+  if (key.issuer_id !== a.issuer_id || issuer.id !== a.issuer_id) {
+    throw new VerifyError("issuer_mismatch", "attestation.issuer_id, key.issuer_id and issuer.id differ");
+  }
+  let sigLength = -1;
+  try {
+    sigLength = base64ToBytes(a.signature).length;
+  } catch {
+    // reported below
+  }
+  if (sigLength !== 64) throw new VerifyError("attestation_signature_invalid", "attestation.signature is not the base64 of a 64-byte signature");
+  if (!verifyAttestationSignature(a, publicKey)) {
+    throw new VerifyError("attestation_signature_invalid", "the attestation signature does not verify under the key");
+  }
+}
+
+function checkKeyValidity(b: ProofBundle): void {
+  const created = parseTimestamp(b.attestation.created_at);
+  const notBefore = parseTimestamp(b.key.not_before);
+  const expires = b.key.expires_at == null ? null : parseTimestamp(b.key.expires_at);
+  if (!created) throw new VerifyError("invalid_timestamp", "attestation.created_at is not a valid date-time");
+  if (!notBefore) throw new VerifyError("invalid_timestamp", "key.not_before is not a valid date-time");
+  if (b.key.expires_at != null && !expires) throw new VerifyError("invalid_timestamp", "key.expires_at is not a valid date-time");
+  if (compareInstants(created, notBefore) < 0) throw new VerifyError("key_not_yet_valid", "the attestation predates the key's not_before");
+  if (expires && compareInstants(created, expires) > 0) throw new VerifyError("key_expired", "the attestation was created after the key expired");
+}
+
+/**
+ * Verifies a proof bundle (object, JSON text or UTF-8 bytes) against a pinned log key.
+ * Never throws: every failure is reported with a stable code and the checks run so far.
+ */
+export function verifyProofBundle(bundle: unknown, opts: VerifyBundleOptions): BundleVerification {
+  const checks: Check[] = [];
+  let running: CheckName | null = null;
+  try {
+    const log = resolveLogKey(opts.logPublicKey, opts.origin);
+    const b = parseProofBundle(bundle, opts.maxBytes);
+
+    running = "checkpoint_signature";
+    const cp = checkTreeHead(b, log.publicKey, log.origin);
+    checks.push({ name: running, ok: true, detail: `tree head of ${cp.origin} at size ${cp.treeSize} is signed by the log key` });
+
+    running = "inclusion";
+    checkInclusion(b, cp);
+    checks.push({ name: running, ok: true, detail: `attestation is leaf ${b.attestation.log_index} of ${cp.treeSize}` });
+
+    running = "attestation_signature";
+    checkAttestationSignature(b);
+    checks.push({ name: running, ok: true, detail: `signed by key ${b.key.kid} of issuer ${b.issuer.id}` });
+
+    running = "key_validity";
+    checkKeyValidity(b);
+    checks.push({ name: running, ok: true, detail: `created_at ${b.attestation.created_at} is within the key's validity window` });
+
+    return { ok: true, checks, treeSize: cp.treeSize, rootHash: bytesToHex(cp.rootHash), logIndex: b.attestation.log_index };
+  } catch (e) {
+    // Anything unexpected (e.g. a payload too deep to canonicalize) fails closed as malformed input.
+    const err = e instanceof VerifyError ? e : new VerifyError("malformed_bundle", "the bundle could not be processed");
+    if (running) checks.push({ name: running, ok: false, detail: err.message });
+    return { ok: false, code: err.code, message: err.message, checks };
+  }
+}

@@ -1,0 +1,32 @@
+// The pinned transparency-log key, as given by the caller of the verifier.
+import { parseVerifierKey } from "./checkpoint";
+import { VerifyError } from "./errors";
+import { isValidEd25519PublicKey } from "./ed25519";
+import { KeyFormatError, parsePublicKeyPem } from "./keys";
+
+/** A raw 32-byte key, a PEM SubjectPublicKeyInfo, or a note verifier key (`<origin>+<id>+<base64>`). */
+export type LogPublicKey = Uint8Array | string;
+
+/**
+ * Resolves the pinned log key. A note verifier key also pins the origin (its key name) unless
+ * an origin is given explicitly. Throws VerifyError("invalid_log_key").
+ */
+export function resolveLogKey(key: LogPublicKey, origin?: string): { publicKey: Uint8Array; origin?: string } {
+  try {
+    if (key instanceof Uint8Array) {
+      if (!isValidEd25519PublicKey(key)) throw new KeyFormatError("not a valid Ed25519 public key");
+      return { publicKey: key, origin };
+    }
+    if (typeof key === "string" && key.trimStart().startsWith("-----BEGIN")) {
+      return { publicKey: parsePublicKeyPem(key), origin };
+    }
+    if (typeof key === "string") {
+      const vkey = parseVerifierKey(key.trim());
+      if (!isValidEd25519PublicKey(vkey.publicKey)) throw new KeyFormatError("not a valid Ed25519 public key");
+      return { publicKey: vkey.publicKey, origin: origin ?? vkey.name };
+    }
+  } catch (e) {
+    throw new VerifyError("invalid_log_key", `the pinned log key is invalid: ${(e as Error).message}`);
+  }
+  throw new VerifyError("invalid_log_key", "the pinned log key must be bytes or a string");
+}

@@ -1,0 +1,117 @@
+// Test fixtures: real keys (node:crypto Ed25519), real signatures, real Merkle trees built with
+// the independent reference implementation. Test-only: imports node:crypto.
+import { generateKeyPairSync, sign, type KeyObject } from "node:crypto";
+import { leafData, signingMessage } from "../attestation";
+import { formatCheckpointBody, formatSignedNote } from "../checkpoint";
+import { bytesToBase64, bytesToHex, utf8Encode } from "../encoding";
+import { jwkThumbprint } from "../keys";
+import { refMth, refPath, leafDataFor } from "./merkle-reference";
+
+export interface TestKey {
+  privateKey: KeyObject;
+  publicKeyRaw: Uint8Array;
+  publicKeyPem: string;
+}
+
+export function makeKey(): TestKey {
+  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+  const der = publicKey.export({ format: "der", type: "spki" });
+  return {
+    privateKey,
+    publicKeyRaw: new Uint8Array(der.subarray(der.length - 32)),
+    publicKeyPem: publicKey.export({ format: "pem", type: "spki" }).toString(),
+  };
+}
+
+export function signBytes(key: TestKey, message: Uint8Array): Uint8Array {
+  return new Uint8Array(sign(null, message, key.privateKey));
+}
+
+/** A checkpoint note signed by `key` with key name = origin. */
+export function signCheckpoint(key: TestKey, origin: string, size: number, root: Uint8Array): string {
+  const body = formatCheckpointBody(origin, size, root);
+  return formatSignedNote(body, origin, key.publicKeyRaw, signBytes(key, utf8Encode(body)));
+}
+
+export const ORIGIN = "hallmark.test/log";
+export const ISSUER_ID = "0190f5a0-0000-7000-8000-000000000001";
+
+export interface BundleFixture {
+  bundle: Record<string, any>;
+  logKey: TestKey;
+  issuerKey: TestKey;
+}
+
+export interface BundleOptions {
+  treeSize?: number;
+  index?: number;
+  payload?: Record<string, unknown>;
+  createdAt?: string;
+  notBefore?: string;
+  expiresAt?: string | null;
+  logKey?: TestKey;
+  issuerKey?: TestKey;
+  /** Rewrites the signed attestation BEFORE it is logged (to forge validly-logged bad attestations). */
+  beforeLogging?: (att: Record<string, any>) => Record<string, any>;
+}
+
+/** A complete, valid proof bundle as the server returns it. */
+export function makeBundle(opts: BundleOptions = {}): BundleFixture {
+  const treeSize = opts.treeSize ?? 7;
+  const index = opts.index ?? 4;
+  const logKey = opts.logKey ?? makeKey();
+  const issuerKey = opts.issuerKey ?? makeKey();
+  const kid = jwkThumbprint(issuerKey.publicKeyRaw);
+  const fields = {
+    id: "0190f5a0-1111-7000-8000-00000000abcd",
+    issuer_id: ISSUER_ID,
+    kid,
+    payload: opts.payload ?? { content_hash: "sha256:" + "ab".repeat(32), file_name: "photo.jpg", size: 123456 },
+    created_at: opts.createdAt ?? "2025-03-04T05:06:07.089Z",
+  };
+  const signature = bytesToBase64(signBytes(issuerKey, signingMessage(fields)));
+  const signed = (opts.beforeLogging ?? ((a) => a))({ ...fields, signature });
+  const attestation = { ...signed, status: "active", log_index: index };
+
+  const leaves = Array.from({ length: treeSize }, (_, i) => (i === index ? leafData(signed as never) : leafDataFor(i)));
+  const root = refMth(leaves);
+  const checkpoint = signCheckpoint(logKey, ORIGIN, treeSize, root);
+  const sigLine = checkpoint.trimEnd().split("\n").pop()!;
+  const rootHex = bytesToHex(root);
+  const bundle = {
+    attestation,
+    issuer: {
+      id: ISSUER_ID,
+      tenant_id: "0190f5a0-2222-7000-8000-000000000001",
+      name: "Test Issuer",
+      domain: "issuer.test",
+      status: "active",
+      trust_level: "verified",
+      created_at: "2025-01-01T00:00:00.000Z",
+      updated_at: "2025-01-01T00:00:00.000Z",
+    },
+    key: {
+      kid,
+      issuer_id: ISSUER_ID,
+      algorithm: "Ed25519",
+      public_key: issuerKey.publicKeyPem,
+      status: "active",
+      not_before: opts.notBefore ?? "2025-01-01T00:00:00.000Z",
+      expires_at: opts.expiresAt === undefined ? "2026-01-01T00:00:00.000Z" : opts.expiresAt,
+    },
+    inclusion_proof: { log_index: index, tree_size: treeSize, root_hash: rootHex, hashes: refPath(index, leaves).map(bytesToHex) },
+    signed_tree_head: {
+      tree_size: treeSize,
+      root_hash: rootHex,
+      signature: sigLine.slice(sigLine.lastIndexOf(" ") + 1),
+      origin: ORIGIN,
+      timestamp: "2025-03-04T05:06:08.000Z",
+      checkpoint,
+    },
+  };
+  return { bundle, logKey, issuerKey };
+}
+
+export function clone<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
