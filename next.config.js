@@ -6,6 +6,8 @@ readEnv();
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
+  // A separate build directory lets a benchmark build run beside the tests' build.
+  distDir: process.env.HALLMARK_DIST_DIR || ".next",
   poweredByHeader: false,
   // Native and driver modules stay plain Node requires instead of being bundled.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "pg"],

@@ -1,5 +1,6 @@
 import "server-only";
 import fs from "node:fs";
+import type BetterSqlite3 from "better-sqlite3";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -20,6 +21,8 @@ export type Tx = Prisma.TransactionClient;
  */
 export interface Database {
   kind: "sqlite" | "postgres";
+  /** SQLite only: the raw connections under `read` and under `write` (set once connected). */
+  sqlite?: { reader: RawHandle; writer: RawHandle };
   read: Client;
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -27,16 +30,24 @@ export interface Database {
 
 const TX_OPTIONS = { maxWait: 15_000, timeout: 30_000 } as const;
 
-type RawSqlite = { pragma(sql: string): unknown };
+/** The connection under an adapter, for the prepared statements of server/store/sqlite-store.ts. */
+export interface RawHandle {
+  connection: BetterSqlite3.Database | null;
+}
 
 /** Adds the pragmas the adapter does not set: WAL, durable commits, a busy timeout. */
 class SqliteAdapter extends PrismaBetterSQLite3 {
-  constructor(url: string, private readonly readOnly: boolean) {
+  constructor(
+    url: string,
+    private readonly readOnly: boolean,
+    private readonly handle: RawHandle,
+  ) {
     super({ url });
   }
   override async connect() {
     const adapter = await super.connect();
-    const raw = (adapter as unknown as { client: RawSqlite }).client;
+    const raw = (adapter as unknown as { client: BetterSqlite3.Database }).client;
+    this.handle.connection = raw;
     raw.pragma("journal_mode = WAL");
     raw.pragma("synchronous = FULL");
     raw.pragma("busy_timeout = 5000");
@@ -49,11 +60,13 @@ class SqliteAdapter extends PrismaBetterSQLite3 {
 function openSqlite(url: string): Database {
   const file = url.replace(/^file:/, "");
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const writer = new SqliteClient({ adapter: new SqliteAdapter(url, false) });
+  const handles = { reader: { connection: null }, writer: { connection: null } };
+  const writer = new SqliteClient({ adapter: new SqliteAdapter(url, false, handles.writer) });
   // A second connection for reads: under WAL it sees only committed transactions.
-  const reader = new SqliteClient({ adapter: new SqliteAdapter(url, true) });
+  const reader = new SqliteClient({ adapter: new SqliteAdapter(url, true, handles.reader) });
   return {
     kind: "sqlite",
+    sqlite: handles,
     read: reader,
     write: (fn) => writer.$transaction(fn, TX_OPTIONS),
     close: async () => {

@@ -21,8 +21,8 @@ export interface RequestOptions {
   key?: string;
   /** Serialised as JSON with content-type application/json. */
   json?: unknown;
-  /** Sent verbatim. */
-  raw?: string | Uint8Array;
+  /** Sent verbatim: a string or bytes with a Content-Length, a stream chunked. */
+  raw?: string | Uint8Array | ReadableStream<Uint8Array>;
   headers?: Record<string, string>;
   /** Which server instance (index into baseUrls). */
   instance?: number;
@@ -31,7 +31,7 @@ export interface RequestOptions {
 export async function api<T = any>(path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers["x-api-key"] = opts.key;
-  let body: string | Uint8Array | undefined = opts.raw;
+  let body: BodyInit | undefined = opts.raw as BodyInit | undefined;
   if (opts.json !== undefined) {
     headers["content-type"] ??= "application/json";
     body = JSON.stringify(opts.json);
@@ -39,8 +39,10 @@ export async function api<T = any>(path: string, opts: RequestOptions = {}): Pro
   const res = await fetch(`${baseUrls[opts.instance ?? 0]}${path}`, {
     method: opts.method ?? (body === undefined ? "GET" : "POST"),
     headers,
-    body,
-  });
+    body: body as BodyInit | undefined,
+    // A stream body is sent with Transfer-Encoding: chunked (undici requires half duplex).
+    ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
+  } as RequestInit);
   const text = await res.text();
   let parsed: unknown = undefined;
   try {
@@ -82,4 +84,50 @@ export async function logKey(): Promise<string> {
   const res = await api("/v1/log");
   expect(res.status).toBe(200);
   return res.body.public_key as string;
+}
+
+export const ALL_SCOPES = [
+  "attestations:read",
+  "attestations:write",
+  "issuers:read",
+  "issuers:write",
+  "api_keys:read",
+  "api_keys:write",
+] as const;
+
+/** A new API key made with `adminKey`; returns its list view plus the secret. */
+export async function createKey(
+  adminKey: string,
+  scopes: readonly string[],
+  extra: { name?: string; daily_quota?: number; rate_limit_per_minute?: number; instance?: number } = {},
+) {
+  const { instance, ...fields } = extra;
+  const res = await api("/v1/api-keys", { key: adminKey, instance, json: { name: "test key", ...fields, scopes } });
+  expect(res.status, res.text).toBe(201);
+  return res.body as { id: string; key: string; prefix: string; scopes: string[]; status: string };
+}
+
+export async function logInfo(instance = 0) {
+  const res = await api("/v1/log", { instance });
+  expect(res.status, res.text).toBe(200);
+  return res.body as { origin: string; tree_size: number; root_hash: string; public_key: string; key_id: string; verifier_key: string };
+}
+
+export async function proofBundle(key: string, id: string, instance = 0) {
+  const res = await api(`/v1/attestations/${id}/proof-bundle`, { key, instance });
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+}
+
+/** A body streamed in `chunk`-byte pieces, so it goes out chunked with no Content-Length. */
+export function streamOf(text: string, chunk = 16 * 1024): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(at, at + chunk));
+      at += chunk;
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "../db";
+import { getStore } from "../store";
 import { appendBatch, type LogEntry } from "./log-append";
 import { getLogIdentity } from "./log-identity";
 
@@ -40,7 +40,7 @@ class Sequencer {
         const batch = this.queue.splice(0, MAX_BATCH);
         try {
           const identity = await getLogIdentity();
-          const first = await getDb().write((tx) => appendBatch(tx, identity, batch.map((w) => w.entry)));
+          const first = await getStore().append((w) => appendBatch(w, identity, batch.map((x) => x.entry)));
           batch.forEach((w, i) => w.resolve(first + i));
         } catch (err) {
           batch.forEach((w) => w.reject(err));

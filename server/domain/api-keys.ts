@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb, type Tx } from "../db";
+import { getStore } from "../store";
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from "../crypto/api-key-secret";
 import { AppError, notFound } from "./errors";
 import { iso, newId } from "./ids";
@@ -111,10 +112,10 @@ export async function revokeApiKey({ tenantId, id }: { tenantId: string; id: str
  * so a revocation committed by any instance takes effect on the next request everywhere.
  */
 export async function authenticateApiKey(secret: string): Promise<ApiKeyPrincipal> {
-  const invalid = new AppError("invalid_api_key", "The API key is invalid or has been revoked.");
-  if (!isWellFormedApiKey(secret)) throw invalid;
-  const row = await getDb().read.apiKey.findUnique({ where: { secretHash: hashApiKey(secret) } });
-  if (!row || row.status !== "ACTIVE") throw invalid;
+  const invalid = () => new AppError("invalid_api_key", "The API key is invalid or has been revoked.");
+  if (!isWellFormedApiKey(secret)) throw invalid();
+  const row = await getStore().reads.apiKeyByHash(hashApiKey(secret));
+  if (!row || row.status !== "ACTIVE") throw invalid();
   return {
     kind: "api_key",
     tenantId: row.tenantId,

@@ -1,6 +1,6 @@
 import "server-only";
 import { canonicalJson, leafData, leafHash, signingMessage } from "@/lib/verify";
-import { getDb } from "../db";
+import { getStore } from "../store";
 import { signEd25519 } from "../crypto/key-custody";
 import { getSequencer } from "../crypto/sequencer";
 import { AppError, notFound } from "./errors";
@@ -83,7 +83,7 @@ export async function createAttestation(opts: {
 }
 
 export async function getAttestationOrThrow({ tenantId, id }: { tenantId: string; id: string }) {
-  const row = await getDb().read.attestation.findFirst({ where: { id, tenantId } });
+  const row = await getStore().reads.attestation(id, tenantId);
   if (!row) throw notFound("Attestation");
   return row;
 }

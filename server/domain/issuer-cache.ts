@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "../db";
+import { getStore } from "../store";
 import { AppError, notFound } from "./errors";
 
 const TTL_MS = 5_000;
@@ -16,7 +16,7 @@ export async function getActiveIssuer(tenantId: string, issuerId: string): Promi
   const now = Date.now();
   let hit = cache.get(issuerId);
   if (!hit || hit.until <= now) {
-    const row = await getDb().read.issuer.findUnique({ where: { id: issuerId }, select: { tenantId: true, status: true } });
+    const row = await getStore().reads.issuer(issuerId);
     if (!row) throw notFound("Issuer");
     hit = { tenantId: row.tenantId, status: row.status, until: now + TTL_MS };
     cache.set(issuerId, hit);

@@ -77,11 +77,11 @@ export async function getIssuerOrThrow({ tenantId, id }: { tenantId: string; id:
 /** Rotation: the new key signs from now on; the old one stays valid for what it signed. */
 export async function rotateIssuerKey({ tenantId, id }: { tenantId: string; id: string }): Promise<SigningKeyView> {
   const key = await getDb().write(async (tx) => {
-    const issuer = await tx.issuer.findFirst({ where: { id, tenantId }, select: { id: true } });
-    if (!issuer) throw notFound("Issuer");
-    const created = await rotateSigningKey(tx, id);
-    await tx.issuer.update({ where: { id }, data: { updatedAt: new Date() } });
-    return created;
+    // Writing the issuer row first locks it (PostgreSQL), so concurrent rotations of one issuer,
+    // from any instance, run one after another and each sees the key the previous one made.
+    const touched = await tx.issuer.updateMany({ where: { id, tenantId }, data: { updatedAt: new Date() } });
+    if (touched.count === 0) throw notFound("Issuer");
+    return rotateSigningKey(tx, id);
   });
   forgetSigner(id);
   return toKeyView(key);

@@ -1,6 +1,7 @@
 import "server-only";
 import { bytesToHex } from "@/lib/verify";
 import { getDb } from "../db";
+import { getStore } from "../store";
 import { getLogIdentity } from "../crypto/log-identity";
 import { proveConsistency } from "../crypto/log-proofs";
 import { AppError } from "./errors";
@@ -31,7 +32,7 @@ export function toTreeHeadView(origin: string, row: CheckpointRow): SignedTreeHe
 /** The newest checkpoint (the log is created, with an empty one, on first use). */
 export async function getLatestCheckpoint(): Promise<CheckpointRow> {
   await getLogIdentity();
-  const row = await getDb().read.checkpoint.findFirst({ orderBy: { treeSize: "desc" } });
+  const row = await getStore().reads.latestCheckpoint();
   if (!row) throw new Error("log has no checkpoint");
   return row;
 }

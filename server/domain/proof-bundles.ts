@@ -1,6 +1,6 @@
 import "server-only";
 import { bytesToHex } from "@/lib/verify";
-import { getDb } from "../db";
+import { getStore } from "../store";
 import { getLogIdentity } from "../crypto/log-identity";
 import { proveInclusion } from "../crypto/log-proofs";
 import { getAttestationOrThrow, toAttestationView } from "./attestations";
@@ -14,13 +14,14 @@ import { toKeyView } from "./signing-keys";
  */
 export async function getProofBundle({ tenantId, id }: { tenantId: string; id: string }) {
   const row = await getAttestationOrThrow({ tenantId, id });
-  const db = getDb().read;
+  const reads = getStore().reads;
   const [{ origin }, issuer, key, head] = await Promise.all([
     getLogIdentity(),
-    db.issuer.findUniqueOrThrow({ where: { id: row.issuerId } }),
-    db.signingKey.findUniqueOrThrow({ where: { kid: row.kid } }),
+    reads.issuer(row.issuerId),
+    reads.signingKey(row.kid),
     getLatestCheckpoint(),
   ]);
+  if (!issuer || !key) throw new Error(`attestation ${id} refers to a missing issuer or key`);
   const index = Number(row.logIndex);
   const size = Number(head.treeSize);
   const hashes = await proveInclusion(index, size);

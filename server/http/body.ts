@@ -3,6 +3,8 @@ import { AppError } from "../domain/errors";
 
 /** Largest request body any /v1 endpoint accepts. */
 export const MAX_BODY_BYTES = 256 * 1024;
+/** How much of an oversized body is read and discarded before the connection is dropped. */
+const DRAIN_BYTES = 8 * 1024 * 1024;
 
 function isJsonMediaType(contentType: string | null): boolean {
   if (!contentType) return false;
@@ -16,12 +18,17 @@ function isJsonMediaType(contentType: string | null): boolean {
  * not parseable as JSON is 415; an oversized one 413.
  */
 export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
-  const tooLarge = () => new AppError("payload_too_large", `The body exceeds ${maxBytes} bytes.`);
+  // `close`: the rest of the body stays unread, so the connection cannot carry another request
+  // (a keep-alive client would send its next one into a stalled socket).
+  const tooLarge = (close: boolean) =>
+    new AppError("payload_too_large", `The body exceeds ${maxBytes} bytes.`, undefined, close ? { connection: "close" } : undefined);
   if (!isJsonMediaType(req.headers.get("content-type"))) {
     throw new AppError("unsupported_media_type", "Send the body as application/json.");
   }
   const declared = Number(req.headers.get("content-length") ?? NaN);
-  if (declared > maxBytes) throw tooLarge();
+  // An unread body of declared length is discarded by the HTTP server itself; past the drain
+  // allowance the connection is closed instead.
+  if (declared > maxBytes) throw tooLarge(declared > maxBytes + DRAIN_BYTES);
   const chunks: Uint8Array[] = [];
   let total = 0;
   if (req.body) {
@@ -31,8 +38,17 @@ export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Pro
       if (done) break;
       total += value.byteLength;
       if (total > maxBytes) {
-        await reader.cancel();
-        throw tooLarge();
+        // Read on without keeping anything, so the client gets the 413 once its upload ends
+        // rather than a broken pipe, and the connection stays usable; give up past the allowance.
+        for (;;) {
+          const next = await reader.read();
+          if (next.done) throw tooLarge(false);
+          total += next.value.byteLength;
+          if (total > maxBytes + DRAIN_BYTES) {
+            await reader.cancel();
+            throw tooLarge(true);
+          }
+        }
       }
       chunks.push(value);
     }

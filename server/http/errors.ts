@@ -3,7 +3,7 @@ import { TRPCError } from "@trpc/server";
 import { AppError, type FieldError } from "../domain/errors";
 import { appErrorResponse, problemResponse } from "./problem";
 
-type Issue = { path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>; message: string };
+type Issue = { path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>; message: string; code?: string; keys?: string[] };
 
 function pointer(path: Issue["path"], base: string): string {
   const parts = (path ?? []).map((p) => String(typeof p === "object" ? p.key : p).replace(/~/g, "~0").replace(/\//g, "~1"));
@@ -25,7 +25,12 @@ export function errorToResponse(err: unknown, inputIn: "body" | "query", request
   if (cause instanceof AppError) return appErrorResponse(cause);
   const issues = validationIssues(cause);
   if (err instanceof TRPCError && err.code === "BAD_REQUEST" && issues) {
-    const errors: FieldError[] = issues.map((i) => ({ pointer: pointer(i.path, ""), detail: i.message }));
+    // An unknown member is reported at its own pointer (e.g. /extra), not at the object holding it.
+    const errors: FieldError[] = issues.flatMap((i) =>
+      i.code === "unrecognized_keys" && Array.isArray(i.keys) && i.keys.length > 0
+        ? i.keys.map((k) => ({ pointer: pointer([...(i.path ?? []), k], ""), detail: "is not a known field" }))
+        : [{ pointer: pointer(i.path, ""), detail: i.message }],
+    );
     return inputIn === "body"
       ? problemResponse("validation_failed", "The request body failed validation; see errors.", { errors })
       : problemResponse("invalid_parameter", "A query parameter is not valid; see errors.", { errors });

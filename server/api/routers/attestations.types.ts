@@ -18,9 +18,16 @@ function hasBadString(value: unknown): boolean {
   return Object.entries(value).some(([k, v]) => hasLoneSurrogate(k) || hasBadString(v));
 }
 
-/** Any JSON object that canonicalises (RFC 8785) to at most MAX_PAYLOAD_BYTES of UTF-8. */
+const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Any JSON object that canonicalises (RFC 8785) to at most MAX_PAYLOAD_BYTES of UTF-8. The
+ * parsed object itself is passed on, never a copy: z.record rebuilds the object by assignment,
+ * which silently drops a "__proto__" member, so the signed payload would differ from the sent one.
+ */
 export const ZPayload = z
-  .record(z.string(), z.unknown())
+  .custom<Record<string, unknown>>(isJsonObject, { message: "must be a JSON object" })
   .superRefine((payload, ctx) => {
     if (depthOf(payload) > MAX_PAYLOAD_DEPTH) {
       ctx.addIssue({ code: "custom", message: `must nest at most ${MAX_PAYLOAD_DEPTH} levels deep` });

@@ -1,0 +1,159 @@
+// `npm run bench`: Hallmark's throughput against `next start` on SQLite, each figure beside a
+// bare route handler (app/bench/bare) measured in the same run, so the ratios hold on a noisy
+// machine. Options: --leaves N (size of the big log, default 1,000,000), --seconds S per run
+// (default 10), --rounds R alternating baseline/target runs (default 2).
+// The big log is seeded once into bench/.cache and reused.
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { load, type LoadResult, type LoadSpec } from "./load";
+import { DIST_DIR, envFor, migrate, startServer, type Server } from "./server";
+
+const { values } = parseArgs({
+  options: {
+    leaves: { type: "string", default: "1000000" },
+    seconds: { type: "string", default: "10" },
+    rounds: { type: "string", default: "2" },
+  },
+});
+const BIG = Number(values.leaves);
+const SECONDS = Number(values.seconds);
+const ROUNDS = Number(values.rounds);
+const CONNECTIONS = 32;
+const SMALL = 1000;
+
+type Creds = { api_key: string; issuer_id: string; sample_ids: string[] };
+
+function seed(dataDir: string, leaves: number): Creds {
+  const out = execFileSync("node_modules/.bin/tsx", ["--conditions=react-server", "bench/seed.ts", "--leaves", String(leaves)], {
+    env: envFor(dataDir),
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(out.trim().split("\n").pop()!) as Creds;
+}
+
+/** Alternates baseline and target runs; returns the mean of each. */
+async function compare(baseline: LoadSpec, target: LoadSpec): Promise<{ base: LoadResult; target: LoadResult }> {
+  const runs: { base: LoadResult[]; target: LoadResult[] } = { base: [], target: [] };
+  await load({ ...baseline, seconds: 2 }); // warm-up: JIT, connection setup
+  await load({ ...target, seconds: 2 });
+  for (let i = 0; i < ROUNDS; i++) {
+    runs.base.push(await load(baseline));
+    runs.target.push(await load(target));
+  }
+  const mean = (rs: LoadResult[]): LoadResult => ({
+    rps: avg(rs.map((r) => r.rps)),
+    p50: avg(rs.map((r) => r.p50)),
+    p99: Math.max(...rs.map((r) => r.p99)),
+    mean: avg(rs.map((r) => r.mean)),
+    ok: rs.reduce((s, r) => s + r.ok, 0),
+    errors: rs.reduce((s, r) => s + r.errors, 0),
+  });
+  return { base: mean(runs.base), target: mean(runs.target) };
+}
+
+const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const fmt = (r: LoadResult) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, mean ${r.mean.toFixed(2)} ms`;
+
+async function treeSize(server: Server): Promise<number> {
+  return ((await (await fetch(`${server.url}/v1/log`)).json()) as { tree_size: number }).tree_size;
+}
+
+async function writes(): Promise<string[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-w-"));
+  migrate(dir);
+  const creds = seed(dir, 1);
+  const server = await startServer(dir);
+  try {
+    const before = await treeSize(server);
+    const body = () => JSON.stringify({ issuer_id: creds.issuer_id, payload: { content_hash: randomBytes(32).toString("hex"), title: "bench" } });
+    const headers = { "content-type": "application/json", "x-api-key": creds.api_key };
+    const r = await compare(
+      { url: `${server.url}/bench/bare`, method: "POST", headers, body, connections: CONNECTIONS, seconds: SECONDS },
+      { url: `${server.url}/v1/attestations`, method: "POST", headers, body, connections: CONNECTIONS, seconds: SECONDS },
+    );
+    const logged = (await treeSize(server)) - before;
+    // Every 201 must be in the log: durable means acknowledged only once appended.
+    const acked = r.target.ok;
+    return [
+      `POST /v1/attestations, ${CONNECTIONS} clients: ${fmt(r.target)}; errors ${r.target.errors}`,
+      `bare POST route, same run:            ${fmt(r.base)}`,
+      `ratio attestations/bare: ${(r.target.rps / r.base.rps).toFixed(2)} (issue asks >= 0.6, and >= 1000/s, p99 < 100 ms)`,
+      `durability: ${logged} new leaves in the log for ${acked}+ acknowledged (warm-up included) attestations`,
+    ];
+  } finally {
+    await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function reads(dir: string, leaves: number, creds: Creds): Promise<{ lines: string[]; r: { base: LoadResult; target: LoadResult } }> {
+  const server = await startServer(dir);
+  try {
+    const ids = creds.sample_ids;
+    const headers = { "x-api-key": creds.api_key };
+    const r = await compare(
+      { url: `${server.url}/bench/bare`, headers, connections: CONNECTIONS, seconds: SECONDS },
+      {
+        url: server.url,
+        headers,
+        path: () => `/v1/attestations/${ids[Math.floor(Math.random() * ids.length)]}/proof-bundle`,
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+      },
+    );
+    return {
+      r,
+      lines: [
+        `GET proof-bundle at ${leaves.toLocaleString("en")} leaves: ${fmt(r.target)}; errors ${r.target.errors}`,
+        `bare GET route, same run:            ${fmt(r.base)}`,
+        `ratio bundle/bare at ${leaves.toLocaleString("en")}: ${(r.target.rps / r.base.rps).toFixed(2)}`,
+      ],
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function bigLog(): Promise<{ dir: string; creds: Creds }> {
+  const dir = path.resolve("bench/.cache", `log-${BIG}`);
+  const credsFile = path.join(dir, "creds.json");
+  if (!fs.existsSync(credsFile)) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    migrate(dir);
+    console.log(`seeding a log of ${BIG.toLocaleString("en")} leaves into ${dir} (once; reused later)...`);
+    fs.writeFileSync(credsFile, JSON.stringify(seed(dir, BIG)));
+  }
+  return { dir, creds: JSON.parse(fs.readFileSync(credsFile, "utf8")) as Creds };
+}
+
+async function main() {
+  if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) {
+    execFileSync("node", ["scripts/build.mjs"], { stdio: "inherit", env: { ...process.env, HALLMARK_DIST_DIR: DIST_DIR } });
+  }
+  const lines: string[] = [`Hallmark bench ${new Date().toISOString()} on ${os.cpus().length} cores; ${SECONDS} s x ${ROUNDS} rounds per figure`];
+  lines.push(...(await writes()));
+
+  const smallDir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-r-"));
+  migrate(smallDir);
+  const small = await reads(smallDir, SMALL, seed(smallDir, SMALL));
+  fs.rmSync(smallDir, { recursive: true, force: true });
+  const big = await bigLog();
+  const large = await reads(big.dir, BIG, big.creds);
+  lines.push(...small.lines, ...large.lines);
+  lines.push(
+    `time per proof (mean latency) at ${BIG.toLocaleString("en")} / at ${SMALL.toLocaleString("en")}: ${(large.r.target.mean / small.r.target.mean).toFixed(2)} (issue asks <= 1.5)`,
+  );
+  console.log("\n" + lines.join("\n"));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

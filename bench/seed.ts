@@ -1,0 +1,60 @@
+// Fills a log with real attestations (signed, hashed and appended by the production append
+// path, in batches of BATCH) until it holds --leaves entries. Prints JSON
+// {api_key, issuer_id, sample_ids} for the benchmark. Env: DATABASE_URL, HALLMARK_DATA_DIR.
+import { randomBytes } from "node:crypto";
+import { parseArgs } from "node:util";
+import { leafData, leafHash, signingMessage, canonicalJson } from "@/lib/verify";
+import { getDb } from "@/server/db";
+import { getStore } from "@/server/store";
+import { appendBatch, type LogEntry } from "@/server/crypto/log-append";
+import { getLogIdentity } from "@/server/crypto/log-identity";
+import { signEd25519 } from "@/server/crypto/key-custody";
+import { createOrganization } from "@/server/domain/tenants";
+import { createIssuer } from "@/server/domain/issuers";
+import { getSigner } from "@/server/domain/signing-keys";
+import { newId } from "@/server/domain/ids";
+
+const BATCH = 5000;
+const { values } = parseArgs({ options: { leaves: { type: "string" }, samples: { type: "string", default: "2000" } } });
+const target = Number(values.leaves);
+if (!Number.isSafeInteger(target) || target < 1) throw new Error("--leaves <n> is required");
+
+async function main() {
+  const db = getDb();
+  const { tenantId, apiKey } = await createOrganization({ name: "bench" });
+  const issuer = await createIssuer({ tenantId, name: "Bench Issuer", domain: "bench.example.org" });
+  const signer = await getSigner(issuer.id);
+  const identity = await getLogIdentity();
+  let size = Number((await db.read.log.findUniqueOrThrow({ where: { id: 1 } })).treeSize);
+  const started = Date.now();
+  while (size < target) {
+    const entries: LogEntry[] = [];
+    for (let i = 0; i < Math.min(BATCH, target - size); i++) {
+      const payload = { content_hash: randomBytes(32).toString("hex"), title: `seed ${size + i}` };
+      const createdAt = new Date();
+      const fields = { id: newId(), issuer_id: issuer.id, kid: signer.kid, payload, created_at: createdAt.toISOString() };
+      const signature = Buffer.from(signEd25519(signer.privateKey, signingMessage(fields))).toString("base64");
+      entries.push({
+        row: { id: fields.id, tenantId, issuerId: issuer.id, kid: signer.kid, payload: canonicalJson(payload), signature, createdAt },
+        leafHash: leafHash(leafData({ ...fields, signature })),
+      });
+    }
+    await getStore().append((w) => appendBatch(w, identity, entries));
+    size += entries.length;
+    if (size % 100_000 < BATCH) console.error(`seeded ${size} leaves (${Math.round((Date.now() - started) / 1000)} s)`);
+  }
+  // Sample ids spread over the whole log, for the read benchmark.
+  const samples = Number(values.samples);
+  const step = Math.max(1, Math.floor(size / samples));
+  const rows = await db.read.attestation.findMany({
+    where: { logIndex: { in: Array.from({ length: Math.min(samples, size) }, (_, i) => BigInt(i * step)) } },
+    select: { id: true },
+  });
+  console.log(JSON.stringify({ api_key: apiKey, issuer_id: issuer.id, sample_ids: rows.map((r) => r.id) }));
+  await db.close();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

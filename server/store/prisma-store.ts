@@ -1,0 +1,42 @@
+import "server-only";
+import { dbBytes, type Database, type Tx, type Client } from "../db";
+import { nodeKey, type NodePosition } from "../crypto/merkle-tree";
+import type { LogWriter, NodeHashes, Store } from "./types";
+
+async function readNodes(db: Client | Tx, positions: readonly NodePosition[]): Promise<NodeHashes> {
+  const map: NodeHashes = new Map();
+  if (positions.length === 0) return map;
+  const rows = await db.logNode.findMany({ where: { OR: positions.map((p) => ({ level: p.level, index: BigInt(p.index) })) } });
+  for (const r of rows) map.set(nodeKey(r.level, Number(r.index)), new Uint8Array(r.hash));
+  return map;
+}
+
+function writer(tx: Tx): LogWriter {
+  return {
+    // An UPDATE takes the row lock on PostgreSQL and the write lock on SQLite.
+    lockHead: async () => Number((await tx.log.update({ where: { id: 1 }, data: { updatedAt: new Date() } })).treeSize),
+    nodes: (positions) => readNodes(tx, positions),
+    insertAttestations: async (rows) => void (await tx.attestation.createMany({ data: rows })),
+    insertNodes: async (nodes) =>
+      void (await tx.logNode.createMany({ data: nodes.map((n) => ({ level: n.level, index: BigInt(n.index), hash: dbBytes(n.hash) })) })),
+    insertCheckpoint: async (cp) => void (await tx.checkpoint.create({ data: { ...cp, rootHash: dbBytes(cp.rootHash) } })),
+    setHead: async (size, root) =>
+      void (await tx.log.update({ where: { id: 1 }, data: { treeSize: BigInt(size), rootHash: dbBytes(root) } })),
+  };
+}
+
+/** The portable implementation, used on PostgreSQL. */
+export function prismaStore(db: Database): Store {
+  const r = db.read;
+  return {
+    reads: {
+      apiKeyByHash: (hash) => r.apiKey.findUnique({ where: { secretHash: hash } }),
+      attestation: (id, tenantId) => r.attestation.findFirst({ where: { id, tenantId } }),
+      issuer: (id) => r.issuer.findUnique({ where: { id } }),
+      signingKey: (kid) => r.signingKey.findUnique({ where: { kid } }),
+      latestCheckpoint: () => r.checkpoint.findFirst({ orderBy: { treeSize: "desc" } }),
+      nodes: (positions) => readNodes(r, positions),
+    },
+    append: (fn) => db.write((tx) => fn(writer(tx))),
+  };
+}

@@ -1,0 +1,69 @@
+import "server-only";
+import type { ApiKey, Attestation, Checkpoint, Issuer, SigningKey } from "./types";
+
+// Raw SQLite rows (snake_case, ISO text dates, bigint integers) into the shapes Prisma returns,
+// and dates into the text the Prisma adapter writes, so both read each other's rows.
+type Row = Record<string, unknown>;
+
+export const toSqliteDate = (d: Date): string => d.toISOString().replace("Z", "+00:00");
+const date = (v: unknown): Date => new Date(String(v));
+const dateOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : date(v));
+const bytes = (v: unknown): Uint8Array<ArrayBuffer> => new Uint8Array(v as Buffer) as Uint8Array<ArrayBuffer>;
+
+export const apiKeyRow = (r: Row): ApiKey => ({
+  id: r.id as string,
+  tenantId: r.tenant_id as string,
+  userId: (r.user_id as string | null) ?? null,
+  name: r.name as string,
+  prefix: r.prefix as string,
+  secretHash: r.secret_hash as string,
+  scopes: r.scopes as string,
+  status: r.status as string,
+  dailyQuota: Number(r.daily_quota),
+  rateLimitPerMinute: Number(r.rate_limit_per_minute),
+  createdAt: date(r.created_at),
+  revokedAt: dateOrNull(r.revoked_at),
+});
+
+export const attestationRow = (r: Row): Attestation => ({
+  id: r.id as string,
+  tenantId: r.tenant_id as string,
+  issuerId: r.issuer_id as string,
+  kid: r.kid as string,
+  payload: r.payload as string,
+  signature: r.signature as string,
+  status: r.status as string,
+  logIndex: BigInt(r.log_index as bigint),
+  createdAt: date(r.created_at),
+});
+
+export const issuerRow = (r: Row): Issuer => ({
+  id: r.id as string,
+  tenantId: r.tenant_id as string,
+  name: r.name as string,
+  domain: r.domain as string,
+  status: r.status as string,
+  trustLevel: r.trust_level as string,
+  createdAt: date(r.created_at),
+  updatedAt: date(r.updated_at),
+});
+
+export const signingKeyRow = (r: Row): SigningKey => ({
+  kid: r.kid as string,
+  issuerId: r.issuer_id as string,
+  algorithm: r.algorithm as string,
+  publicKeyPem: r.public_key_pem as string,
+  privateKeyEnc: r.private_key_enc as string,
+  status: r.status as string,
+  notBefore: date(r.not_before),
+  expiresAt: date(r.expires_at),
+  createdAt: date(r.created_at),
+});
+
+export const checkpointRow = (r: Row): Checkpoint => ({
+  treeSize: BigInt(r.tree_size as bigint),
+  rootHash: bytes(r.root_hash),
+  note: r.note as string,
+  signature: r.signature as string,
+  timestamp: date(r.timestamp),
+});

@@ -1,0 +1,95 @@
+import "server-only";
+import type BetterSqlite3 from "better-sqlite3";
+import type { Database, RawHandle } from "../db";
+import { nodeKey, type NodePosition } from "../crypto/merkle-tree";
+import { apiKeyRow, attestationRow, checkpointRow, issuerRow, signingKeyRow, toSqliteDate } from "./sqlite-rows";
+import type { LogWriter, NodeHashes, Store } from "./types";
+
+/**
+ * The hot paths as prepared statements on the very connections Prisma uses (measured: a
+ * Prisma findUnique costs ~0.9 ms here, the prepared statement ~10 µs). Reads use the reader
+ * connection; writes run inside db.write, so they share Prisma's transaction and its mutex.
+ */
+type Stmt = BetterSqlite3.Statement;
+const cache = new WeakMap<BetterSqlite3.Database, Map<string, Stmt>>();
+
+function stmt(conn: BetterSqlite3.Database, sql: string): Stmt {
+  let m = cache.get(conn);
+  if (!m) cache.set(conn, (m = new Map()));
+  let s = m.get(sql);
+  if (!s) m.set(sql, (s = conn.prepare(sql)));
+  return s;
+}
+
+/** One primary-key seek per node: O(log n) each, whatever the log's size (a row-value IN list is a scan). */
+function readNodes(conn: BetterSqlite3.Database, positions: readonly NodePosition[]): NodeHashes {
+  const map: NodeHashes = new Map();
+  const seek = stmt(conn, 'SELECT hash FROM log_nodes WHERE level = ? AND "index" = ?').pluck();
+  for (const p of positions) {
+    const hash = seek.get(p.level, BigInt(p.index)) as Buffer | undefined;
+    if (hash) map.set(nodeKey(p.level, p.index), new Uint8Array(hash));
+  }
+  return map;
+}
+
+function writer(conn: BetterSqlite3.Database): LogWriter {
+  return {
+    lockHead: async () => {
+      const row = stmt(conn, "UPDATE log SET updated_at = ? WHERE id = 1 RETURNING tree_size").get(toSqliteDate(new Date())) as {
+        tree_size: bigint;
+      };
+      return Number(row.tree_size);
+    },
+    nodes: async (positions) => readNodes(conn, positions),
+    insertAttestations: async (rows) => {
+      const s = stmt(
+        conn,
+        "INSERT INTO attestations (id, tenant_id, issuer_id, kid, payload, signature, status, log_index, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      );
+      for (const a of rows) s.run(a.id, a.tenantId, a.issuerId, a.kid, a.payload, a.signature, a.status, a.logIndex, toSqliteDate(a.createdAt));
+    },
+    insertNodes: async (nodes) => {
+      const s = stmt(conn, 'INSERT INTO log_nodes (level, "index", hash) VALUES (?, ?, ?)');
+      for (const n of nodes) s.run(n.level, BigInt(n.index), n.hash);
+    },
+    insertCheckpoint: async (cp) => {
+      stmt(conn, "INSERT INTO checkpoints (tree_size, root_hash, note, signature, timestamp) VALUES (?, ?, ?, ?, ?)").run(
+        cp.treeSize,
+        cp.rootHash,
+        cp.note,
+        cp.signature,
+        toSqliteDate(cp.timestamp),
+      );
+    },
+    setHead: async (size, root) => {
+      stmt(conn, "UPDATE log SET tree_size = ?, root_hash = ? WHERE id = 1").run(BigInt(size), root);
+    },
+  };
+}
+
+async function connection(handle: RawHandle, connect: () => Promise<void>): Promise<BetterSqlite3.Database> {
+  if (!handle.connection) await connect();
+  if (!handle.connection) throw new Error("SQLite connection is not available");
+  return handle.connection;
+}
+
+export function sqliteStore(db: Database & { sqlite: NonNullable<Database["sqlite"]> }): Store {
+  const reader = () => connection(db.sqlite.reader, () => db.read.$connect());
+  const one = async <T>(sql: string, map: (r: Record<string, unknown>) => T, ...args: unknown[]): Promise<T | null> => {
+    const row = stmt(await reader(), sql).get(...args) as Record<string, unknown> | undefined;
+    return row ? map(row) : null;
+  };
+  return {
+    reads: {
+      apiKeyByHash: (hash) => one("SELECT * FROM api_keys WHERE secret_hash = ?", apiKeyRow, hash),
+      attestation: (id, tenantId) => one("SELECT * FROM attestations WHERE id = ? AND tenant_id = ?", attestationRow, id, tenantId),
+      issuer: (id) => one("SELECT * FROM issuers WHERE id = ?", issuerRow, id),
+      signingKey: (kid) => one("SELECT * FROM signing_keys WHERE kid = ?", signingKeyRow, kid),
+      latestCheckpoint: () => one("SELECT * FROM checkpoints ORDER BY tree_size DESC LIMIT 1", checkpointRow),
+      nodes: async (positions) => readNodes(await reader(), positions),
+    },
+    // The Prisma transaction opens BEGIN/COMMIT and holds the adapter's mutex; the writer's
+    // statements run on the same connection, inside it.
+    append: (fn) => db.write(async () => fn(writer(await connection(db.sqlite.writer, () => Promise.resolve())))),
+  };
+}

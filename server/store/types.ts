@@ -1,0 +1,37 @@
+import type { ApiKey, Attestation, Checkpoint, Issuer, SigningKey } from "../generated/sqlite/client";
+import type { NodePosition, StoredNode } from "../crypto/merkle-tree";
+
+export type { ApiKey, Attestation, Checkpoint, Issuer, SigningKey };
+export type NodeHashes = Map<string, Uint8Array>;
+export type AttestationInsert = Omit<Attestation, "status"> & { status: "VALID" };
+
+/**
+ * The statements on the hot paths (every authenticated request, every append, every proof
+ * bundle). Rows have exactly the shape Prisma returns, so callers cannot tell which
+ * implementation serves them. Reads never see uncommitted data.
+ */
+export interface HotReads {
+  apiKeyByHash(hash: string): Promise<ApiKey | null>;
+  attestation(id: string, tenantId: string): Promise<Attestation | null>;
+  issuer(id: string): Promise<Issuer | null>;
+  signingKey(kid: string): Promise<SigningKey | null>;
+  latestCheckpoint(): Promise<Checkpoint | null>;
+  nodes(positions: readonly NodePosition[]): Promise<NodeHashes>;
+}
+
+/** The writes of one append, all inside one transaction opened by LogStore.append. */
+export interface LogWriter {
+  /** Locks the log row (first statement of the transaction) and returns its tree size. */
+  lockHead(): Promise<number>;
+  nodes(positions: readonly NodePosition[]): Promise<NodeHashes>;
+  insertAttestations(rows: AttestationInsert[]): Promise<void>;
+  insertNodes(nodes: StoredNode[]): Promise<void>;
+  insertCheckpoint(cp: Checkpoint): Promise<void>;
+  setHead(treeSize: number, rootHash: Uint8Array): Promise<void>;
+}
+
+export interface Store {
+  reads: HotReads;
+  /** Runs fn with a LogWriter in one durable transaction. */
+  append<T>(fn: (w: LogWriter) => Promise<T>): Promise<T>;
+}
