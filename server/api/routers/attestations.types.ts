@@ -12,10 +12,16 @@ function depthOf(value: unknown, depth = 0): number {
   return max;
 }
 
-function hasBadString(value: unknown): boolean {
-  if (typeof value === "string") return hasLoneSurrogate(value);
-  if (value === null || typeof value !== "object") return false;
-  return Object.entries(value).some(([k, v]) => hasLoneSurrogate(k) || hasBadString(v));
+/** What RFC 8785 cannot canonicalise: unpaired surrogates, and numbers JSON.parse made infinite (1e400). */
+function invalidValue(value: unknown): string | null {
+  if (typeof value === "string") return hasLoneSurrogate(value) ? "must not contain unpaired UTF-16 surrogates" : null;
+  if (typeof value === "number") return Number.isFinite(value) ? null : "numbers must be finite IEEE 754 doubles";
+  if (value === null || typeof value !== "object") return null;
+  for (const [k, v] of Object.entries(value)) {
+    const problem = hasLoneSurrogate(k) ? "must not contain unpaired UTF-16 surrogates" : invalidValue(v);
+    if (problem) return problem;
+  }
+  return null;
 }
 
 const isJsonObject = (value: unknown): value is Record<string, unknown> =>
@@ -33,8 +39,9 @@ export const ZPayload = z
       ctx.addIssue({ code: "custom", message: `must nest at most ${MAX_PAYLOAD_DEPTH} levels deep` });
       return;
     }
-    if (hasBadString(payload)) {
-      ctx.addIssue({ code: "custom", message: "must not contain unpaired UTF-16 surrogates" });
+    const problem = invalidValue(payload);
+    if (problem) {
+      ctx.addIssue({ code: "custom", message: problem });
       return;
     }
     const size = Buffer.byteLength(canonicalJson(payload), "utf8");
