@@ -65,9 +65,9 @@ export async function insertSigningKey(tx: Tx, issuerId: string, now: Date) {
 }
 
 /**
- * Retires the issuer's active key and makes a new one sign from now on. The retire is a
- * compare-and-swap on the old key's status, so concurrent rotations each retire exactly one
- * key and never leave two ACTIVE keys.
+ * Retires the issuer's active key and makes a new one sign from now on. The caller holds the
+ * issuer row's lock (it has written that row in `tx`), so rotations of one issuer run one
+ * after another on every instance; the compare-and-swap on the old key's status is a guard.
  */
 export async function rotateSigningKey(tx: Tx, issuerId: string) {
   const now = new Date();
@@ -108,7 +108,13 @@ export async function getSigner(issuerId: string): Promise<Signer> {
   if (hit && hit.until > now && hit.signer.expiresAt > now) return hit.signer;
   let row = await getDb().read.signingKey.findFirst({ where: { issuerId, status: "ACTIVE" } });
   if (!row || row.expiresAt.getTime() <= now) {
-    row = await getDb().write((tx) => rotateSigningKey(tx, issuerId));
+    row = await getDb().write(async (tx) => {
+      await tx.issuer.update({ where: { id: issuerId }, data: { updatedAt: new Date() } }); // the issuer lock
+      const current = await tx.signingKey.findFirst({ where: { issuerId, status: "ACTIVE" } });
+      // A request before us (on any instance) may have rotated already.
+      if (current && current.expiresAt.getTime() > Date.now()) return current;
+      return rotateSigningKey(tx, issuerId);
+    });
   }
   const signer: Signer = {
     kid: row.kid,

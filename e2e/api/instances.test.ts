@@ -1,0 +1,91 @@
+// Several app instances on one PostgreSQL database behave as one service.
+import { beforeAll, describe, expect, it } from "vitest";
+import { verifyConsistencyProof, verifyProofBundle } from "@/lib/verify";
+import { api, attest, baseUrls, createIssuer, createOrg, logInfo, proofBundle } from "./helpers";
+
+const multi = baseUrls.length > 1;
+const its = multi ? it : it.skip;
+const why = multi ? "" : ` (skipped: needs two app instances, this run has ${baseUrls.length} on ${process.env.HALLMARK_TEST_DB ?? "sqlite"})`;
+
+async function attestOn(instance: number, key: string, issuerId: string, n: number) {
+  const res = await api("/v1/attestations", { key, instance, json: { issuer_id: issuerId, payload: { n, instance } } });
+  expect(res.status, res.text).toBe(201);
+  return { ...(res.body as { id: string; log_index: number }), instance };
+}
+
+describe("instances", () => {
+  let key: string;
+  let issuerId: string;
+  beforeAll(async () => {
+    if (!multi) return;
+    key = createOrg().apiKey;
+    issuerId = (await createIssuer(key)).id;
+  });
+
+  its(`gives 60 concurrent attestations across instances distinct log indexes and verifiable proofs${why}`, async () => {
+    const start = await logInfo(0);
+    const made = await Promise.all(Array.from({ length: 60 }, (_, i) => attestOn(i % baseUrls.length, key, issuerId, i)));
+    const indexes = made.map((a) => a.log_index).sort((a, b) => a - b);
+    expect(new Set(indexes).size).toBe(60);
+    expect(indexes[0]).toBeGreaterThanOrEqual(start.tree_size);
+    const end = await logInfo(1);
+    expect(end.tree_size).toBe(start.tree_size + 60);
+    expect(indexes).toEqual(Array.from({ length: 60 }, (_, i) => start.tree_size + i));
+
+    for (const a of made) {
+      const other = (a.instance + 1) % baseUrls.length;
+      const bundle = await proofBundle(key, a.id, other);
+      expect(bundle.attestation.log_index).toBe(a.log_index);
+      const result = verifyProofBundle(bundle, { logPublicKey: end.verifier_key });
+      expect(result.ok, JSON.stringify(result)).toBe(true);
+    }
+  });
+
+  its(`serves on each instance what was created on the other${why}`, async () => {
+    for (const instance of [0, 1]) {
+      const a = await attestOn(instance, key, issuerId, -1);
+      const other = 1 - instance;
+      const here = await api(`/v1/attestations/${a.id}`, { key, instance });
+      const there = await api(`/v1/attestations/${a.id}`, { key, instance: other });
+      expect(there.status).toBe(200);
+      expect(there.body).toEqual(here.body);
+      expect(verifyProofBundle(await proofBundle(key, a.id, other), { logPublicKey: (await logInfo(other)).public_key }).ok).toBe(true);
+    }
+  });
+
+  its(`publishes one log: same key and identity on every instance, checkpoints consistent across them${why}`, async () => {
+    const [a, b] = [await logInfo(0), await logInfo(1)];
+    expect({ ...a, tree_size: 0, root_hash: "" }).toEqual({ ...b, tree_size: 0, root_hash: "" });
+    const first = a.tree_size;
+    await attestOn(1, key, issuerId, -2);
+    const second = (await logInfo(1)).tree_size;
+    const res = await api(`/v1/log/consistency?first=${first}&second=${second}`, { instance: 0 });
+    expect(res.status, res.text).toBe(200);
+    const v = verifyConsistencyProof({ first: res.body.first.checkpoint, second: res.body.second.checkpoint, proof: res.body.hashes }, { logPublicKey: a.verifier_key });
+    expect(v.ok, JSON.stringify(v)).toBe(true);
+    const cp = [await api("/v1/log/checkpoint", { instance: 0 }), await api("/v1/log/checkpoint", { instance: 1 })];
+    expect(cp[0]!.text).toBe(cp[1]!.text);
+  });
+
+  its(`lets a key created on one instance work on the other, and keys rotated on one sign on the other within seconds${why}`, async () => {
+    const made = await api("/v1/api-keys", { key, instance: 1, json: { name: "from 1", scopes: ["issuers:read"] } });
+    expect(made.status).toBe(201);
+    expect((await api("/v1/issuers", { key: made.body.key, instance: 0 })).status).toBe(200);
+
+    const issuer = await createIssuer(key);
+    await attestOn(1, key, issuer.id, 0); // warms instance 1's signer cache with the old key
+    const rotated = await api(`/v1/issuers/${issuer.id}/keys`, { key, method: "POST", instance: 0 });
+    expect(rotated.status).toBe(201);
+    const deadline = Date.now() + 15_000;
+    let kid = "";
+    while (Date.now() < deadline && kid !== rotated.body.kid) {
+      const a = await api("/v1/attestations", { key, instance: 1, json: { issuer_id: issuer.id, payload: { t: Date.now() } } });
+      expect(a.status).toBe(201);
+      kid = a.body.kid;
+      const bundle = await proofBundle(key, a.body.id, 0);
+      expect(verifyProofBundle(bundle, { logPublicKey: (await logInfo()).public_key }).ok).toBe(true);
+      if (kid !== rotated.body.kid) await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(kid).toBe(rotated.body.kid);
+  });
+});

@@ -1,0 +1,128 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  base64ToBytes,
+  bytesToHex,
+  concatBytes,
+  noteKeyId,
+  parsePublicKeyPem,
+  verifierKey,
+  verifyCheckpoint,
+  verifyConsistencyProof,
+  verifyProofBundle,
+} from "@/lib/verify";
+import { api, attest, createIssuer, createOrg, expectProblem, logInfo, proofBundle } from "./helpers";
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+describe("transparency log", () => {
+  let key: string;
+  let issuerId: string;
+  beforeAll(async () => {
+    key = createOrg().apiKey;
+    issuerId = (await createIssuer(key)).id;
+  });
+
+  it("publishes its identity at GET /v1/log without a key: origin, size, PEM key, note verifier key, key id", async () => {
+    await attest(key, issuerId);
+    const info = await logInfo();
+    expect(info.origin).toMatch(/^[^\s+]+$/);
+    expect(Number.isInteger(info.tree_size) && info.tree_size >= 1).toBe(true);
+    expect(info.root_hash).toMatch(/^[0-9a-f]{64}$/);
+    const raw = parsePublicKeyPem(info.public_key);
+    expect(info.key_id).toMatch(/^[0-9a-f]{8}$/);
+    expect(info.key_id).toBe(bytesToHex(noteKeyId(info.origin, raw)));
+    expect(info.verifier_key).toMatch(new RegExp(`^${escape(info.origin)}\\+[0-9a-f]{8}\\+[A-Za-z0-9+/]+=*$`));
+    const id = info.verifier_key.slice(info.origin.length + 1, info.origin.length + 9);
+    const b64 = info.verifier_key.slice(info.origin.length + 10); // base64 may itself contain "+"
+    expect(id).toBe(info.key_id);
+    expect(base64ToBytes(b64)).toEqual(concatBytes(new Uint8Array([1]), raw));
+    expect(info.verifier_key).toBe(verifierKey(info.origin, raw));
+  });
+
+  it("serves the newest checkpoint as text/plain that verifies under the published key", async () => {
+    const made = await attest(key, issuerId);
+    const info = await logInfo();
+    const res = await api("/v1/log/checkpoint");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
+    const cp = verifyCheckpoint(res.text, { publicKey: parsePublicKeyPem(info.public_key), origin: info.origin });
+    expect(cp.treeSize).toBeGreaterThan(made.log_index);
+    expect(cp.treeSize).toBeGreaterThanOrEqual(info.tree_size);
+    if (cp.treeSize === info.tree_size) expect(bytesToHex(cp.rootHash)).toBe(info.root_hash);
+    expect(() => verifyCheckpoint(res.text.replace(/\n\d+\n/, `\n${cp.treeSize + 1}\n`), { publicKey: parsePublicKeyPem(info.public_key) })).toThrow();
+  });
+
+  it("proves consistency between two published checkpoints, and the proof checks out offline", async () => {
+    const info = await logInfo();
+    const first = await proofBundle(key, (await attest(key, issuerId)).id);
+    for (let i = 0; i < 5; i++) await attest(key, issuerId);
+    await Promise.all(Array.from({ length: 6 }, () => attest(key, issuerId)));
+    const second = await proofBundle(key, (await attest(key, issuerId)).id);
+    const m = first.signed_tree_head.tree_size as number;
+    const n = second.signed_tree_head.tree_size as number;
+    expect(n).toBeGreaterThanOrEqual(m + 12);
+    expect(verifyProofBundle(first, { logPublicKey: info.verifier_key }).ok).toBe(true);
+
+    const res = await api(`/v1/log/consistency?first=${m}&second=${n}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.first).toEqual(first.signed_tree_head);
+    expect(res.body.second).toEqual(second.signed_tree_head);
+    expect(res.body.hashes.length).toBeGreaterThan(0);
+    const input = { first: res.body.first.checkpoint, second: res.body.second.checkpoint, proof: res.body.hashes as string[] };
+    const ok = verifyConsistencyProof(input, { logPublicKey: info.public_key, origin: info.origin });
+    expect(ok, JSON.stringify(ok)).toMatchObject({ ok: true, first: { treeSize: m }, second: { treeSize: n } });
+
+    const flipped = input.proof.map((h, i) => (i === 0 ? (h[0] === "0" ? "1" : "0") + h.slice(1) : h));
+    expect(verifyConsistencyProof({ ...input, proof: flipped }, { logPublicKey: info.public_key }).ok).toBe(false);
+    expect(verifyConsistencyProof({ ...input, proof: input.proof.slice(1) }, { logPublicKey: info.public_key }).ok).toBe(false);
+  });
+
+  it("answers first = second with an empty proof that verifies", async () => {
+    const { tree_size: n, public_key } = await logInfo();
+    const res = await api(`/v1/log/consistency?first=${n}&second=${n}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.hashes).toEqual([]);
+    const ok = verifyConsistencyProof({ first: res.body.first.checkpoint, second: res.body.second.checkpoint, proof: [] }, { logPublicKey: public_key });
+    expect(ok.ok, JSON.stringify(ok)).toBe(true);
+  });
+
+  it("rejects bad consistency parameters with 400 problems", async () => {
+    await attest(key, issuerId);
+    const { tree_size: n } = await logInfo();
+    const first = await api(`/v1/log/consistency?first=${n}&second=${n - 1 || 1}`);
+    if (n > 1) expectProblem(first, 400, "invalid_parameter");
+    const cases: [string, string?][] = [
+      ["first=abc&second=1", "/first"],
+      ["first=1&second=1.5", "/second"],
+      ["first=-1&second=1", "/first"],
+      ["first=0&second=1", "/first"],
+      ["first=1&second=99999999999999999999", "/second"],
+      ["first=1&second=", "/second"],
+      ["second=1", "/first"],
+      ["first=1", "/second"],
+      ["", undefined],
+      [`first=${n}&second=${n + 1_000_000}`, "/second"],
+      [`first=${n + 1_000_000}&second=${n + 2_000_000}`, undefined],
+    ];
+    for (const [query, pointer] of cases) {
+      const res = await api(`/v1/log/consistency?${query}`);
+      expectProblem(res, 400, "invalid_parameter");
+      if (pointer) expect(res.body.errors?.map((e: { pointer: string }) => e.pointer), query).toContain(pointer);
+    }
+  });
+
+  it("keeps the log append-only as seen by a monitor polling checkpoints", async () => {
+    const sizes: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      await Promise.all(Array.from({ length: 3 }, () => attest(key, issuerId)));
+      sizes.push((await logInfo()).tree_size);
+    }
+    const { public_key } = await logInfo();
+    for (let i = 1; i < sizes.length; i++) {
+      const res = await api(`/v1/log/consistency?first=${sizes[i - 1]}&second=${sizes[i]}`);
+      expect(res.status, res.text).toBe(200);
+      const v = verifyConsistencyProof({ first: res.body.first.checkpoint, second: res.body.second.checkpoint, proof: res.body.hashes }, { logPublicKey: public_key });
+      expect(v.ok, JSON.stringify(v)).toBe(true);
+    }
+  });
+});
