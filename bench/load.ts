@@ -20,6 +20,8 @@ export interface LoadSpec {
   path?: () => string;
   connections: number;
   seconds: number;
+  /** Called with each response's status and body. */
+  onResponse?: (status: number, body: string) => void;
 }
 
 export async function load(spec: LoadSpec): Promise<LoadResult> {
@@ -31,6 +33,7 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
       {
         method: spec.method ?? "GET",
         headers: spec.headers,
+        ...(spec.onResponse ? { onResponse: (status: number, body: string) => spec.onResponse!(status, body) } : {}),
         setupRequest: (req) => ({
           ...req,
           ...(spec.path ? { path: spec.path() } : {}),

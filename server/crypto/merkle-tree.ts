@@ -11,7 +11,8 @@
 // right-to-left fold of the frontier with nodeHash, which is exactly RFC 9162's MTH.
 //
 // No "server-only" import: these helpers are pure and are exercised directly by unit tests.
-import { emptyRootHash, HASH_SIZE, nodeHash } from "../../lib/verify/merkle";
+import { emptyRootHash, HASH_SIZE } from "../../lib/verify/merkle";
+import { nodeHashNode as nodeHash } from "./hash";
 
 export interface NodePosition {
   level: number;

@@ -1,5 +1,6 @@
 import "server-only";
-import { canonicalJson, leafData, leafHash, signingMessage } from "@/lib/verify";
+import { canonicalJson } from "@/lib/verify";
+import { leafHashOf, signingMessageOf } from "../crypto/attestation-bytes";
 import { getStore } from "../store";
 import { signEd25519 } from "../crypto/key-custody";
 import { getSequencer } from "../crypto/sequencer";
@@ -7,6 +8,7 @@ import { AppError, notFound } from "./errors";
 import { iso, newId } from "./ids";
 import { getSigner } from "./signing-keys";
 import { getActiveIssuer } from "./issuer-cache";
+import { MAX_PAYLOAD_BYTES } from "./limits";
 
 export interface AttestationView {
   id: string;
@@ -51,24 +53,22 @@ export async function createAttestation(opts: {
   issuerId: string;
   payload: Record<string, unknown>;
 }): Promise<AttestationView> {
+  const payloadJcs = canonicalJson(opts.payload);
+  const size = Buffer.byteLength(payloadJcs, "utf8");
+  if (size > MAX_PAYLOAD_BYTES) {
+    throw new AppError("validation_failed", "The request body failed validation; see errors.", [
+      { pointer: "/payload", detail: `canonical JSON is ${size} bytes; at most ${MAX_PAYLOAD_BYTES} allowed` },
+    ]);
+  }
   await getActiveIssuer(opts.tenantId, opts.issuerId);
   const signer = await getSigner(opts.issuerId);
-  const payloadJson = canonicalJson(opts.payload);
   const createdAt = new Date(Math.max(Date.now(), signer.notBefore));
   if (createdAt.getTime() > signer.expiresAt) throw new AppError("service_unavailable", "The issuer's key is being rotated; retry.");
-  const fields = { id: newId(), issuer_id: opts.issuerId, kid: signer.kid, payload: opts.payload, created_at: iso(createdAt) };
-  const signature = Buffer.from(signEd25519(signer.privateKey, signingMessage(fields))).toString("base64");
+  const fields = { id: newId(), issuer_id: opts.issuerId, kid: signer.kid, created_at: iso(createdAt), payloadJcs };
+  const signature = Buffer.from(signEd25519(signer.privateKey, signingMessageOf(fields))).toString("base64");
   const logIndex = await getSequencer().append({
-    row: {
-      id: fields.id,
-      tenantId: opts.tenantId,
-      issuerId: opts.issuerId,
-      kid: signer.kid,
-      payload: payloadJson,
-      signature,
-      createdAt,
-    },
-    leafHash: leafHash(leafData({ ...fields, signature })),
+    row: { id: fields.id, tenantId: opts.tenantId, issuerId: opts.issuerId, kid: signer.kid, payload: payloadJcs, signature, createdAt },
+    leafHash: leafHashOf(fields, signature),
   });
   return {
     id: fields.id,

@@ -1,9 +1,6 @@
 import { z } from "zod";
-import { canonicalJson } from "@/lib/verify";
 import { hasLoneSurrogate } from "@/lib/verify/encoding";
-
-export const MAX_PAYLOAD_BYTES = 64 * 1024;
-export const MAX_PAYLOAD_DEPTH = 32;
+import { MAX_PAYLOAD_DEPTH } from "../../domain/limits";
 
 function depthOf(value: unknown, depth = 0): number {
   if (depth > MAX_PAYLOAD_DEPTH || value === null || typeof value !== "object") return depth;
@@ -28,7 +25,7 @@ const isJsonObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
- * Any JSON object that canonicalises (RFC 8785) to at most MAX_PAYLOAD_BYTES of UTF-8. The
+ * Any JSON object RFC 8785 can canonicalise (its size is checked where it is canonicalised, in createAttestation). The
  * parsed object itself is passed on, never a copy: z.record rebuilds the object by assignment,
  * which silently drops a "__proto__" member, so the signed payload would differ from the sent one.
  */
@@ -43,10 +40,6 @@ export const ZPayload = z
     if (problem) {
       ctx.addIssue({ code: "custom", message: problem });
       return;
-    }
-    const size = Buffer.byteLength(canonicalJson(payload), "utf8");
-    if (size > MAX_PAYLOAD_BYTES) {
-      ctx.addIssue({ code: "custom", message: `canonical JSON is ${size} bytes; at most ${MAX_PAYLOAD_BYTES} allowed` });
     }
   });
 
