@@ -2,10 +2,14 @@
 // Prisma on its WebAssembly engines, for both databases from one schema.
 //   generate           derive prisma/postgres/schema.prisma and generate both clients
 //   deploy             apply migrations to DATABASE_URL (SQLite file or PostgreSQL)
+//   deploy --if-needed only when a migration is pending: Prisma's engine locks a SQLite file
+//                      exclusively, so it cannot run beside a running server that needs nothing
 //   migration <name>   write a new migration for both databases (needs no database)
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
 import { readEnv } from "../server/env.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -61,8 +65,41 @@ function generate() {
   prisma(["generate", "--schema", PG_SCHEMA]);
 }
 
-function deploy() {
+const APPLIED = "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL";
+
+/** Names of migrations in the folder that the database has not applied (a plain read). */
+async function pendingMigrations(env) {
+  const folder = path.join(root, env.dbKind === "sqlite" ? "prisma/migrations" : "prisma/postgres/migrations");
+  const all = fs.readdirSync(folder).filter((d) => fs.existsSync(path.join(folder, d, "migration.sql")));
+  let applied = [];
+  if (env.dbKind === "sqlite") {
+    const file = env.databaseUrl.replace(/^file:/, "");
+    if (!fs.existsSync(file)) return all;
+    const db = new Database(file, { readonly: true, timeout: 5000 });
+    try {
+      applied = db.prepare(APPLIED).all().map((r) => r.migration_name);
+    } catch {
+      // no migrations table yet
+    } finally {
+      db.close();
+    }
+  } else {
+    const client = new pg.Client({ connectionString: env.databaseUrl });
+    await client.connect();
+    try {
+      applied = (await client.query(APPLIED)).rows.map((r) => r.migration_name);
+    } catch {
+      // no migrations table yet
+    } finally {
+      await client.end();
+    }
+  }
+  return all.filter((m) => !applied.includes(m));
+}
+
+async function deploy() {
   const env = readEnv();
+  if (process.argv.includes("--if-needed") && (await pendingMigrations(env)).length === 0) return;
   if (env.dbKind === "sqlite") fs.mkdirSync(env.dataDir, { recursive: true });
   const config = env.dbKind === "sqlite" ? "prisma/sqlite.config.ts" : "prisma/postgres.config.ts";
   prisma(["migrate", "deploy", "--config", config], { DATABASE_URL: env.databaseUrl }, "quiet");
@@ -105,7 +142,7 @@ if (!commands[cmd]) {
   process.exit(2);
 }
 try {
-  commands[cmd]();
+  await commands[cmd]();
 } catch (err) {
   // prisma has already printed its own error; a stack of execFileSync adds nothing.
   console.error(`prisma ${cmd} failed${err.status ? ` (exit ${err.status})` : `: ${err.message}`}`);

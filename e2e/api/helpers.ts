@@ -60,11 +60,12 @@ export function expectProblem(res: ApiResponse, status: number, code: string): v
 
 /** A new organisation through the operator CLI, exactly as the README shows it. */
 export function createOrg(name = `org-${randomUUID().slice(0, 8)}`): { tenantId: string; apiKey: string } {
-  const out = execFileSync("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/admin.ts", "create-org", "--name", name, "--json"], {
+  // Exactly the README's command, beside the running server: its stdout must be the JSON alone.
+  const out = execFileSync("npm", ["run", "admin", "--", "create-org", "--name", name, "--json"], {
     encoding: "utf8",
     env: process.env,
   });
-  const parsed = JSON.parse(out.trim().split("\n").pop()!);
+  const parsed = JSON.parse(out);
   return { tenantId: parsed.tenant_id, apiKey: parsed.api_key };
 }
 
