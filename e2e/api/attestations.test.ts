@@ -1,14 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { verifyProofBundle } from "@/lib/verify";
-import { api, attest, createIssuer, createOrg, expectProblem, logKey } from "./helpers";
+import { api, attest, createOrg, expectProblem, logKey, orgWithIssuer } from "./helpers";
 
 describe("attestations", () => {
   let key: string;
   let issuerId: string;
   beforeAll(async () => {
-    key = createOrg().apiKey;
-    issuerId = (await createIssuer(key)).id;
+    ({ key, issuerId } = await orgWithIssuer());
   });
 
   it("creates a signed, logged attestation whose proof bundle verifies offline", async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createIssuer, createOrg, expectProblem, logInfo, streamOf, type ApiResponse } from "./helpers";
+import { api, expectProblem, logInfo, streamOf, type ApiResponse, orgWithIssuer } from "./helpers";
 
 const pointers = (res: ApiResponse) => (res.body?.errors ?? []).map((e: { pointer: string }) => e.pointer) as string[];
 const KiB = 1024;
@@ -15,8 +15,7 @@ describe("errors", () => {
   let key: string;
   let issuerId: string;
   beforeAll(async () => {
-    key = createOrg().apiKey;
-    issuerId = (await createIssuer(key)).id;
+    ({ key, issuerId } = await orgWithIssuer());
   });
   const post = (path: string, json: unknown) => api(path, { key, json });
 

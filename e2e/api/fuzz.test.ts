@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson, verifyProofBundle } from "@/lib/verify";
-import { api, baseUrls, createIssuer, createOrg, logKey, proofBundle } from "./helpers";
+import { api, baseUrls, logKey, proofBundle, orgWithIssuer } from "./helpers";
 
 /** Mulberry32: a seeded PRNG so a failing run can be replayed with HALLMARK_FUZZ_SEED. */
 function prng(seed: number) {
@@ -58,8 +58,7 @@ describe(`fuzz (seed ${seed})`, () => {
   let key: string;
   let issuerId: string;
   beforeAll(async () => {
-    key = createOrg().apiKey;
-    issuerId = (await createIssuer(key)).id;
+    ({ key, issuerId } = await orgWithIssuer());
   });
 
   it("never answers 5xx to garbage bodies, paths, methods and headers; every error is problem+json", async () => {

@@ -69,6 +69,12 @@ export function createOrg(name = `org-${randomUUID().slice(0, 8)}`): { tenantId:
   return { tenantId: parsed.tenant_id, apiKey: parsed.api_key };
 }
 
+/** A fresh organisation with one issuer: the usual starting point of a test file. */
+export async function orgWithIssuer(): Promise<{ key: string; issuerId: string }> {
+  const key = createOrg().apiKey;
+  return { key, issuerId: (await createIssuer(key)).id };
+}
+
 export async function createIssuer(key: string, domain = `news-${randomUUID().slice(0, 8)}.example.org`) {
   const res = await api("/v1/issuers", { key, json: { name: "Test Issuer", domain } });
   expect(res.status).toBe(201);
@@ -87,14 +93,8 @@ export async function logKey(): Promise<string> {
   return res.body.public_key as string;
 }
 
-export const ALL_SCOPES = [
-  "attestations:read",
-  "attestations:write",
-  "issuers:read",
-  "issuers:write",
-  "api_keys:read",
-  "api_keys:write",
-] as const;
+/** The documented scope set (server/domain/scopes.ts, pure, shared so the two cannot drift). */
+export { SCOPES as ALL_SCOPES } from "@/server/domain/scopes";
 
 /** A new API key made with `adminKey`; returns its list view plus the secret. */
 export async function createKey(

@@ -1,7 +1,7 @@
 // Several app instances on one PostgreSQL database behave as one service.
 import { beforeAll, describe, expect, it } from "vitest";
 import { verifyConsistencyProof, verifyProofBundle } from "@/lib/verify";
-import { api, attest, baseUrls, createIssuer, createOrg, logInfo, proofBundle } from "./helpers";
+import { api, baseUrls, createIssuer, createOrg, logInfo, proofBundle } from "./helpers";
 
 const multi = baseUrls.length > 1;
 const its = multi ? it : it.skip;

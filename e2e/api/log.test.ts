@@ -10,7 +10,7 @@ import {
   verifyConsistencyProof,
   verifyProofBundle,
 } from "@/lib/verify";
-import { api, attest, createIssuer, createOrg, expectProblem, logInfo, proofBundle } from "./helpers";
+import { api, attest, expectProblem, logInfo, proofBundle, orgWithIssuer } from "./helpers";
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -18,8 +18,7 @@ describe("transparency log", () => {
   let key: string;
   let issuerId: string;
   beforeAll(async () => {
-    key = createOrg().apiKey;
-    issuerId = (await createIssuer(key)).id;
+    ({ key, issuerId } = await orgWithIssuer());
   });
 
   it("publishes its identity at GET /v1/log without a key: origin, size, PEM key, note verifier key, key id", async () => {
