@@ -1,5 +1,7 @@
-// One load run with autocannon, summarised.
+// One load run, summarised: wrk when it is installed (apt-get install wrk), else autocannon.
+import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
+import { hasWrk, loadWrk } from "./wrk";
 
 export interface LoadResult {
   rps: number;
@@ -10,45 +12,47 @@ export interface LoadResult {
   errors: number;
 }
 
-export interface LoadSpec {
+/** What to send. Templates vary per request: CONTENT_HASH becomes 64 fresh hex digits, ID a random entry of ids. */
+export interface Workload {
   url: string;
   method?: "GET" | "POST";
   headers?: Record<string, string>;
-  /** A fresh body per request (JSON text). */
-  body?: () => string;
-  /** A fresh path per request. */
-  path?: () => string;
+  bodyTemplate?: string;
+  pathTemplate?: string;
+  ids?: string[];
+  /** Called with the id of every 201 answer (the durability check). */
+  onId?: (id: string) => void;
   connections: number;
   seconds: number;
-  /** Called with each response's status and body. */
-  onResponse?: (status: number, body: string) => void;
 }
 
-export async function load(spec: LoadSpec): Promise<LoadResult> {
+export const generator = hasWrk() ? "wrk" : "autocannon";
+
+async function loadAutocannon(w: Workload): Promise<LoadResult> {
+  const pick = () => w.ids![Math.floor(Math.random() * w.ids!.length)]!;
   const result = await autocannon({
-    url: spec.url,
-    connections: spec.connections,
-    duration: spec.seconds,
+    url: w.url,
+    connections: w.connections,
+    duration: w.seconds,
     requests: [
       {
-        method: spec.method ?? "GET",
-        headers: spec.headers,
-        ...(spec.onResponse ? { onResponse: (status: number, body: string) => spec.onResponse!(status, body) } : {}),
+        method: w.method ?? "GET",
+        headers: w.headers,
+        ...(w.onId ? { onResponse: (status: number, body: string) => status === 201 && w.onId!((JSON.parse(body) as { id: string }).id) } : {}),
         setupRequest: (req) => ({
           ...req,
-          ...(spec.path ? { path: spec.path() } : {}),
-          ...(spec.body ? { body: spec.body() } : {}),
+          ...(w.pathTemplate ? { path: w.pathTemplate.replace("ID", pick()) } : {}),
+          ...(w.bodyTemplate ? { body: w.bodyTemplate.replace("CONTENT_HASH", randomBytes(32).toString("hex")) } : {}),
         }),
       },
     ],
   });
   const ok = result["2xx"];
-  return {
-    rps: ok / spec.seconds,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    mean: result.latency.average,
-    ok,
-    errors: result.non2xx + result.errors + result.timeouts,
-  };
+  return { rps: ok / w.seconds, p50: result.latency.p50, p99: result.latency.p99, mean: result.latency.average, ok, errors: result.non2xx + result.errors + result.timeouts };
+}
+
+export function load(w: Workload): Promise<LoadResult> {
+  if (generator === "autocannon") return loadAutocannon(w);
+  const { onId, ...spec } = w;
+  return loadWrk({ ...spec, collectIds: Boolean(onId) }, onId);
 }

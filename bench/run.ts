@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
-import { load, type LoadResult, type LoadSpec } from "./load";
+import { generator, load, type LoadResult, type Workload } from "./load";
 import { DIST_DIR, envFor, migrate, startServer, type Server } from "./server";
 
 const { values } = parseArgs({
@@ -40,7 +40,7 @@ function seed(dataDir: string, leaves: number): Creds {
 }
 
 /** Alternates baseline and target runs; returns the mean of each. */
-async function compare(baseline: LoadSpec, target: LoadSpec): Promise<{ base: LoadResult; target: LoadResult }> {
+async function compare(baseline: Workload, target: Workload): Promise<{ base: LoadResult; target: LoadResult }> {
   const runs: { base: LoadResult[]; target: LoadResult[] } = { base: [], target: [] };
   await load({ ...baseline, seconds: 2 }); // warm-up: JIT, connection setup
   await load({ ...target, seconds: 2 });
@@ -90,14 +90,15 @@ async function writes(): Promise<string[]> {
   const server = await startServer(dir);
   try {
     const before = await treeSize(server);
-    const body = () => JSON.stringify({ issuer_id: creds.issuer_id, payload: { content_hash: randomBytes(32).toString("hex"), title: "bench" } });
+    const bodyTemplate = JSON.stringify({ issuer_id: creds.issuer_id, payload: { content_hash: "CONTENT_HASH", title: "bench" } });
     const headers = { "content-type": "application/json", "x-api-key": creds.api_key };
-    const bytes = await answerBytes(`${server.url}/v1/attestations`, { method: "POST", headers, body: body() });
+    const sample = bodyTemplate.replace("CONTENT_HASH", randomBytes(32).toString("hex"));
+    const bytes = await answerBytes(`${server.url}/v1/attestations`, { method: "POST", headers, body: sample });
     const acked: string[] = [];
-    const onResponse = (status: number, text: string) => status === 201 && acked.push((JSON.parse(text) as { id: string }).id);
+    const post = { method: "POST" as const, headers, bodyTemplate, connections: CONNECTIONS, seconds: SECONDS };
     const r = await compare(
-      { url: `${server.url}/bench/bare?bytes=${bytes}`, method: "POST", headers, body, connections: CONNECTIONS, seconds: SECONDS },
-      { url: `${server.url}/v1/attestations`, method: "POST", headers, body, connections: CONNECTIONS, seconds: SECONDS, onResponse },
+      { ...post, url: `${server.url}/bench/bare?bytes=${bytes}` },
+      { ...post, url: `${server.url}/v1/attestations`, onId: (id) => acked.push(id) },
     );
     // Every 201 must be in the log: acknowledged only once appended.
     const logged = (await treeSize(server)) - before;
@@ -123,13 +124,7 @@ async function reads(dir: string, leaves: number, creds: Creds): Promise<{ lines
     const bytes = await answerBytes(`${server.url}/v1/attestations/${ids[0]}/proof-bundle`, { headers });
     const r = await compare(
       { url: `${server.url}/bench/bare?bytes=${bytes}`, headers, connections: CONNECTIONS, seconds: SECONDS },
-      {
-        url: server.url,
-        headers,
-        path: () => `/v1/attestations/${ids[Math.floor(Math.random() * ids.length)]}/proof-bundle`,
-        connections: CONNECTIONS,
-        seconds: SECONDS,
-      },
+      { url: server.url, headers, pathTemplate: "/v1/attestations/ID/proof-bundle", ids, connections: CONNECTIONS, seconds: SECONDS },
     );
     return {
       r,
@@ -161,7 +156,7 @@ async function main() {
   if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) {
     execFileSync("node", ["scripts/build.mjs"], { stdio: "inherit", env: { ...process.env, HALLMARK_DIST_DIR: DIST_DIR } });
   }
-  const lines: string[] = [`Hallmark bench ${new Date().toISOString()} on ${os.cpus().length} cores; ${SECONDS} s x ${ROUNDS} rounds per figure`];
+  const lines: string[] = [`Hallmark bench ${new Date().toISOString()} on ${os.cpus().length} cores; load by ${generator}, ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds per figure`];
   if (values.only !== "reads") lines.push(...(await writes()));
   if (values.only === "writes") return console.log("\n" + lines.join("\n"));
 
