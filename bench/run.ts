@@ -61,7 +61,7 @@ async function compare(baseline: Workload, target: Workload): Promise<{ base: Lo
 }
 
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const fmt = (r: LoadResult) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, mean ${r.mean.toFixed(2)} ms`;
+const fmt = (r: LoadResult) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, mean ${r.mean.toFixed(1)} ms`;
 
 /** Size of one real answer, for a baseline that serves as many bytes. */
 async function answerBytes(url: string, init: RequestInit): Promise<number> {
