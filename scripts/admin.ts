@@ -1,31 +1,66 @@
 // Operator commands. Run through `npm run admin -- <command>`.
-//   create-org --name <name> [--json]   an organisation and an API key holding every scope
+//   create-org --name <name> [--json]
+//       an organisation and an API key holding every organisation scope
+//   create-consumer --email <e> --password <p> --plan free|creator|pro [--name <n>] [--verified] [--json]
+//       a consumer account (personal tenant) and an API key holding the consumer scopes
 import { parseArgs } from "node:util";
-import { createOrganization } from "@/server/domain/tenants";
+import { z } from "zod";
 import { getDb } from "@/server/db";
+import { createConsumer, PLANS } from "@/server/domain/consumers";
+import { createOrganization } from "@/server/domain/tenants";
 
-const USAGE = "usage: npm run admin -- create-org --name <name> [--json]";
+const USAGE = `usage: npm run admin -- create-org --name <name> [--json]
+       npm run admin -- create-consumer --email <e> --password <p> --plan ${PLANS.join("|")} [--name <n>] [--verified] [--json]`;
+
+const ZConsumer = z.object({
+  email: z.email(),
+  password: z.string().min(8, "--password needs at least 8 characters").max(256),
+  plan: z.enum(PLANS),
+  name: z.string().trim().min(1).max(100),
+});
+
+function fail(message: string): number {
+  console.error(`${message}\n${USAGE}`);
+  return 2;
+}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const { values } = parseArgs({
-    args: rest,
-    options: { name: { type: "string" }, json: { type: "boolean", default: false } },
-    strict: true,
-  });
-  if (command !== "create-org") {
-    console.error(USAGE);
-    return 2;
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: rest,
+      options: {
+        name: { type: "string" },
+        email: { type: "string" },
+        password: { type: "string" },
+        plan: { type: "string" },
+        verified: { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    return fail((err as Error).message);
   }
-  const name = values.name?.trim();
-  if (!name || name.length > 200) {
-    console.error("--name is required (1 to 200 characters)\n" + USAGE);
-    return 2;
+  if (command === "create-org") {
+    const name = typeof values.name === "string" ? values.name.trim() : "";
+    if (!name || name.length > 200) return fail("--name is required (1 to 200 characters)");
+    const { tenantId, apiKey } = await createOrganization({ name });
+    if (values.json) console.log(JSON.stringify({ tenant_id: tenantId, api_key: apiKey }));
+    else console.log(`Organisation ${tenantId} created.\nAPI key (shown once, keep it secret): ${apiKey}`);
+    return 0;
   }
-  const { tenantId, apiKey } = await createOrganization({ name });
-  if (values.json) console.log(JSON.stringify({ tenant_id: tenantId, api_key: apiKey }));
-  else console.log(`Organisation ${tenantId} created.\nAPI key (shown once, keep it secret): ${apiKey}`);
-  return 0;
+  if (command === "create-consumer") {
+    const email = typeof values.email === "string" ? values.email : "";
+    const parsed = ZConsumer.safeParse({ email, password: values.password, plan: values.plan, name: values.name ?? email.split("@")[0] });
+    if (!parsed.success) return fail(parsed.error.issues.map((i) => `--${String(i.path[0])}: ${i.message}`).join("\n"));
+    const { userId, tenantId, apiKey } = await createConsumer({ ...parsed.data, verified: values.verified === true, withApiKey: true });
+    if (values.json) console.log(JSON.stringify({ user_id: userId, tenant_id: tenantId, api_key: apiKey }));
+    else console.log(`Consumer ${userId} (tenant ${tenantId}) created.\nAPI key (shown once, keep it secret): ${apiKey}`);
+    return 0;
+  }
+  return fail(command ? `unknown command ${command}` : "a command is required");
 }
 
 main(process.argv.slice(2))
@@ -33,7 +68,8 @@ main(process.argv.slice(2))
     await getDb().close();
     process.exit(code);
   })
-  .catch((err: Error) => {
+  .catch(async (err: Error) => {
     console.error(err.message);
+    await getDb().close().catch(() => {});
     process.exit(1);
   });

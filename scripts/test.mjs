@@ -15,6 +15,8 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { Redis } from "ioredis";
+import { SMTPServer } from "smtp-server";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -88,11 +90,62 @@ function audit(env, label) {
   }
 }
 
+/**
+ * A real SMTP server catching the mail Hallmark sends: each message is written, raw, to
+ * `dir` (the tests read the verification links from there).
+ */
+async function startMailCatcher(dir) {
+  const port = await freePort();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    onData(stream, _session, done) {
+      const chunks = [];
+      stream.on("data", (c) => chunks.push(c));
+      stream.on("end", () => {
+        fs.writeFileSync(path.join(dir, `${Date.now()}-${crypto.randomUUID()}.eml`), Buffer.concat(chunks));
+        done();
+      });
+    },
+  });
+  await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return { url: `smtp://127.0.0.1:${port}`, stop: () => new Promise((r) => server.close(r)) };
+}
+
+async function redisUrlIfReachable() {
+  const url = process.env.HALLMARK_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+  const client = new Redis(url, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await client.connect();
+    await client.ping();
+    return url;
+  } catch {
+    console.log(`[test] no Redis at ${url}: rate limits on the multi-instance run stay per instance`);
+    return undefined;
+  } finally {
+    client.disconnect();
+  }
+}
+
 /** databaseUrl: null for a SQLite file in a fresh data directory. */
 async function suite(label, databaseUrl, instances) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `hallmark-${label}-`));
   databaseUrl ??= `file:${path.join(dataDir, "hallmark.db")}`;
-  const env = { ...baseEnv, DATABASE_URL: databaseUrl, HALLMARK_DATA_DIR: dataDir, HALLMARK_LOG_ORIGIN: `hallmark-test/${label}` };
+  const mailDir = path.join(dataDir, "caught-mail");
+  fs.mkdirSync(mailDir);
+  const mail = await startMailCatcher(mailDir);
+  // Several instances share their rate-limit counters through Redis, as in production.
+  const redisUrl = instances > 1 ? await redisUrlIfReachable() : undefined;
+  const env = {
+    ...baseEnv,
+    DATABASE_URL: databaseUrl,
+    HALLMARK_DATA_DIR: dataDir,
+    // Unique per run: it also prefixes the Redis counters.
+    HALLMARK_LOG_ORIGIN: `hallmark-test/${label}-${process.pid}`,
+    HALLMARK_SMTP_URL: mail.url,
+    HALLMARK_TEST_MAILDIR: mailDir,
+    ...(redisUrl ? { HALLMARK_REDIS_URL: redisUrl } : {}),
+  };
   sh("node", ["scripts/prisma.mjs", "deploy"], env);
   const servers = [];
   try {
@@ -100,6 +153,7 @@ async function suite(label, databaseUrl, instances) {
     vitest("rest", { ...env, HALLMARK_TEST_BASE_URLS: servers.map((s) => s.baseUrl).join(","), HALLMARK_TEST_DB: label }, label);
   } finally {
     servers.forEach((s) => s.stop());
+    await mail.stop();
   }
   audit(env, label);
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -8,5 +8,10 @@ export type HallmarkEnv = {
   logOrigin: string;
   logOriginExplicit: boolean;
   masterKey: string | undefined;
+  /** SMTP server for outgoing mail; without one, mail is written to <data dir>/outbox. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Shared store for rate limits across instances; without one, limits are per instance. */
+  redisUrl: string | undefined;
 };
 export function readEnv(source?: Record<string, string | undefined>): HallmarkEnv;

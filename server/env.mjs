@@ -29,9 +29,12 @@ const ZEnv = z.object({
   HALLMARK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   HALLMARK_LOG_ORIGIN: ZOrigin.optional(),
   HALLMARK_MASTER_KEY: ZMasterKey.optional(),
+  HALLMARK_SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  HALLMARK_MAIL_FROM: z.string().min(3).default("Hallmark <no-reply@hallmark.local>"),
+  HALLMARK_REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
 });
 
-/** @typedef {{ nodeEnv: string, port: number, dataDir: string, databaseUrl: string, dbKind: "sqlite" | "postgres", baseUrl: string, logOrigin: string, logOriginExplicit: boolean, masterKey: string | undefined }} HallmarkEnv */
+/** @typedef {import("./env.d.mts").HallmarkEnv} HallmarkEnv */
 
 /** @returns {HallmarkEnv} */
 export function readEnv(source = process.env) {
@@ -56,5 +59,8 @@ export function readEnv(source = process.env) {
     logOrigin: e.HALLMARK_LOG_ORIGIN ?? derivedOrigin,
     logOriginExplicit: e.HALLMARK_LOG_ORIGIN !== undefined,
     masterKey: e.HALLMARK_MASTER_KEY,
+    smtpUrl: e.HALLMARK_SMTP_URL,
+    mailFrom: e.HALLMARK_MAIL_FROM,
+    redisUrl: e.HALLMARK_REDIS_URL,
   };
 }

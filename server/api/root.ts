@@ -1,6 +1,8 @@
 import "server-only";
 import { apiKeysRouter } from "./routers/api-keys";
 import { attestationsRouter } from "./routers/attestations";
+import { consumerRouter } from "./routers/consumer";
+import { consumerAuthRouter } from "./routers/consumer-auth";
 import { issuersRouter } from "./routers/issuers";
 import { logRouter } from "./routers/log";
 import { createCallerFactory, router } from "./trpc";
@@ -8,6 +10,8 @@ import { createCallerFactory, router } from "./trpc";
 export const appRouter = router({
   apiKeys: apiKeysRouter,
   attestations: attestationsRouter,
+  consumer: consumerRouter,
+  consumerAuth: consumerAuthRouter,
   issuers: issuersRouter,
   log: logRouter,
 });

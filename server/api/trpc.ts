@@ -1,12 +1,12 @@
 import "server-only";
 import { initTRPC, TRPCError } from "@trpc/server";
-import type { ApiKeyPrincipal } from "../domain/api-keys";
+import type { Principal } from "../domain/principal";
 import { AppError } from "../domain/errors";
 import type { Scope } from "../domain/scopes";
 
 /** Who is calling. Route handlers and the dashboard authenticate first and pass it in. */
 export interface Context {
-  principal: ApiKeyPrincipal | null;
+  principal: Principal | null;
 }
 
 const t = initTRPC.context<Context>().create({
@@ -26,7 +26,10 @@ export function scopedProcedure(scope: Scope) {
   return t.procedure.use(({ ctx, next }) => {
     const principal = ctx.principal;
     if (!principal) {
-      throw new TRPCError({ code: "UNAUTHORIZED", cause: new AppError("unauthenticated", "An X-API-Key header is required.") });
+      throw new TRPCError({
+        code: "UNAUTHORIZED",
+        cause: new AppError("unauthenticated", "Send an API key in X-API-Key, or a session (cookie or Authorization: Bearer)."),
+      });
     }
     if (!principal.scopes.has(scope)) {
       throw new TRPCError({

@@ -1,11 +1,15 @@
 /**
  * What an API key may do. A key holds a subset; every procedure names the one scope it needs.
+ * Consumers (personal tenants) hold CONSUMER_SCOPES only: their keys and sessions reach the
+ * consumer endpoints and their own API keys, never an organisation's issuers or attestations.
  *   attestations:read   GET attestations and their proof bundles
  *   attestations:write  POST /v1/attestations (sign and log with the tenant's issuers)
  *   issuers:read        list and read issuers and their public keys
  *   issuers:write       create issuers, rotate their signing keys
  *   api_keys:read       list the tenant's API keys (never their secrets)
  *   api_keys:write      create and revoke API keys
+ *   protections:read    a consumer's protections and usage
+ *   protections:write   mint (POST /v1/consumer/mint)
  */
 export const SCOPES = [
   "attestations:read",
@@ -14,8 +18,13 @@ export const SCOPES = [
   "issuers:write",
   "api_keys:read",
   "api_keys:write",
+  "protections:read",
+  "protections:write",
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
+
+export const ORGANIZATION_SCOPES: readonly Scope[] = SCOPES.filter((s) => !s.startsWith("protections:"));
+export const CONSUMER_SCOPES: readonly Scope[] = ["protections:read", "protections:write", "api_keys:read", "api_keys:write"];
 
 export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);

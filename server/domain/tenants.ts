@@ -2,7 +2,7 @@ import "server-only";
 import { getDb } from "../db";
 import { createApiKey } from "./api-keys";
 import { newId } from "./ids";
-import { SCOPES } from "./scopes";
+import { ORGANIZATION_SCOPES } from "./scopes";
 
 /** Creates an organisation and its first API key, which holds every scope. */
 export async function createOrganization({ name }: { name: string }) {
@@ -12,7 +12,7 @@ export async function createOrganization({ name }: { name: string }) {
       data: { id: newId(), kind: "ORGANIZATION", name, createdAt: now, updatedAt: now },
     });
     const { secret } = await createApiKey(
-      { tenantId: tenant.id, name: "bootstrap", scopes: SCOPES, rateLimitPerMinute: 100_000, dailyQuota: 10_000_000 },
+      { tenantId: tenant.id, name: "bootstrap", scopes: ORGANIZATION_SCOPES, rateLimitPerMinute: 100_000, dailyQuota: 10_000_000 },
       tx,
     );
     return { tenantId: tenant.id, apiKey: secret };

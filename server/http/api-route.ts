@@ -1,8 +1,9 @@
 import "server-only";
 import crypto from "node:crypto";
 import { createCaller } from "../api/root";
-import { authenticateApiKey, type ApiKeyPrincipal } from "../domain/api-keys";
-import { AppError, notFound } from "../domain/errors";
+import { notFound } from "../domain/errors";
+import type { Principal } from "../domain/principal";
+import { authenticate } from "./authenticate";
 import { isUuid } from "../domain/ids";
 import { readJsonBody } from "./body";
 import { errorToResponse } from "./errors";
@@ -11,14 +12,15 @@ type Caller = ReturnType<typeof createCaller>;
 
 export interface RouteArgs {
   caller: Caller;
-  principal: ApiKeyPrincipal | null;
+  principal: Principal | null;
   body: unknown;
+  req: Request;
   params: Record<string, string>;
   query: URLSearchParams;
 }
 
 export interface RouteOptions {
-  /** "required": a valid X-API-Key must be sent. "optional": public, but a key sent must be valid. */
+  /** "required": a valid API key or session must be sent. "optional": public, but credentials sent must be valid. */
   auth: "required" | "optional";
   /** Read and parse a JSON body. */
   body?: boolean;
@@ -30,20 +32,16 @@ export interface RouteOptions {
 
 type NextContext = { params: Promise<Record<string, string | string[]>> };
 
-async function authenticate(req: Request, mode: RouteOptions["auth"]): Promise<ApiKeyPrincipal | null> {
-  const key = req.headers.get("x-api-key");
-  if (key === null || key === "") {
-    if (mode === "required") throw new AppError("unauthenticated", "Send an API key in the X-API-Key header.");
-    return null;
-  }
-  return authenticateApiKey(key.trim());
-}
-
 function json(value: unknown, status: number): Response {
   return new Response(JSON.stringify(value), {
     status,
     headers: { "content-type": "application/json", "cache-control": "no-store" },
   });
+}
+
+function withHeaders(res: Response, headers: Record<string, string>): Response {
+  for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
+  return res;
 }
 
 /**
@@ -53,8 +51,10 @@ function json(value: unknown, status: number): Response {
 export function apiRoute<T>(opts: RouteOptions, handler: (args: RouteArgs) => Promise<T>) {
   return async (req: Request, ctx: NextContext): Promise<Response> => {
     const requestId = crypto.randomUUID();
+    // Rate-limit headers are set on every answer to an authenticated request, errors included.
+    const limitHeaders: Record<string, string> = {};
     try {
-      const principal = await authenticate(req, opts.auth);
+      const principal = await authenticate(req, opts.auth, limitHeaders);
       const raw = ctx?.params ? await ctx.params : {};
       const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]));
       for (const [name, what] of Object.entries(opts.ids ?? {})) {
@@ -62,10 +62,10 @@ export function apiRoute<T>(opts: RouteOptions, handler: (args: RouteArgs) => Pr
       }
       const body = opts.body ? await readJsonBody(req) : undefined;
       const query = new URL(req.url).searchParams;
-      const result = await handler({ caller: createCaller({ principal }), principal, body, params, query });
-      return result instanceof Response ? result : json(result, opts.status ?? 200);
+      const result = await handler({ caller: createCaller({ principal }), principal, body, params, query, req });
+      return withHeaders(result instanceof Response ? result : json(result, opts.status ?? 200), limitHeaders);
     } catch (err) {
-      return errorToResponse(err, opts.body ? "body" : "query", requestId);
+      return withHeaders(errorToResponse(err, opts.body ? "body" : "query", requestId), limitHeaders);
     }
   };
 }

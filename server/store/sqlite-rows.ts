@@ -44,6 +44,7 @@ export const issuerRow = (r: Row): Issuer => ({
   domain: r.domain as string,
   status: r.status as string,
   trustLevel: r.trust_level as string,
+  personalFor: (r.personal_for as string | null) ?? null,
   createdAt: date(r.created_at),
   updatedAt: date(r.updated_at),
 });

@@ -88,7 +88,7 @@ CREATE TABLE "log_nodes" (
     "hash" BLOB NOT NULL,
 
     PRIMARY KEY ("level", "index")
-);
+) WITHOUT ROWID; -- hand-edited: a proof is ~2 log2(n) seeks on this key; one B-tree instead of two
 
 -- CreateTable
 CREATE TABLE "checkpoints" (

@@ -1,0 +1,5 @@
+import "server-only";
+import { router } from "../trpc";
+
+/** Mint, protections and usage (issue 3, protections slice). */
+export const consumerRouter = router({});

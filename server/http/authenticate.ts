@@ -1,0 +1,31 @@
+import "server-only";
+import { authenticateApiKey } from "../domain/api-keys";
+import { AppError } from "../domain/errors";
+import type { Principal } from "../domain/principal";
+import { authenticateSessionToken, sessionTokenFromRequest } from "../domain/sessions";
+import { enforceKeyLimits } from "./limits";
+
+/**
+ * Who sent the request: an X-API-Key, else a session (Authorization: Bearer or the session
+ * cookie). Credentials that are sent must be valid even where none are required. A key's
+ * per-minute and daily limits are enforced here, on every request it authenticates; their
+ * RateLimit headers are written into `limitHeaders`.
+ */
+export async function authenticate(
+  req: Request,
+  mode: "required" | "optional",
+  limitHeaders: Record<string, string>,
+): Promise<Principal | null> {
+  const key = req.headers.get("x-api-key");
+  if (key !== null && key !== "") {
+    const principal = await authenticateApiKey(key.trim());
+    await enforceKeyLimits(principal, limitHeaders);
+    return principal;
+  }
+  const token = sessionTokenFromRequest(req);
+  if (token) return authenticateSessionToken(token);
+  if (mode === "required") {
+    throw new AppError("unauthenticated", "Send an API key in X-API-Key, or a session (cookie or Authorization: Bearer).");
+  }
+  return null;
+}
