@@ -7,7 +7,9 @@
 //      skipped with the reason printed when no PostgreSQL answers
 // Ends with the line `N passed, N failed`.
 // Env: HALLMARK_TEST_PG_URL (admin URL of a PostgreSQL server; default the local one),
-//      HALLMARK_SKIP_BUILD=1 to reuse an existing .next build.
+//      HALLMARK_SKIP_BUILD=1 to reuse an existing build, HALLMARK_DIST_DIR for its folder,
+//      while developing: HALLMARK_TEST_FILES="e2e/api/x.test.ts …" to run only those REST
+//      files (and no unit tests), HALLMARK_TEST_DBS=sqlite or postgres for one database only.
 import { execFileSync, spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -58,10 +60,15 @@ async function startServer(env) {
   throw new Error("next start did not become ready in 30 s");
 }
 
+const onlyFiles = (process.env.HALLMARK_TEST_FILES ?? "").split(/\s+/).filter(Boolean);
+const dbs = process.env.HALLMARK_TEST_DBS ?? "sqlite postgres";
+const distDir = process.env.HALLMARK_DIST_DIR || ".next";
+
 function vitest(project, env, label) {
   const out = path.join(os.tmpdir(), `hallmark-vitest-${label}-${process.pid}.json`);
   try {
-    sh("node_modules/.bin/vitest", ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], env);
+    const files = project === "rest" ? onlyFiles : [];
+    sh("node_modules/.bin/vitest", ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...files], env);
   } catch {
     // failures are counted from the report below
   }
@@ -181,10 +188,10 @@ async function postgresSuite() {
 }
 
 async function main() {
-  if (process.env.HALLMARK_SKIP_BUILD !== "1" || !fs.existsSync(path.join(root, ".next/BUILD_ID"))) sh("node", ["scripts/build.mjs"]);
-  vitest("unit", baseEnv, "unit");
-  await suite("sqlite", null, 1);
-  await postgresSuite();
+  if (process.env.HALLMARK_SKIP_BUILD !== "1" || !fs.existsSync(path.join(root, distDir, "BUILD_ID"))) sh("node", ["scripts/build.mjs"]);
+  if (onlyFiles.length === 0) vitest("unit", baseEnv, "unit");
+  if (dbs.includes("sqlite")) await suite("sqlite", null, 1);
+  if (dbs.includes("postgres")) await postgresSuite();
 }
 
 const cleanup = () => children.forEach((c) => c.kill("SIGTERM"));
