@@ -8,7 +8,8 @@ export default defineConfig({
   test: {
     projects: [
       {
-        resolve: { alias: { "@": root } },
+        // Server modules import "server-only", which throws outside React's server condition.
+        resolve: { alias: { "@": root, "server-only": `${root}node_modules/server-only/empty.js` } },
         test: {
           name: "unit",
           include: ["lib/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts"],
