@@ -14,7 +14,7 @@ const cache = new Map<string, Uint8Array>();
 
 type Read = (positions: readonly NodePosition[]) => Promise<Map<string, Uint8Array>>;
 
-export async function readNodesCached(positions: readonly NodePosition[], read: Read): Promise<Map<string, Uint8Array>> {
+export function readNodesCached(positions: readonly NodePosition[], read: Read): Promise<Map<string, Uint8Array>> {
   const found = new Map<string, Uint8Array>();
   const missing: NodePosition[] = [];
   for (const p of positions) {
@@ -23,8 +23,11 @@ export async function readNodesCached(positions: readonly NodePosition[], read: 
     if (hit) found.set(key, hit);
     else missing.push(p);
   }
-  if (missing.length === 0) return found;
-  const fetched = await read(missing);
+  if (missing.length === 0) return Promise.resolve(found);
+  return read(missing).then((fetched) => keep(found, missing, fetched));
+}
+
+function keep(found: Map<string, Uint8Array>, missing: NodePosition[], fetched: Map<string, Uint8Array>): Map<string, Uint8Array> {
   for (const p of missing) {
     const key = nodeKey(p.level, p.index);
     const hash = fetched.get(key);
