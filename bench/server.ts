@@ -39,7 +39,7 @@ export interface Server {
 export async function startServer(dataDir: string): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], {
+  const child: ChildProcess = spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"], {
     env: { ...envFor(dataDir), PORT: String(port), HALLMARK_BASE_URL: url },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -22,7 +22,10 @@ if (!fs.existsSync("server/generated/sqlite")) execFileSync("node", ["scripts/pr
 execFileSync("node", ["scripts/prisma.mjs", "deploy"], { stdio: ["ignore", "ignore", "inherit"] });
 console.log(`[hallmark] ${env.dbKind} database ready; serving ${env.baseUrl}`);
 
-const child = spawn("node_modules/.bin/next", [dev ? "dev" : "start", "-p", String(env.port)], {
+// Idle keep-alive sockets stay open longer than a proxy's or client's reuse window (Node's
+// default of 5 s lets a reused socket be closed under the client: "other side closed").
+const args = dev ? ["dev", "-p", String(env.port)] : ["start", "-p", String(env.port), "--keepAliveTimeout", "65000"];
+const child = spawn("node_modules/.bin/next", args, {
   stdio: "inherit",
   env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: env.databaseUrl },
 });

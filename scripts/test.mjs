@@ -42,7 +42,7 @@ function freePort() {
 async function startServer(env) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(path.join(root, "node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+  const child = spawn(path.join(root, "node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"], {
     cwd: root,
     env: { ...env, PORT: String(port), HALLMARK_BASE_URL: baseUrl },
     stdio: ["ignore", "ignore", "inherit"],
