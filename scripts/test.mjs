@@ -64,14 +64,13 @@ const onlyFiles = (process.env.HALLMARK_TEST_FILES ?? "").split(/\s+/).filter(Bo
 const dbs = process.env.HALLMARK_TEST_DBS ?? "sqlite postgres";
 const distDir = process.env.HALLMARK_DIST_DIR || ".next";
 
-function vitest(project, env, label) {
+/** Runs Vitest without blocking this process: it also hosts the SMTP server the tests read mail from. */
+async function vitest(project, env, label) {
   const out = path.join(os.tmpdir(), `hallmark-vitest-${label}-${process.pid}.json`);
-  try {
-    const files = project === "rest" ? onlyFiles : [];
-    sh("node_modules/.bin/vitest", ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...files], env);
-  } catch {
-    // failures are counted from the report below
-  }
+  const files = project === "rest" ? onlyFiles : [];
+  const args = ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...files];
+  // failures are counted from the report below, whatever the exit code
+  await new Promise((resolve) => spawn("node_modules/.bin/vitest", args, { cwd: root, stdio: "inherit", env }).on("exit", resolve));
   try {
     const r = JSON.parse(fs.readFileSync(out, "utf8"));
     totals.passed += r.numPassedTests;
@@ -157,7 +156,7 @@ async function suite(label, databaseUrl, instances) {
   const servers = [];
   try {
     for (let i = 0; i < instances; i++) servers.push(await startServer(env));
-    vitest("rest", { ...env, HALLMARK_TEST_BASE_URLS: servers.map((s) => s.baseUrl).join(","), HALLMARK_TEST_DB: label }, label);
+    await vitest("rest", { ...env, HALLMARK_TEST_BASE_URLS: servers.map((s) => s.baseUrl).join(","), HALLMARK_TEST_DB: label }, label);
   } finally {
     servers.forEach((s) => s.stop());
     await mail.stop();
@@ -189,7 +188,7 @@ async function postgresSuite() {
 
 async function main() {
   if (process.env.HALLMARK_SKIP_BUILD !== "1" || !fs.existsSync(path.join(root, distDir, "BUILD_ID"))) sh("node", ["scripts/build.mjs"]);
-  if (onlyFiles.length === 0) vitest("unit", baseEnv, "unit");
+  if (onlyFiles.length === 0) await vitest("unit", baseEnv, "unit");
   if (dbs.includes("sqlite")) await suite("sqlite", null, 1);
   if (dbs.includes("postgres")) await postgresSuite();
 }
