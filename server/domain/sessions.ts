@@ -1,9 +1,19 @@
 import "server-only";
+import crypto from "node:crypto";
+import { decode, encode } from "next-auth/jwt";
+import { getConfig } from "../config";
+import { deriveKey } from "../crypto/master-key";
+import { getDb } from "../db";
 import { AppError } from "./errors";
+import { newId } from "./ids";
 import type { SessionPrincipal } from "./principal";
+import { CONSUMER_SCOPES } from "./scopes";
 
 /** The session cookie's name (next-auth's, so the dashboard and /v1 share one session). */
 export const SESSION_COOKIE = "next-auth.session-token";
+
+/** How long a session lasts (next-auth's default maxAge): 30 days, in seconds. */
+export const SESSION_MAX_AGE = 30 * 24 * 60 * 60;
 
 /** The session token a request presents: Authorization: Bearer, else the session cookie. */
 export function sessionTokenFromRequest(req: Request): string | null {
@@ -17,8 +27,97 @@ export function sessionTokenFromRequest(req: Request): string | null {
   return null;
 }
 
-/** Resolves a session token; implemented with login (issue 3, accounts slice). */
+/**
+ * The next-auth secret, derived from the master key (never configured separately): /v1 login
+ * and the next-auth route (server/auth/next-auth.ts) encode and decode the same JWTs.
+ */
+let secret: string | undefined;
+export function sessionSecret(): string {
+  secret ??= deriveKey("next-auth-session").toString("base64url");
+  return secret;
+}
+
+/** Secure cookies unless the base URL is plain http (local development). */
+export const secureCookies = (): boolean => getConfig().baseUrl.startsWith("https://");
+
+/** next-auth's cookie name: `__Secure-` prefixed when the base URL is https. */
+export const sessionCookieName = (): string => (secureCookies() ? `__Secure-${SESSION_COOKIE}` : SESSION_COOKIE);
+
+function cookie(value: string, maxAge: number): string {
+  const parts = [`${sessionCookieName()}=${value}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${maxAge}`];
+  if (secureCookies()) parts.push("Secure");
+  return parts.join("; ");
+}
+
+/** The Set-Cookie value carrying a session token. */
+export const sessionCookie = (token: string): string => cookie(token, SESSION_MAX_AGE);
+/** The Set-Cookie value removing the session cookie. */
+export const clearedSessionCookie = (): string => cookie("", 0);
+
+const sha256 = (s: string): string => crypto.createHash("sha256").update(s).digest("hex");
+
+/** The claims of a session token (a next-auth JWT, encrypted with the derived secret). */
+export interface SessionClaims {
+  sub: string;
+  sid: string;
+  email: string;
+  name: string;
+}
+
+/**
+ * Starts a session for a user: a Session row (holding only the SHA-256 of the token) and the
+ * token, a next-auth JWT carrying `sub` (the user id) and `sid` (the row's id).
+ */
+export async function createSession(user: { id: string; email: string; name: string }): Promise<{ sid: string; token: string }> {
+  const sid = newId();
+  const claims: SessionClaims = { sub: user.id, sid, email: user.email, name: user.name };
+  const token = await encode({ token: { ...claims }, secret: sessionSecret(), maxAge: SESSION_MAX_AGE });
+  const now = new Date();
+  await getDb().write((tx) =>
+    tx.session.create({
+      data: { id: sid, userId: user.id, tokenHash: sha256(token), createdAt: now, expiresAt: new Date(now.getTime() + SESSION_MAX_AGE * 1000) },
+    }),
+  );
+  return { sid, token };
+}
+
+/** The claims of a token whose encryption and expiry check out, else null. */
+export async function decodeSessionToken(token: string): Promise<SessionClaims | null> {
+  try {
+    const payload = await decode({ token, secret: sessionSecret() });
+    if (!payload || typeof payload.sub !== "string" || typeof payload.sid !== "string") return null;
+    return { sub: payload.sub, sid: payload.sid, email: String(payload.email ?? ""), name: String(payload.name ?? "") };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The live session a token's claims name: not ended, not expired, its user still there. Read
+ * from the database on every request, so a logout on any instance holds at once everywhere.
+ * The row is found by `sid`: the JWT is authenticated encryption under our secret, so its
+ * claims cannot be forged, and next-auth may re-encode (roll) the token with the same sid.
+ */
+export async function liveSession(claims: SessionClaims) {
+  const row = await getDb().read.session.findUnique({
+    where: { id: claims.sid },
+    select: { id: true, userId: true, expiresAt: true, endedAt: true, user: { select: { id: true, tenantId: true } } },
+  });
+  if (!row || row.endedAt || row.expiresAt.getTime() <= Date.now() || row.userId !== claims.sub || !row.user) return null;
+  return row;
+}
+
+/** Resolves a session token (cookie or Authorization: Bearer) to its principal, else 401 invalid_session. */
 export async function authenticateSessionToken(token: string): Promise<SessionPrincipal> {
-  void token;
-  throw new AppError("invalid_session", "The session is invalid or has ended.");
+  const invalid = () => new AppError("invalid_session", "The session is invalid or has ended.");
+  const claims = await decodeSessionToken(token);
+  if (!claims) throw invalid();
+  const row = await liveSession(claims);
+  if (!row) throw invalid();
+  return { kind: "session", tenantId: row.user.tenantId, userId: row.userId, sessionId: row.id, scopes: new Set(CONSUMER_SCOPES) };
+}
+
+/** Ends a session for good (logout). Ending an ended session changes nothing. */
+export async function endSession(sessionId: string): Promise<void> {
+  await getDb().write((tx) => tx.session.updateMany({ where: { id: sessionId, endedAt: null }, data: { endedAt: new Date() } }));
 }

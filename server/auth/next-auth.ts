@@ -1,0 +1,63 @@
+import "server-only";
+import type { AuthOptions } from "next-auth";
+import type { JWT } from "next-auth/jwt";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { getConfig } from "../config";
+import { ZLoginInput } from "../api/routers/consumer-auth.types";
+import { CONSUMER_REALM, login } from "../domain/accounts";
+import { AppError } from "../domain/errors";
+import { liveSession, SESSION_MAX_AGE, secureCookies, sessionSecret } from "../domain/sessions";
+import { clientAddress } from "../http/client-address";
+
+let options: AuthOptions | undefined;
+
+/**
+ * next-auth's configuration for app/api/auth/[...nextauth] (the dashboard, a later issue):
+ * the same secret, cookie and lifetime as POST /v1/consumer/login, a Credentials provider
+ * calling the same domain `login` (throttling included), JWT sessions carrying `sub` and
+ * `sid`. Built on first use, never at build time (the secret comes from the master key).
+ */
+export function getAuthOptions(): AuthOptions {
+  if (options) return options;
+  const { baseUrl } = getConfig();
+  process.env.NEXTAUTH_URL ??= `${baseUrl}/api/auth`;
+  options = {
+    secret: sessionSecret(),
+    useSecureCookies: secureCookies(),
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE },
+    jwt: { maxAge: SESSION_MAX_AGE },
+    providers: [
+      CredentialsProvider({
+        name: "E-mail and password",
+        credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
+        async authorize(credentials, req) {
+          const parsed = ZLoginInput.safeParse({ email: credentials?.email, password: credentials?.password });
+          if (!parsed.success) return null;
+          const headers = new Headers(Object.entries(req?.headers ?? {}).map(([k, v]): [string, string] => [k, String(v)]));
+          try {
+            const { sid, user } = await login({ ...parsed.data, client: clientAddress(headers) });
+            return { id: user.id, email: user.email, name: user.name, sid };
+          } catch (err) {
+            // next-auth shows the message as ?error=…: the stable code only.
+            if (err instanceof AppError && err.code !== "invalid_credentials") throw new Error(err.code);
+            return null;
+          }
+        },
+      }),
+    ],
+    callbacks: {
+      async jwt({ token, user }) {
+        if (user) return { ...token, sub: user.id, sid: (user as { sid?: string }).sid };
+        // Every later use re-checks the Session row: a logout anywhere ends the dashboard session too.
+        const sid = typeof token.sid === "string" ? token.sid : null;
+        const live = sid && token.sub ? await liveSession({ sub: token.sub, sid, email: "", name: "" }) : null;
+        return live ? token : ({} as JWT);
+      },
+      async session({ session, token }) {
+        if (!token.sub) return { expires: session.expires };
+        return { ...session, user: { ...session.user, id: token.sub, realm: CONSUMER_REALM } };
+      },
+    },
+  };
+  return options;
+}

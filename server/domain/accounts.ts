@@ -1,0 +1,186 @@
+import "server-only";
+import crypto from "node:crypto";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import { getDb } from "../db";
+import { hashPassword, verifyPassword } from "../crypto/passwords";
+import { getLimiter } from "../limits/limiter";
+import { alreadyRegisteredMessage, verificationMessage } from "../mail/messages";
+import { sendMailInBackground } from "../mail/transport";
+import { createConsumer, normalizeEmail } from "./consumers";
+import { AppError } from "./errors";
+import { newId } from "./ids";
+import { createSession } from "./sessions";
+
+/** The realm of a consumer account, as login reports it (organisations use API keys only). */
+export const CONSUMER_REALM = "consumer";
+
+/** Verification links: 32 random bytes (base64url), only their SHA-256 is stored, single use. */
+export const VERIFY_EMAIL_PURPOSE = "verify_email";
+export const VERIFY_TOKEN_HOURS = 24;
+
+/** Login throttling: failures per account (e-mail) and per client address, in a fixed window. */
+export const LOGIN_ACCOUNT_FAILURES = 5;
+export const LOGIN_CLIENT_FAILURES = 20;
+export const LOGIN_WINDOW_SECONDS = 15 * 60;
+
+/** Verification and notice e-mails per address (sign-up and resend together). */
+export const MAILS_PER_ADDRESS = 5;
+export const MAIL_WINDOW_SECONDS = 60 * 60;
+
+const sha256 = (s: string): string => crypto.createHash("sha256").update(s).digest("hex");
+
+export interface ConsumerUserView {
+  id: string;
+  email: string;
+  name: string;
+  realm: typeof CONSUMER_REALM;
+}
+
+const view = (u: { id: string; email: string; name: string }): ConsumerUserView => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  realm: CONSUMER_REALM,
+});
+
+/** The one answer of sign-up and resend, whether or not the address has an account. */
+const sent = (email: string) => ({ status: "verification_sent" as const, email });
+
+/** False once an address has had its share of mail this hour (then nothing more is sent, silently). */
+async function mayMail(email: string): Promise<boolean> {
+  try {
+    await getLimiter("mail-per-address", MAILS_PER_ADDRESS, MAIL_WINDOW_SECONDS).consume(email);
+    return true;
+  } catch (err) {
+    if (err instanceof Error) throw err; // the store failed, not the budget
+    console.warn(`[hallmark] mail to ${email} suppressed: more than ${MAILS_PER_ADDRESS} in ${MAIL_WINDOW_SECONDS / 60} min`);
+    return false;
+  }
+}
+
+/**
+ * A new verification token for a user; earlier unused ones stop working (marked used).
+ * Returns the token itself: it exists only in the e-mail.
+ */
+async function issueVerificationToken(userId: string): Promise<string> {
+  const token = crypto.randomBytes(32).toString("base64url");
+  const now = new Date();
+  await getDb().write(async (tx) => {
+    await tx.emailToken.updateMany({ where: { userId, purpose: VERIFY_EMAIL_PURPOSE, usedAt: null }, data: { usedAt: now } });
+    await tx.emailToken.create({
+      data: {
+        id: newId(),
+        userId,
+        purpose: VERIFY_EMAIL_PURPOSE,
+        tokenHash: sha256(token),
+        expiresAt: new Date(now.getTime() + VERIFY_TOKEN_HOURS * 3600_000),
+        createdAt: now,
+      },
+    });
+  });
+  return token;
+}
+
+async function sendVerification(user: { id: string; email: string; name: string }): Promise<void> {
+  if (!(await mayMail(user.email))) return;
+  const token = await issueVerificationToken(user.id);
+  sendMailInBackground(verificationMessage(user.email, user.name, token, VERIFY_TOKEN_HOURS));
+}
+
+/**
+ * Sign-up. The answer never tells whether the address already had an account (202, same
+ * body): a new address gets a verification link; an address with an unverified account gets
+ * a fresh link; one with a verified account gets an "you already have an account" notice.
+ * The password is hashed in every case, so the timing does not tell either.
+ */
+export async function signUp(input: { email: string; password: string; name: string }) {
+  const email = normalizeEmail(input.email);
+  const existing = await getDb().read.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, emailVerifiedAt: true } });
+  if (!existing) {
+    try {
+      const { userId } = await createConsumer({ email, password: input.password, name: input.name, plan: "free", verified: false });
+      await sendVerification({ id: userId, email, name: input.name });
+      return sent(email);
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === "conflict")) throw err;
+      // Lost a race with a concurrent sign-up: answer as for an existing account.
+    }
+  } else {
+    await hashPassword(input.password); // the time createConsumer would have spent
+  }
+  const user = existing ?? (await getDb().read.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, emailVerifiedAt: true } }));
+  if (user && !user.emailVerifiedAt) await sendVerification(user);
+  else if (user && (await mayMail(email))) sendMailInBackground(alreadyRegisteredMessage(email));
+  return sent(email);
+}
+
+/** Sends a new verification link to an unverified account; the same answer for any address. */
+export async function resendVerification(input: { email: string }) {
+  const email = normalizeEmail(input.email);
+  const user = await getDb().read.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, emailVerifiedAt: true } });
+  if (user && !user.emailVerifiedAt) await sendVerification(user);
+  return sent(email);
+}
+
+/** Follows a verification link: single use, 24 h; unknown, used or expired is 400 invalid_token. */
+export async function verifyEmail(input: { token: string }) {
+  const invalid = () => new AppError("invalid_token", "This verification link is invalid, was already used, or has expired.");
+  if (!/^[A-Za-z0-9_-]{43}$/.test(input.token)) throw invalid();
+  const now = new Date();
+  return getDb().write(async (tx) => {
+    const row = await tx.emailToken.findUnique({ where: { tokenHash: sha256(input.token) } });
+    if (!row || row.purpose !== VERIFY_EMAIL_PURPOSE || row.usedAt || row.expiresAt.getTime() <= now.getTime()) throw invalid();
+    // Conditional on still unused, so two concurrent uses cannot both succeed.
+    const { count } = await tx.emailToken.updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: now } });
+    if (count !== 1) throw invalid();
+    const user = await tx.user.findUniqueOrThrow({ where: { id: row.userId }, select: { id: true, email: true, emailVerifiedAt: true } });
+    if (!user.emailVerifiedAt) await tx.user.update({ where: { id: user.id }, data: { emailVerifiedAt: now, updatedAt: now } });
+    return { status: "verified" as const, email: user.email };
+  });
+}
+
+/** Seconds until `key` may try again, or 0 when it is not blocked. */
+async function blockedFor(limiter: RateLimiterAbstract, key: string, points: number): Promise<number> {
+  const res = await limiter.get(key);
+  return res && res.consumedPoints >= points ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 0;
+}
+
+function tooMany(seconds: number): AppError {
+  return new AppError("too_many_attempts", `Too many failed logins; try again in ${seconds} s.`, undefined, {
+    "retry-after": String(seconds),
+  });
+}
+
+/**
+ * Checks e-mail and password, then starts a session. Failures are counted per account and per
+ * client address (LOGIN_* above); once either budget is spent, every attempt (even a correct
+ * one) is 429 until the window ends. A success clears the account's count.
+ * A wrong password and an unknown e-mail are the same 401 (verifyPassword spends the same
+ * time on both); a correct password on an unverified address is 403.
+ */
+export async function login(input: { email: string; password: string; client: string }) {
+  const email = normalizeEmail(input.email);
+  const perAccount = getLimiter("login-fail-account", LOGIN_ACCOUNT_FAILURES, LOGIN_WINDOW_SECONDS);
+  const perClient = getLimiter("login-fail-client", LOGIN_CLIENT_FAILURES, LOGIN_WINDOW_SECONDS);
+  const wait = Math.max(
+    await blockedFor(perClient, input.client, LOGIN_CLIENT_FAILURES),
+    await blockedFor(perAccount, email, LOGIN_ACCOUNT_FAILURES),
+  );
+  if (wait > 0) throw tooMany(wait);
+
+  const user = await getDb().read.user.findUnique({
+    where: { email },
+    select: { id: true, email: true, name: true, passwordHash: true, emailVerifiedAt: true },
+  });
+  const ok = await verifyPassword(user?.passwordHash, input.password);
+  if (!user || !ok) {
+    await Promise.all([perAccount.penalty(email, 1), perClient.penalty(input.client, 1)]);
+    throw new AppError("invalid_credentials", "The e-mail address or the password is wrong.");
+  }
+  if (!user.emailVerifiedAt) {
+    throw new AppError("email_not_verified", "Confirm your e-mail address first: follow the link we sent you (or ask for a new one).");
+  }
+  await perAccount.delete(email);
+  const { sid, token } = await createSession(user);
+  return { session_token: token, sid, user: view(user) };
+}
