@@ -4,7 +4,7 @@ import { getStore } from "../store";
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from "../crypto/api-key-secret";
 import { AppError, notFound } from "./errors";
 import { iso, newId } from "./ids";
-import { isScope, type Scope } from "./scopes";
+import { CONSUMER_SCOPES, isScope, ORGANIZATION_SCOPES, type Scope } from "./scopes";
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 export const DEFAULT_DAILY_QUOTA = 100_000;
@@ -88,6 +88,16 @@ export async function createApiKey(opts: CreateApiKeyOptions, tx?: Tx): Promise<
   };
   const row = tx ? await tx.apiKey.create({ data }) : await getDb().write((t) => t.apiKey.create({ data }));
   return { key: toView(row), secret };
+}
+
+/**
+ * The scopes any key of a tenant may hold, whoever creates it: a consumer's (PERSONAL)
+ * keys reach the consumer endpoints only, an organisation's never the consumer ones.
+ */
+export async function scopesForTenant(tenantId: string): Promise<readonly Scope[]> {
+  const tenant = await getDb().read.tenant.findUnique({ where: { id: tenantId }, select: { kind: true } });
+  if (!tenant) throw notFound("Tenant");
+  return tenant.kind === "PERSONAL" ? CONSUMER_SCOPES : ORGANIZATION_SCOPES;
 }
 
 export async function listApiKeys({ tenantId }: { tenantId: string }): Promise<ApiKeyView[]> {

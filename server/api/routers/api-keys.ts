@@ -1,6 +1,6 @@
 import "server-only";
 import { TRPCError } from "@trpc/server";
-import { createApiKey, listApiKeys, revokeApiKey } from "../../domain/api-keys";
+import { createApiKey, listApiKeys, revokeApiKey, scopesForTenant } from "../../domain/api-keys";
 import { AppError } from "../../domain/errors";
 import { router, scopedProcedure } from "../trpc";
 import { ZIdInput } from "./attestations.types";
@@ -17,6 +17,15 @@ export const apiKeysRouter = router({
         throw new TRPCError({
           code: "FORBIDDEN",
           cause: new AppError("insufficient_scope", `This API key cannot grant scopes it lacks: ${extra.join(", ")}.`),
+        });
+      }
+      // And whatever it holds, a key of a consumer (personal tenant) holds consumer scopes only.
+      const allowed = await scopesForTenant(ctx.principal.tenantId);
+      const foreign = input.scopes.filter((s) => !allowed.includes(s));
+      if (foreign.length > 0) {
+        throw new TRPCError({
+          code: "FORBIDDEN",
+          cause: new AppError("insufficient_scope", `Keys of this account cannot hold: ${foreign.join(", ")}.`),
         });
       }
       const { key, secret } = await createApiKey({

@@ -1,0 +1,87 @@
+// Consumers (personal tenants) manage API keys for their own account through /v1/api-keys;
+// those keys hold consumer scopes only and never reach an organisation's endpoints.
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CONSUMER_SCOPES } from "@/server/domain/scopes";
+import { api, createConsumerKey, createIssuer, createKey, createOrg, expectProblem } from "./helpers";
+
+describe("consumer API keys", () => {
+  let consumer: ReturnType<typeof createConsumerKey>;
+  beforeAll(() => {
+    consumer = createConsumerKey();
+  });
+
+  it("lists the consumer's own key, holding exactly the consumer scopes", async () => {
+    const res = await api("/v1/api-keys", { key: consumer.apiKey });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toHaveLength(1);
+    expect(consumer.apiKey.startsWith(res.body[0].prefix)).toBe(true);
+    expect([...res.body[0].scopes].sort()).toEqual([...CONSUMER_SCOPES].sort());
+    expect(res.body[0].status).toBe("ACTIVE");
+    expect(res.text).not.toContain(consumer.apiKey);
+  });
+
+  it("creates, lists and revokes a key for the consumer's own account", async () => {
+    const made = await createKey(consumer.apiKey, ["protections:read"], { name: "read only" });
+    expect(made).toMatchObject({ scopes: ["protections:read"], status: "ACTIVE" });
+    const list = await api("/v1/api-keys", { key: consumer.apiKey });
+    expect(list.body.map((k: { id: string }) => k.id)).toContain(made.id);
+    // The narrower key cannot manage keys.
+    expectProblem(await api("/v1/api-keys", { key: made.key }), 403, "insufficient_scope");
+    const revoked = await api(`/v1/api-keys/${made.id}/revoke`, { key: consumer.apiKey, method: "POST" });
+    expect(revoked.status, revoked.text).toBe(200);
+    expect(revoked.body).toEqual({ id: made.id, status: "REVOKED" });
+    expectProblem(await api("/v1/api-keys", { key: made.key }), 401, "invalid_api_key");
+  });
+
+  it("refuses any scope outside the consumer scopes with 403 insufficient_scope, and creates nothing", async () => {
+    const before = (await api("/v1/api-keys", { key: consumer.apiKey })).body.length;
+    for (const scopes of [["attestations:read"], ["protections:read", "issuers:write"], ["attestations:write"], ["issuers:read"]]) {
+      const res = await api("/v1/api-keys", { key: consumer.apiKey, json: { name: "escalate", scopes } });
+      expectProblem(res, 403, "insufficient_scope");
+    }
+    expect((await api("/v1/api-keys", { key: consumer.apiKey })).body.length).toBe(before);
+  });
+
+  it("an organisation key cannot grant consumer scopes", async () => {
+    const admin = createOrg().apiKey;
+    const res = await api("/v1/api-keys", { key: admin, json: { name: "x", scopes: ["protections:write"] } });
+    expectProblem(res, 403, "insufficient_scope");
+  });
+
+  it("a consumer key gets 403 on every organisation endpoint", async () => {
+    const k = consumer.apiKey;
+    const org = createOrg().apiKey;
+    const issuerId = (await createIssuer(org)).id;
+    const id = randomUUID();
+    const answers = await Promise.all([
+      api("/v1/issuers", { key: k }),
+      api(`/v1/issuers/${issuerId}`, { key: k }),
+      api("/v1/issuers", { key: k, json: { name: "x", domain: "x.example.org" } }),
+      api(`/v1/issuers/${issuerId}/keys`, { key: k, method: "POST" }),
+      api("/v1/attestations", { key: k, json: { issuer_id: issuerId, payload: { a: 1 } } }),
+      api(`/v1/attestations/${id}`, { key: k }),
+      api(`/v1/attestations/${id}/proof-bundle`, { key: k }),
+    ]);
+    for (const res of answers) expectProblem(res, 403, "insufficient_scope");
+  });
+
+  it("keeps accounts apart: neither side sees or revokes the other's keys", async () => {
+    const admin = createOrg().apiKey;
+    const orgKey = await createKey(admin, ["issuers:read"]);
+    const mine = await createKey(consumer.apiKey, ["protections:read"]);
+    expectProblem(await api(`/v1/api-keys/${orgKey.id}/revoke`, { key: consumer.apiKey, method: "POST" }), 404, "not_found");
+    expectProblem(await api(`/v1/api-keys/${mine.id}/revoke`, { key: admin, method: "POST" }), 404, "not_found");
+    const theirs = (await api("/v1/api-keys", { key: admin })).body.map((x: { id: string }) => x.id);
+    expect(theirs).not.toContain(mine.id);
+    const ours = (await api("/v1/api-keys", { key: consumer.apiKey })).body.map((x: { id: string }) => x.id);
+    expect(ours).not.toContain(orgKey.id);
+  });
+
+  it("limits consumer keys like any other key", async () => {
+    const k = await createKey(consumer.apiKey, ["api_keys:read"], { rate_limit_per_minute: 2 });
+    expect((await api("/v1/api-keys", { key: k.key })).status).toBe(200);
+    expect((await api("/v1/api-keys", { key: k.key })).status).toBe(200);
+    expectProblem(await api("/v1/api-keys", { key: k.key }), 429, "rate_limited");
+  });
+});
