@@ -1,0 +1,7 @@
+import { apiRoute } from "@/server/http/api-route";
+import { otherMethods } from "@/server/http/method-not-allowed";
+
+export const GET = apiRoute({ auth: "required", ids: { id: "Protection" } }, ({ caller, params }) =>
+  caller.consumer.proofBundle({ id: params.id! }),
+);
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

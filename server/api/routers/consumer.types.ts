@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { canonicalJson } from "@/lib/verify";
+import { hasLoneSurrogate } from "@/lib/verify/encoding";
+import { AppError, type FieldError } from "../../domain/errors";
+import { CATEGORIES, VISIBILITIES, type MintInput } from "../../domain/protections";
+import { ZPayload } from "./attestations.types";
+
+/** ai_metadata: at most this many bytes of RFC 8785 canonical JSON. */
+export const MAX_AI_METADATA_BYTES = 16 * 1024;
+
+const CONTENT_HASH = /^(?:sha256:)?([0-9a-f]{64})$/i;
+// RFC 6838 type/subtype (restricted-name characters), optionally followed by parameters.
+const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}(?:\s*;\s*[\x20-\x7e]*)?$/i;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+const text = (max: number, min = 0) =>
+  z
+    .string()
+    .min(min)
+    .max(max)
+    .refine((s) => !hasLoneSurrogate(s), "must not contain unpaired UTF-16 surrogates");
+
+/** The body of POST /v1/consumer/mint. Unknown members are rejected. */
+export const ZMintBody = z.strictObject({
+  content_hash: z
+    .string()
+    .regex(CONTENT_HASH, 'must be a SHA-256 digest: 64 hexadecimal characters, optionally prefixed "sha256:"')
+    .transform((s) => CONTENT_HASH.exec(s)![1]!.toLowerCase()),
+  title: text(200, 1).nullish(),
+  description: text(5000).nullish(),
+  content_type: z.string().max(255).regex(MIME, "must be a MIME type such as image/png").nullish(),
+  file_name: text(255, 1)
+    .refine((s) => !CONTROL.test(s), "must not contain control characters")
+    .nullish(),
+  file_size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish(),
+  category: z.enum(CATEGORIES).default("other"),
+  ai_metadata: ZPayload.superRefine((value, ctx) => {
+    let size = 0;
+    try {
+      size = Buffer.byteLength(canonicalJson(value), "utf8");
+    } catch {
+      return; // ZPayload has reported why it cannot be canonicalised
+    }
+    if (size > MAX_AI_METADATA_BYTES) {
+      ctx.addIssue({ code: "custom", message: `canonical JSON is ${size} bytes; at most ${MAX_AI_METADATA_BYTES} allowed` });
+    }
+  }).nullish(),
+  visibility: z.enum(VISIBILITIES).default("private"),
+});
+
+/** The procedure's input: the raw body (validated inside, so pointers stay relative to it) and the header. */
+export const ZMintInput = z.object({
+  body: z.unknown(),
+  idempotency_key: z.string().nullish(),
+});
+
+const pointerOf = (path: ReadonlyArray<PropertyKey>): string =>
+  path.map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
+
+/** Validates a mint body; failures are 422 validation_failed with one pointer per problem. */
+export function parseMintBody(body: unknown): MintInput {
+  const parsed = ZMintBody.safeParse(body);
+  if (parsed.success) return parsed.data as MintInput;
+  const errors: FieldError[] = parsed.error.issues.flatMap((i) =>
+    i.code === "unrecognized_keys"
+      ? i.keys.map((k) => ({ pointer: pointerOf([...i.path, k]), detail: "is not a known field" }))
+      : [{ pointer: pointerOf(i.path), detail: i.message }],
+  );
+  throw new AppError("validation_failed", "The request body failed validation; see errors.", errors);
+}
+
+const ZLimit = z
+  .string()
+  .regex(/^\d{1,4}$/, "must be an integer from 1 to 100")
+  .transform(Number)
+  .pipe(z.number().int().min(1, "must be an integer from 1 to 100").max(100, "must be an integer from 1 to 100"));
+
+export const ZListProtectionsInput = z.strictObject({
+  limit: ZLimit.optional(),
+  cursor: z.string().min(1).max(512).optional(),
+});
+
+export const ZProtectionIdInput = z.object({ id: z.string() });

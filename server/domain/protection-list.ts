@@ -1,0 +1,81 @@
+import "server-only";
+import { getDb } from "../db";
+import { toAttestationView, type AttestationView } from "./attestations";
+import { AppError, notFound } from "./errors";
+import { iso, isUuid } from "./ids";
+import { getProofBundle } from "./proof-bundles";
+import { urlsOf } from "./protections";
+
+export type ProtectionItem = AttestationView & {
+  protection_id: string;
+  content_hash: string;
+  title: string | null;
+  description: string | null;
+  file_name: string | null;
+  content_type: string | null;
+  file_size: number | null;
+  category: string;
+  visibility: string;
+  ai_metadata: Record<string, unknown> | null;
+  verification_count: number;
+  verify_url: string;
+  share_url: string;
+  protected_at: string;
+};
+
+const encodeCursor = (createdAt: Date, id: string) => Buffer.from(JSON.stringify([createdAt.getTime(), id])).toString("base64url");
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  try {
+    const [t, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    if (typeof t === "number" && Number.isSafeInteger(t) && typeof id === "string" && id.length <= 64) return { createdAt: new Date(t), id };
+  } catch {}
+  throw new AppError("invalid_parameter", "A query parameter is not valid; see errors.", [{ pointer: "/cursor", detail: "is not a cursor this API returned" }]);
+}
+
+/** GET /v1/consumer/protections: the caller's protections, newest first, `limit` per page. */
+export async function listProtections(opts: { tenantId: string; limit: number; cursor?: string }) {
+  const db = getDb().read;
+  const after = opts.cursor ? decodeCursor(opts.cursor) : null;
+  const where = after
+    ? { tenantId: opts.tenantId, OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+    : { tenantId: opts.tenantId };
+  const [rows, total] = await Promise.all([
+    db.protection.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: opts.limit + 1 }),
+    db.protection.count({ where: { tenantId: opts.tenantId } }),
+  ]);
+  const page = rows.slice(0, opts.limit);
+  const attestations = await db.attestation.findMany({ where: { id: { in: page.map((p) => p.attestationId) }, tenantId: opts.tenantId } });
+  const byId = new Map(attestations.map((a) => [a.id, toAttestationView(a)]));
+  const items: ProtectionItem[] = page.flatMap((p) => {
+    const a = byId.get(p.attestationId);
+    if (!a) return [];
+    return [
+      {
+        ...a,
+        protection_id: p.id,
+        content_hash: p.contentHash,
+        title: p.title,
+        description: p.description,
+        file_name: p.fileName,
+        content_type: p.contentType,
+        file_size: p.fileSize === null ? null : Number(p.fileSize),
+        category: p.category,
+        visibility: p.visibility,
+        ai_metadata: p.aiMetadata ? (JSON.parse(p.aiMetadata) as Record<string, unknown>) : null,
+        verification_count: p.verificationCount,
+        ...urlsOf(p.id),
+        protected_at: iso(p.createdAt),
+      },
+    ];
+  });
+  const last = page[page.length - 1];
+  return { items, total, next_cursor: rows.length > opts.limit && last ? encodeCursor(last.createdAt, last.id) : null };
+}
+
+/** The proof bundle of one of the caller's protections (its attestation), by protection id. */
+export async function getProtectionProofBundle({ tenantId, id }: { tenantId: string; id: string }) {
+  const row = isUuid(id) ? await getDb().read.protection.findFirst({ where: { id, tenantId }, select: { attestationId: true } }) : null;
+  if (!row) throw notFound("Protection");
+  return getProofBundle({ tenantId, id: row.attestationId });
+}
