@@ -132,3 +132,59 @@ export function streamOf(text: string, chunk = 16 * 1024): ReadableStream<Uint8A
     },
   });
 }
+
+/**
+ * A new verified consumer (personal tenant) through the operator CLI, with its API key
+ * (consumer scopes). Named createConsumerKey so it cannot clash with a createConsumer helper.
+ */
+export function createConsumerKey(
+  opts: { email?: string; password?: string; plan?: "free" | "creator" | "pro" } = {},
+): { userId: string; tenantId: string; apiKey: string; email: string; password: string } {
+  const email = opts.email ?? `consumer-${randomUUID().slice(0, 8)}@example.org`;
+  const password = opts.password ?? `pw-${randomUUID()}`;
+  const out = execFileSync(
+    "npm",
+    ["run", "--silent", "admin", "--", "create-consumer", "--email", email, "--password", password, "--plan", opts.plan ?? "free", "--verified", "--json"],
+    { encoding: "utf8", env: process.env },
+  );
+  const parsed = JSON.parse(out.trim().split("\n").pop()!);
+  return { userId: parsed.user_id, tenantId: parsed.tenant_id, apiKey: parsed.api_key, email, password };
+}
+
+/** A consumer account through the operator CLI (verified by default): its ids and API key. */
+export function createConsumerAccount(opts: { email: string; password: string; plan?: string; verified?: boolean; name?: string }): {
+  userId: string;
+  tenantId: string;
+  apiKey: string;
+} {
+  const args = ["run", "admin", "--", "create-consumer", "--email", opts.email, "--password", opts.password, "--plan", opts.plan ?? "free"];
+  if (opts.name) args.push("--name", opts.name);
+  if (opts.verified ?? true) args.push("--verified");
+  const out = execFileSync("npm", [...args, "--json"], { encoding: "utf8", env: process.env });
+  const parsed = JSON.parse(out);
+  return { userId: parsed.user_id, tenantId: parsed.tenant_id, apiKey: parsed.api_key };
+}
+
+/**
+ * A new verified consumer through the operator CLI (exactly the README's command), with its API
+ * key holding the consumer scopes. For the mint, protections and quota suites (named apart from
+ * createConsumerAccount, appended by the accounts suite with another signature).
+ */
+export function createMintingConsumer(plan: "free" | "creator" | "pro" = "free"): { userId: string; tenantId: string; apiKey: string } {
+  const email = `mint-${randomUUID().slice(0, 13)}@example.org`;
+  const out = execFileSync(
+    "npm",
+    ["run", "--silent", "admin", "--", "create-consumer", "--email", email, "--password", `pw-${randomUUID()}`, "--plan", plan, "--verified", "--json"],
+    { encoding: "utf8", env: process.env },
+  );
+  const parsed = JSON.parse(out.trim().split("\n").pop()!);
+  return { userId: parsed.user_id, tenantId: parsed.tenant_id, apiKey: parsed.api_key };
+}
+
+/** A random SHA-256 digest in lowercase hex, as a client would compute for a file. */
+export const randomContentHash = (): string => randomUUID().replace(/-/g, "") + randomUUID().replace(/-/g, "");
+
+/** POST /v1/consumer/mint; `idempotencyKey` is sent as the Idempotency-Key header. */
+export function mint(key: string, body: unknown, idempotencyKey?: string, instance = 0) {
+  return api("/v1/consumer/mint", { key, json: body, instance, headers: idempotencyKey ? { "idempotency-key": idempotencyKey } : {} });
+}
