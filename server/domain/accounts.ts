@@ -1,9 +1,8 @@
 import "server-only";
 import crypto from "node:crypto";
-import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { getDb } from "../db";
 import { hashPassword, verifyPassword } from "../crypto/passwords";
-import { getLimiter } from "../limits/limiter";
+import { getLimiter, type Limiter } from "../limits/limiter";
 import { alreadyRegisteredMessage, verificationMessage } from "../mail/messages";
 import { sendMailInBackground } from "../mail/transport";
 import { createConsumer, normalizeEmail } from "./consumers";
@@ -140,7 +139,7 @@ export async function verifyEmail(input: { token: string }) {
 }
 
 /** Seconds until `key` may try again, or 0 when it is not blocked. */
-async function blockedFor(limiter: RateLimiterAbstract, key: string, points: number): Promise<number> {
+async function blockedFor(limiter: Limiter, key: string, points: number): Promise<number> {
   const res = await limiter.get(key);
   return res && res.consumedPoints >= points ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 0;
 }

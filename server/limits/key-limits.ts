@@ -1,6 +1,6 @@
 import "server-only";
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { getLimiter } from "./limiter";
+import { RateLimiterRes } from "rate-limiter-flexible";
+import { getLimiter, type Limiter } from "./limiter";
 
 /**
  * The two budgets of an API key, counted with rate-limiter-flexible (in Redis when
@@ -16,11 +16,7 @@ import { getLimiter } from "./limiter";
  * A request first takes a point from the minute budget; only if that succeeds does it take
  * one from the day budget, so a request refused per minute never spends the daily quota.
  *
- * Redis down: each Redis limiter has an in-memory `insuranceLimiter` with the same budget
- * (rate-limiter-flexible falls back to it when a command fails), and while the connection is
- * not "ready" requests go to it directly rather than wait on reconnects. Limits therefore
- * keep holding, per instance, until Redis answers again (fail open to per-instance limits;
- * see README "Limits").
+ * Redis down: see server/limits/limiter.ts (limits keep holding per instance; README "Limits").
  */
 export type PolicyName = "minute" | "day";
 
@@ -41,60 +37,6 @@ const MINUTE = 60;
 const DAY = 86_400;
 const DAY_COUNTER_TTL = 25 * 3600;
 
-/** A shared budget and, when it lives in Redis, the in-memory insurance used while Redis is away. */
-interface Budget {
-  shared: RateLimiterAbstract;
-  insurance?: RateLimiterMemory;
-  client?: { status?: string; on?: (event: string, fn: (err: Error) => void) => unknown };
-}
-
-const budgets = new Map<string, Budget>();
-const watchedClients = new WeakSet<object>();
-let lastRedisComplaint = 0;
-/** Set by a connection error, cleared when the connection is ready again. */
-let redisFailing = false;
-
-/** The shared limiter, with an in-memory insurance limiter of the same budget when it is Redis. */
-function budget(name: string, points: number, duration: number): Budget {
-  const id = `${name}:${points}:${duration}`;
-  let b = budgets.get(id);
-  if (!b) {
-    const shared = getLimiter(name, points, duration);
-    b = { shared };
-    if (!(shared instanceof RateLimiterMemory) && "insuranceLimiter" in shared) {
-      b.insurance = new RateLimiterMemory({ keyPrefix: `insurance:${name}`, points, duration });
-      // Used by rate-limiter-flexible itself when a Redis command fails in flight.
-      (shared as unknown as { insuranceLimiter: RateLimiterAbstract }).insuranceLimiter = b.insurance;
-      b.client = (shared as unknown as { client?: Budget["client"] }).client;
-      const client = b.client;
-      if (client && typeof client.on === "function" && !watchedClients.has(client)) {
-        watchedClients.add(client);
-        // One line every 30 s at most, instead of ioredis's unhandled-error noise.
-        client.on("ready", () => {
-          redisFailing = false;
-        });
-        client.on("error", (err: Error) => {
-          redisFailing = true;
-          if (Date.now() - lastRedisComplaint < 30_000) return;
-          lastRedisComplaint = Date.now();
-          console.error(`[hallmark] Redis unavailable, rate limits are counted per instance until it is back: ${err.message}`);
-        });
-      }
-    }
-    budgets.set(id, b);
-  }
-  return b;
-}
-
-/**
- * While the Redis connection is failing (an error since it was last ready), go straight to
- * the insurance: no request waits on reconnects. A first connection still in progress is
- * waited for (commands queue until it is ready), so a fresh instance counts in Redis at once.
- */
-function limiterNow(b: Budget): RateLimiterAbstract {
-  return b.insurance && redisFailing && b.client?.status !== "ready" ? b.insurance : b.shared;
-}
-
 /** "YYYY-MM-DD" of `now` in UTC, and the seconds left until the next UTC midnight. */
 export function utcDay(now = new Date()): { day: string; secondsToMidnight: number } {
   const day = now.toISOString().slice(0, 10);
@@ -102,7 +44,7 @@ export function utcDay(now = new Date()): { day: string; secondsToMidnight: numb
   return { day, secondsToMidnight: Math.max(1, Math.ceil((midnight - now.getTime()) / 1000)) };
 }
 
-async function take(l: RateLimiterAbstract, key: string): Promise<{ ok: boolean; res: RateLimiterRes }> {
+async function take(l: Limiter, key: string): Promise<{ ok: boolean; res: RateLimiterRes }> {
   try {
     return { ok: true, res: await l.consume(key, 1) };
   } catch (err) {
@@ -116,7 +58,7 @@ export async function consumeKeyLimits(key: { apiKeyId: string; rateLimitPerMinu
   const perMinute = Math.max(1, key.rateLimitPerMinute);
   const perDay = Math.max(1, key.dailyQuota);
 
-  const m = await take(limiterNow(budget("key-minute", perMinute, MINUTE)), key.apiKeyId);
+  const m = await take(getLimiter("key-minute", perMinute, MINUTE), key.apiKeyId);
   const minute: PolicyState = {
     name: "minute",
     quota: perMinute,
@@ -127,7 +69,7 @@ export async function consumeKeyLimits(key: { apiKeyId: string; rateLimitPerMinu
   if (!m.ok) return { ok: false, exceeded: minute, policies: [minute] };
 
   const { day: date, secondsToMidnight } = utcDay();
-  const d = await take(limiterNow(budget("key-day", perDay, DAY_COUNTER_TTL)), `${key.apiKeyId}:${date}`);
+  const d = await take(getLimiter("key-day", perDay, DAY_COUNTER_TTL), `${key.apiKeyId}:${date}`);
   const day: PolicyState = { name: "day", quota: perDay, window: DAY, remaining: Math.max(0, d.res.remainingPoints), reset: secondsToMidnight };
   if (!d.ok) return { ok: false, exceeded: day, policies: [minute, day] };
   return { ok: true, policies: [minute, day] };
