@@ -40,7 +40,10 @@ export async function sendMail(message: MailMessage): Promise<void> {
   await fs.mkdir(dir, { recursive: true });
   const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${crypto.randomUUID()}.eml`);
   await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
-  console.log(`[hallmark] no HALLMARK_SMTP_URL: mail to ${message.to} written to ${file}`);
+  // The .eml is quoted-printable; a plain copy beside it keeps its links copyable by hand.
+  const txt = file.replace(/\.eml$/, ".txt");
+  await fs.writeFile(txt, `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}`, { mode: 0o600 });
+  console.log(`[hallmark] no HALLMARK_SMTP_URL: mail to ${message.to} written to ${file} (plain text: ${txt})`);
 }
 
 /**
