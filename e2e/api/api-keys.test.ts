@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import zlib from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ALL_SCOPES, api, baseUrls, createIssuer, createKey, createOrg, expectProblem } from "./helpers";
+import { ALL_SCOPES, api, baseUrls, createIssuer, createKey, createOrg, expectProblem, organisationRequests } from "./helpers";
 
 const FIELDS = ["created_at", "daily_quota", "id", "name", "prefix", "rate_limit_per_minute", "scopes", "status"];
 const B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -26,13 +26,7 @@ function everyEndpoint(k: string, issuerId: string) {
     api("/v1/log", { key: k }),
     api("/v1/log/checkpoint", { key: k }),
     api("/v1/log/consistency?first=1&second=1", { key: k }),
-    api("/v1/issuers", { key: k }),
-    api(`/v1/issuers/${issuerId}`, { key: k }),
-    api("/v1/issuers", { key: k, json: { name: "x", domain: "x.example.org" } }),
-    api(`/v1/issuers/${issuerId}/keys`, { key: k, method: "POST" }),
-    api("/v1/attestations", { key: k, json: { issuer_id: issuerId, payload: { a: 1 } } }),
-    api(`/v1/attestations/${id}`, { key: k }),
-    api(`/v1/attestations/${id}/proof-bundle`, { key: k }),
+    ...organisationRequests(k, issuerId, id),
     api("/v1/api-keys", { key: k }),
     api("/v1/api-keys", { key: k, json: { name: "x", scopes: ["attestations:read"] } }),
     api(`/v1/api-keys/${id}/revoke`, { key: k, method: "POST" }),

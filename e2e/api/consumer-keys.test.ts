@@ -1,9 +1,8 @@
 // Consumers (personal tenants) manage API keys for their own account through /v1/api-keys;
 // those keys hold consumer scopes only and never reach an organisation's endpoints.
-import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CONSUMER_SCOPES } from "@/server/domain/scopes";
-import { api, createConsumerKey, createIssuer, createKey, createOrg, expectProblem } from "./helpers";
+import { api, createConsumerKey, createIssuer, createKey, createOrg, expectProblem, organisationRequests } from "./helpers";
 
 describe("consumer API keys", () => {
   let consumer: ReturnType<typeof createConsumerKey>;
@@ -53,16 +52,7 @@ describe("consumer API keys", () => {
     const k = consumer.apiKey;
     const org = createOrg().apiKey;
     const issuerId = (await createIssuer(org)).id;
-    const id = randomUUID();
-    const answers = await Promise.all([
-      api("/v1/issuers", { key: k }),
-      api(`/v1/issuers/${issuerId}`, { key: k }),
-      api("/v1/issuers", { key: k, json: { name: "x", domain: "x.example.org" } }),
-      api(`/v1/issuers/${issuerId}/keys`, { key: k, method: "POST" }),
-      api("/v1/attestations", { key: k, json: { issuer_id: issuerId, payload: { a: 1 } } }),
-      api(`/v1/attestations/${id}`, { key: k }),
-      api(`/v1/attestations/${id}/proof-bundle`, { key: k }),
-    ]);
+    const answers = await Promise.all(organisationRequests(k, issuerId));
     for (const res of answers) expectProblem(res, 403, "insufficient_scope");
   });
 

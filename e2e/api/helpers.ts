@@ -188,3 +188,16 @@ export const randomContentHash = (): string => randomUUID().replace(/-/g, "") + 
 export function mint(key: string, body: unknown, idempotencyKey?: string, instance = 0) {
   return api("/v1/consumer/mint", { key, json: body, instance, headers: idempotencyKey ? { "idempotency-key": idempotencyKey } : {} });
 }
+
+/** One request to each organisation endpoint (issuers and attestations), made with key `k`. */
+export function organisationRequests(k: string, issuerId: string, attestationId = randomUUID()) {
+  return [
+    api("/v1/issuers", { key: k }),
+    api(`/v1/issuers/${issuerId}`, { key: k }),
+    api("/v1/issuers", { key: k, json: { name: "x", domain: "x.example.org" } }),
+    api(`/v1/issuers/${issuerId}/keys`, { key: k, method: "POST" }),
+    api("/v1/attestations", { key: k, json: { issuer_id: issuerId, payload: { a: 1 } } }),
+    api(`/v1/attestations/${attestationId}`, { key: k }),
+    api(`/v1/attestations/${attestationId}/proof-bundle`, { key: k }),
+  ];
+}
