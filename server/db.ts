@@ -103,3 +103,6 @@ export function getDb(): Database {
 
 /** Prisma's Bytes input type wants an ArrayBuffer-backed array; ours always are. */
 export const dbBytes = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => bytes as Uint8Array<ArrayBuffer>;
+
+/** True for Prisma's unique-constraint violation (P2002), on either database. */
+export const isUniqueViolation = (err: unknown): boolean => (err as { code?: string } | null)?.code === "P2002";

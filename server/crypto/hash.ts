@@ -12,3 +12,8 @@ export function leafHashNode(data: Uint8Array): Uint8Array {
 export function nodeHashNode(left: Uint8Array, right: Uint8Array): Uint8Array {
   return new Uint8Array(crypto.createHash("sha256").update(NODE).update(left).update(right).digest());
 }
+
+/** Lowercase hex SHA-256 of a UTF-8 string: how tokens (sessions, e-mail links) are stored. */
+export function sha256Hex(text: string): string {
+  return crypto.createHash("sha256").update(text, "utf8").digest("hex");
+}

@@ -2,6 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import { getDb } from "../db";
 import { hashPassword, verifyPassword } from "../crypto/passwords";
+import { sha256Hex } from "../crypto/hash";
 import { getLimiter, type Limiter } from "../limits/limiter";
 import { alreadyRegisteredMessage, verificationMessage } from "../mail/messages";
 import { sendMailInBackground } from "../mail/transport";
@@ -26,7 +27,6 @@ export const LOGIN_WINDOW_SECONDS = 15 * 60;
 export const MAILS_PER_ADDRESS = 5;
 export const MAIL_WINDOW_SECONDS = 60 * 60;
 
-const sha256 = (s: string): string => crypto.createHash("sha256").update(s).digest("hex");
 
 export interface ConsumerUserView {
   id: string;
@@ -71,7 +71,7 @@ async function issueVerificationToken(userId: string): Promise<string> {
         id: newId(),
         userId,
         purpose: VERIFY_EMAIL_PURPOSE,
-        tokenHash: sha256(token),
+        tokenHash: sha256Hex(token),
         expiresAt: new Date(now.getTime() + VERIFY_TOKEN_HOURS * 3600_000),
         createdAt: now,
       },
@@ -127,7 +127,7 @@ export async function verifyEmail(input: { token: string }) {
   if (!/^[A-Za-z0-9_-]{43}$/.test(input.token)) throw invalid();
   const now = new Date();
   return getDb().write(async (tx) => {
-    const row = await tx.emailToken.findUnique({ where: { tokenHash: sha256(input.token) } });
+    const row = await tx.emailToken.findUnique({ where: { tokenHash: sha256Hex(input.token) } });
     if (!row || row.purpose !== VERIFY_EMAIL_PURPOSE || row.usedAt || row.expiresAt.getTime() <= now.getTime()) throw invalid();
     // Conditional on still unused, so two concurrent uses cannot both succeed.
     const { count } = await tx.emailToken.updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: now } });

@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "../db";
+import { getDb, isUniqueViolation } from "../db";
 import { hashPassword } from "../crypto/passwords";
 import { createApiKey } from "./api-keys";
 import { AppError } from "./errors";
@@ -49,7 +49,7 @@ export async function createConsumer(opts: {
       return { userId: user.id, tenantId: tenant.id, apiKey: key };
     });
   } catch (err) {
-    if ((err as { code?: string }).code === "P2002") throw new AppError("conflict", "An account with this e-mail already exists.");
+    if (isUniqueViolation(err)) throw new AppError("conflict", "An account with this e-mail already exists.");
     throw err;
   }
 }

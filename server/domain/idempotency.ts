@@ -1,7 +1,7 @@
 import "server-only";
-import crypto from "node:crypto";
+import { sha256Hex } from "../crypto/hash";
 import { canonicalJson } from "@/lib/verify";
-import { getDb, type Tx } from "../db";
+import { getDb, type Tx, isUniqueViolation } from "../db";
 import { AppError } from "./errors";
 
 /** A claim whose request has not finished after this long is taken to be abandoned (a crash). */
@@ -24,7 +24,7 @@ export function parseIdempotencyKey(value: string | null | undefined): string | 
 
 /** SHA-256 (hex) of the RFC 8785 canonical JSON of the request body. */
 export const requestHashOf = (body: unknown): string =>
-  crypto.createHash("sha256").update(canonicalJson(body ?? null), "utf8").digest("hex");
+  sha256Hex(canonicalJson(body ?? null));
 
 export type Claim = { kind: "claimed"; claimedAt: Date } | { kind: "replay"; status: number; body: unknown };
 
@@ -44,7 +44,7 @@ export async function claimIdempotencyKey(tenantId: string, key: string, request
       );
       return { kind: "claimed", claimedAt };
     } catch (err) {
-      if ((err as { code?: string })?.code !== "P2002") throw err;
+      if (!isUniqueViolation(err)) throw err;
     }
     const row = await db.read.idempotencyRecord.findUnique({ where: { tenantId_key: { tenantId, key } } });
     if (!row) continue; // released meanwhile: claim again

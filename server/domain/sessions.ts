@@ -1,7 +1,7 @@
 import "server-only";
-import crypto from "node:crypto";
 import { decode, encode } from "next-auth/jwt";
 import { getConfig } from "../config";
+import { sha256Hex } from "../crypto/hash";
 import { deriveKey } from "../crypto/master-key";
 import { getDb } from "../db";
 import { AppError } from "./errors";
@@ -54,7 +54,6 @@ export const sessionCookie = (token: string): string => cookie(token, SESSION_MA
 /** The Set-Cookie value removing the session cookie. */
 export const clearedSessionCookie = (): string => cookie("", 0);
 
-const sha256 = (s: string): string => crypto.createHash("sha256").update(s).digest("hex");
 
 /** The claims of a session token (a next-auth JWT, encrypted with the derived secret). */
 export interface SessionClaims {
@@ -75,7 +74,7 @@ export async function createSession(user: { id: string; email: string; name: str
   const now = new Date();
   await getDb().write((tx) =>
     tx.session.create({
-      data: { id: sid, userId: user.id, tokenHash: sha256(token), createdAt: now, expiresAt: new Date(now.getTime() + SESSION_MAX_AGE * 1000) },
+      data: { id: sid, userId: user.id, tokenHash: sha256Hex(token), createdAt: now, expiresAt: new Date(now.getTime() + SESSION_MAX_AGE * 1000) },
     }),
   );
   return { sid, token };
