@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "../db";
+import { getDb, type Tx } from "../db";
 import { notFound } from "./errors";
 import { iso, newId } from "./ids";
 import { forgetSigner, insertSigningKey, rotateSigningKey, toKeyView, type SigningKeyView } from "./signing-keys";
@@ -39,23 +39,22 @@ export function toIssuerView(row: IssuerRow): IssuerView {
   };
 }
 
+/** An issuer at trust level BASIC and its first signing key, inside `tx`. */
+export async function insertIssuerWithKey(
+  tx: Tx,
+  opts: { tenantId: string; name: string; domain: string; status: "PENDING" | "ACTIVE"; personalFor?: string },
+) {
+  const now = new Date();
+  const issuer = await tx.issuer.create({
+    data: { id: newId(), ...opts, trustLevel: "BASIC", createdAt: now, updatedAt: now },
+  });
+  return { issuer, key: await insertSigningKey(tx, issuer.id, now) };
+}
+
 /** A new issuer starts PENDING (its domain is not verified) at trust level BASIC, with one key. */
 export async function createIssuer(opts: { tenantId: string; name: string; domain: string }) {
   return getDb().write(async (tx) => {
-    const now = new Date();
-    const issuer = await tx.issuer.create({
-      data: {
-        id: newId(),
-        tenantId: opts.tenantId,
-        name: opts.name,
-        domain: opts.domain,
-        status: "PENDING",
-        trustLevel: "BASIC",
-        createdAt: now,
-        updatedAt: now,
-      },
-    });
-    const key = await insertSigningKey(tx, issuer.id, now);
+    const { issuer, key } = await insertIssuerWithKey(tx, { ...opts, status: "PENDING" });
     return { ...toIssuerView(issuer), keys: [toKeyView(key)] };
   });
 }

@@ -1,12 +1,9 @@
 import "server-only";
-import { getDb } from "../db";
-import { newId } from "./ids";
-import { insertSigningKey } from "./signing-keys";
+import { getDb, isUniqueViolation } from "../db";
+import { insertIssuerWithKey } from "./issuers";
 
 /** tenant id → its personal issuer's id. Never changes once made, so it is cached for good. */
 const known = new Map<string, string>();
-
-const isUniqueViolation = (err: unknown): boolean => (err as { code?: string })?.code === "P2002";
 
 /**
  * The consumer's personal issuer, made with its signing key on the first mint. Issuer.personalFor
@@ -23,22 +20,8 @@ export async function ensurePersonalIssuer(tenantId: string, name: string): Prom
       id = await db.write(async (tx) => {
         const existing = await tx.issuer.findUnique({ where: { personalFor: tenantId }, select: { id: true } });
         if (existing) return existing.id;
-        const now = new Date();
-        const issuer = await tx.issuer.create({
-          data: {
-            id: newId(),
-            tenantId,
-            name: name.slice(0, 200),
-            domain: "",
-            // A personal issuer has no domain to verify; it signs for its one account.
-            status: "ACTIVE",
-            trustLevel: "BASIC",
-            personalFor: tenantId,
-            createdAt: now,
-            updatedAt: now,
-          },
-        });
-        await insertSigningKey(tx, issuer.id, now);
+        // A personal issuer has no domain to verify; it signs for its one account.
+        const { issuer } = await insertIssuerWithKey(tx, { tenantId, name: name.slice(0, 200), domain: "", status: "ACTIVE", personalFor: tenantId });
         return issuer.id;
       });
     } catch (err) {
