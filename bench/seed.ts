@@ -1,18 +1,17 @@
-// Fills a log with real attestations (signed, hashed and appended by the production append
-// path, in batches of BATCH) until it holds --leaves entries. Prints JSON
+// Fills a log with real attestations (signed by the API's signAttestation and appended by the
+// production append path, in batches of BATCH) until it holds --leaves entries. Prints JSON
 // {api_key, issuer_id, sample_ids} for the benchmark. Env: DATABASE_URL, HALLMARK_DATA_DIR.
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
-import { leafData, leafHash, signingMessage, canonicalJson } from "@/lib/verify";
+import { canonicalJson } from "@/lib/verify";
 import { getDb } from "@/server/db";
 import { getStore } from "@/server/store";
 import { appendBatch, type LogEntry } from "@/server/crypto/log-append";
 import { getLogIdentity } from "@/server/crypto/log-identity";
-import { signEd25519 } from "@/server/crypto/key-custody";
 import { createOrganization } from "@/server/domain/tenants";
 import { createIssuer } from "@/server/domain/issuers";
 import { getSigner } from "@/server/domain/signing-keys";
-import { newId } from "@/server/domain/ids";
+import { signAttestation } from "@/server/domain/attestations";
 
 const BATCH = 5000;
 const { values } = parseArgs({ options: { leaves: { type: "string" }, samples: { type: "string", default: "2000" } } });
@@ -31,13 +30,7 @@ async function main() {
     const entries: LogEntry[] = [];
     for (let i = 0; i < Math.min(BATCH, target - size); i++) {
       const payload = { content_hash: randomBytes(32).toString("hex"), title: `seed ${size + i}` };
-      const createdAt = new Date();
-      const fields = { id: newId(), issuer_id: issuer.id, kid: signer.kid, payload, created_at: createdAt.toISOString() };
-      const signature = Buffer.from(signEd25519(signer.privateKey, signingMessage(fields))).toString("base64");
-      entries.push({
-        row: { id: fields.id, tenantId, issuerId: issuer.id, kid: signer.kid, payload: canonicalJson(payload), signature, createdAt },
-        leafHash: leafHash(leafData({ ...fields, signature })),
-      });
+      entries.push(signAttestation(signer, { tenantId, issuerId: issuer.id, payloadJcs: canonicalJson(payload) }));
     }
     await getStore().append((w) => appendBatch(w, identity, entries));
     size += entries.length;

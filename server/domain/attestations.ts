@@ -6,7 +6,8 @@ import { signEd25519 } from "../crypto/key-custody";
 import { getSequencer } from "../crypto/sequencer";
 import { AppError, notFound } from "./errors";
 import { iso, newId } from "./ids";
-import { getSigner } from "./signing-keys";
+import { getSigner, type Signer } from "./signing-keys";
+import type { LogEntry } from "../crypto/log-append";
 import { getActiveIssuer } from "./issuer-cache";
 import { MAX_PAYLOAD_BYTES } from "./limits";
 
@@ -61,24 +62,32 @@ export async function createAttestation(opts: {
     ]);
   }
   await getActiveIssuer(opts.tenantId, opts.issuerId);
-  const signer = await getSigner(opts.issuerId);
-  const createdAt = new Date(Math.max(Date.now(), signer.notBefore));
-  if (createdAt.getTime() > signer.expiresAt) throw new AppError("service_unavailable", "The issuer's key is being rotated; retry.");
-  const fields = { id: newId(), issuer_id: opts.issuerId, kid: signer.kid, created_at: iso(createdAt), payloadJcs };
-  const signature = Buffer.from(signEd25519(signer.privateKey, signingMessageOf(fields))).toString("base64");
-  const logIndex = await getSequencer().append({
-    row: { id: fields.id, tenantId: opts.tenantId, issuerId: opts.issuerId, kid: signer.kid, payload: payloadJcs, signature, createdAt },
-    leafHash: leafHashOf(fields, signature),
-  });
+  const entry = signAttestation(await getSigner(opts.issuerId), { ...opts, payloadJcs });
+  const logIndex = await getSequencer().append(entry);
   return {
-    id: fields.id,
-    issuer_id: fields.issuer_id,
-    kid: fields.kid,
+    id: entry.row.id,
+    issuer_id: opts.issuerId,
+    kid: entry.row.kid,
     status: "VALID",
     payload: opts.payload,
-    signature,
+    signature: entry.row.signature,
     log_index: logIndex,
-    created_at: fields.created_at,
+    created_at: iso(entry.row.createdAt),
+  };
+}
+
+/**
+ * Signs an attestation of a payload already in RFC 8785 form with `signer`, dated now (never
+ * before the key's not_before): the entry the sequencer appends.
+ */
+export function signAttestation(signer: Signer, opts: { tenantId: string; issuerId: string; payloadJcs: string }): LogEntry {
+  const createdAt = new Date(Math.max(Date.now(), signer.notBefore));
+  if (createdAt.getTime() > signer.expiresAt) throw new AppError("service_unavailable", "The issuer's key is being rotated; retry.");
+  const fields = { id: newId(), issuer_id: opts.issuerId, kid: signer.kid, created_at: iso(createdAt), payloadJcs: opts.payloadJcs };
+  const signature = Buffer.from(signEd25519(signer.privateKey, signingMessageOf(fields))).toString("base64");
+  return {
+    row: { id: fields.id, tenantId: opts.tenantId, issuerId: opts.issuerId, kid: signer.kid, payload: opts.payloadJcs, signature, createdAt },
+    leafHash: leafHashOf(fields, signature),
   };
 }
 
