@@ -31,7 +31,9 @@ export interface RequestOptions {
 export async function api<T = any>(path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers["x-api-key"] = opts.key;
-  let body: BodyInit | undefined = opts.raw as BodyInit | undefined;
+  // Bytes go as a Blob: fetch can detach a typed array's buffer while sending it, and then
+  // fails the request on the client ("detached ArrayBuffer"), which a test would misread.
+  let body: BodyInit | undefined = opts.raw instanceof Uint8Array ? new Blob([opts.raw as Uint8Array<ArrayBuffer>]) : (opts.raw as BodyInit | undefined);
   if (opts.json !== undefined) {
     headers["content-type"] ??= "application/json";
     body = JSON.stringify(opts.json);
