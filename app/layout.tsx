@@ -1,16 +1,34 @@
-import type { Metadata } from "next";
+import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { SiteHeader } from "./_components/site-header";
+import { Providers } from "./_trpc/client";
 import "./globals.css";
 
 export const metadata: Metadata = {
-  title: "Hallmark — content attestation",
-  description: "Prove that these exact bytes existed, and who claimed them, when.",
+  title: { default: "Hallmark — prove your work existed, and that it is yours", template: "%s · Hallmark" },
+  description: "Hash a file in your browser, get a signed, publicly logged attestation, and let anyone check it without trusting us.",
 };
+
+export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body className="min-h-screen bg-stone-50 text-stone-900 antialiased">{children}</body>
+      <body className="flex min-h-screen flex-col bg-stone-50 text-stone-900 antialiased">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+          Skip to content
+        </a>
+        <Providers>
+          <SiteHeader />
+          <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
+            {children}
+          </main>
+          <footer className="border-t border-stone-200 py-6 text-center text-sm text-stone-600">
+            Hallmark · attestations in an append-only, publicly verifiable log ·{" "}
+            <a className="underline" href="/v1/log">log key</a>
+          </footer>
+        </Providers>
+      </body>
     </html>
   );
 }

@@ -1,6 +1,7 @@
 // Operator commands. Run through `npm run admin -- <command>`.
-//   create-org --name <name> [--json]
-//       an organisation and an API key holding every organisation scope
+//   create-org --name <name> [--owner-email <e> --owner-password <p> [--owner-name <n>]] [--json]
+//       an organisation and an API key holding every organisation scope; with an owner, the
+//       user who signs in to the organisation's console (/console) with that e-mail and password
 //   create-consumer --email <e> --password <p> --plan free|creator|pro [--name <n>] [--verified] [--json]
 //       a consumer account (personal tenant) and an API key holding the consumer scopes
 import { parseArgs } from "node:util";
@@ -9,8 +10,14 @@ import { getDb } from "@/server/db";
 import { createConsumer, PLANS } from "@/server/domain/consumers";
 import { createOrganization } from "@/server/domain/tenants";
 
-const USAGE = `usage: npm run admin -- create-org --name <name> [--json]
+const USAGE = `usage: npm run admin -- create-org --name <name> [--owner-email <e> --owner-password <p> [--owner-name <n>]] [--json]
        npm run admin -- create-consumer --email <e> --password <p> --plan ${PLANS.join("|")} [--name <n>] [--verified] [--json]`;
+
+const ZOwner = z.object({
+  email: z.email("--owner-email must be an e-mail address"),
+  password: z.string().min(8, "--owner-password needs at least 8 characters").max(256),
+  name: z.string().trim().min(1).max(100),
+});
 
 const ZConsumer = z.object({
   email: z.email(),
@@ -35,6 +42,9 @@ async function main(argv: string[]): Promise<number> {
         email: { type: "string" },
         password: { type: "string" },
         plan: { type: "string" },
+        "owner-email": { type: "string" },
+        "owner-password": { type: "string" },
+        "owner-name": { type: "string" },
         verified: { type: "boolean", default: false },
         json: { type: "boolean", default: false },
       },
@@ -46,9 +56,17 @@ async function main(argv: string[]): Promise<number> {
   if (command === "create-org") {
     const name = typeof values.name === "string" ? values.name.trim() : "";
     if (!name || name.length > 200) return fail("--name is required (1 to 200 characters)");
-    const { tenantId, apiKey } = await createOrganization({ name });
-    if (values.json) console.log(JSON.stringify({ tenant_id: tenantId, api_key: apiKey }));
-    else console.log(`Organisation ${tenantId} created.\nAPI key (shown once, keep it secret): ${apiKey}`);
+    let owner: z.infer<typeof ZOwner> | undefined;
+    const ownerEmail = values["owner-email"];
+    if (ownerEmail !== undefined || values["owner-password"] !== undefined) {
+      const email = typeof ownerEmail === "string" ? ownerEmail : "";
+      const parsed = ZOwner.safeParse({ email, password: values["owner-password"] ?? "", name: values["owner-name"] ?? email.split("@")[0] });
+      if (!parsed.success) return fail(parsed.error.issues.map((i) => i.message).join("\n"));
+      owner = parsed.data;
+    }
+    const { tenantId, apiKey, ownerId } = await createOrganization({ name, owner });
+    if (values.json) console.log(JSON.stringify({ tenant_id: tenantId, api_key: apiKey, ...(ownerId ? { owner_id: ownerId } : {}) }));
+    else console.log(`Organisation ${tenantId} created.\nAPI key (shown once, keep it secret): ${apiKey}${ownerId ? `\nOwner ${ownerId} can sign in to /console.` : ""}`);
     return 0;
   }
   if (command === "create-consumer") {

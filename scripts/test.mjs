@@ -3,13 +3,17 @@
 //   1. unit tests (lib/verify, Merkle storage, crypto) with Vitest
 //   2. the REST suite through HTTP against `next start` on a fresh SQLite file,
 //      then the log audit (rebuild the tree from all leaves, match every checkpoint)
-//   3. the same against a fresh PostgreSQL database with TWO app instances sharing it,
+//   3. on the same SQLite server, the browser suite: Playwright driving Debian's Chromium
+//      (e2e/web), skipped with the reason printed when /usr/bin/chromium is missing
+//   4. the REST suite against a fresh PostgreSQL database with TWO app instances sharing it,
 //      skipped with the reason printed when no PostgreSQL answers
 // Ends with the line `N passed, N failed`.
 // Env: HALLMARK_TEST_PG_URL (admin URL of a PostgreSQL server; default the local one),
 //      HALLMARK_SKIP_BUILD=1 to reuse an existing build, HALLMARK_DIST_DIR for its folder,
 //      while developing: HALLMARK_TEST_FILES="e2e/api/x.test.ts …" to run only those REST
-//      files (and no unit tests), HALLMARK_TEST_DBS=sqlite or postgres for one database only.
+//      files (and no unit tests), HALLMARK_TEST_DBS=sqlite or postgres for one database only,
+//      HALLMARK_TEST_SUITES="rest web" (default both), HALLMARK_TEST_WEB_ARGS="…" extra
+//      Playwright arguments (e.g. a spec file, or --grep).
 import { execFileSync, spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -61,6 +65,8 @@ async function startServer(env) {
 }
 
 const onlyFiles = (process.env.HALLMARK_TEST_FILES ?? "").split(/\s+/).filter(Boolean);
+const suites = process.env.HALLMARK_TEST_SUITES ?? "rest web";
+const chromium = process.env.HALLMARK_CHROMIUM ?? "/usr/bin/chromium";
 const dbs = process.env.HALLMARK_TEST_DBS ?? "sqlite postgres";
 const distDir = process.env.HALLMARK_DIST_DIR || ".next";
 
@@ -82,6 +88,33 @@ async function vitest(project, env, label) {
   } catch {
     totals.failed += 1;
     console.log(`[test] ${label}: the run produced no report (counted as a failure)`);
+  }
+}
+
+/** The browser suite (Playwright + Chromium), counted from its JSON report. */
+async function playwright(env, label) {
+  if (!fs.existsSync(chromium)) {
+    console.log(`[test] ${label} web: SKIPPED — no Chromium at ${chromium} (apt-get install -y chromium)`);
+    return;
+  }
+  const out = path.join(os.tmpdir(), `hallmark-pw-${label}-${process.pid}.json`);
+  const extra = (process.env.HALLMARK_TEST_WEB_ARGS ?? "").split(/\s+/).filter(Boolean);
+  const args = ["test", "--config", "e2e/playwright.config.ts", ...extra];
+  await new Promise((resolve) =>
+    spawn("node_modules/.bin/playwright", args, { cwd: root, stdio: "inherit", env: { ...env, HALLMARK_PW_JSON: out } }).on("exit", resolve),
+  );
+  try {
+    const r = JSON.parse(fs.readFileSync(out, "utf8"));
+    const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = r.stats ?? {};
+    // A run that found no test, or broke outside any test, counts as one failure.
+    const broken = expected + unexpected + flaky === 0 || (r.errors?.length ?? 0) > 0;
+    totals.passed += expected;
+    totals.failed += unexpected + flaky + (broken ? 1 : 0);
+    totals.skipped += skipped;
+    console.log(`[test] ${label} web: ${expected} passed, ${unexpected + flaky} failed${broken ? " (the run itself broke)" : ""}`);
+  } catch {
+    totals.failed += 1;
+    console.log(`[test] ${label} web: the run produced no report (counted as a failure)`);
   }
 }
 
@@ -156,7 +189,10 @@ async function suite(label, databaseUrl, instances) {
   const servers = [];
   try {
     for (let i = 0; i < instances; i++) servers.push(await startServer(env));
-    await vitest("rest", { ...env, HALLMARK_TEST_BASE_URLS: servers.map((s) => s.baseUrl).join(","), HALLMARK_TEST_DB: label }, label);
+    const testEnv = { ...env, HALLMARK_TEST_BASE_URLS: servers.map((s) => s.baseUrl).join(","), HALLMARK_TEST_DB: label };
+    if (suites.includes("rest")) await vitest("rest", testEnv, label);
+    // The browser suite runs once, on the embedded default: the pages sit on the same procedures.
+    if (label === "sqlite" && suites.includes("web")) await playwright(testEnv, label);
   } finally {
     servers.forEach((s) => s.stop());
     await mail.stop();
@@ -188,7 +224,7 @@ async function postgresSuite() {
 
 async function main() {
   if (process.env.HALLMARK_SKIP_BUILD !== "1" || !fs.existsSync(path.join(root, distDir, "BUILD_ID"))) sh("node", ["scripts/build.mjs"]);
-  if (onlyFiles.length === 0) await vitest("unit", baseEnv, "unit");
+  if (onlyFiles.length === 0 && suites.includes("rest")) await vitest("unit", baseEnv, "unit");
   if (dbs.includes("sqlite")) await suite("sqlite", null, 1);
   if (dbs.includes("postgres")) await postgresSuite();
 }

@@ -5,6 +5,8 @@ import { consumerRouter } from "./routers/consumer";
 import { consumerAuthRouter } from "./routers/consumer-auth";
 import { issuersRouter } from "./routers/issuers";
 import { logRouter } from "./routers/log";
+import { publicRouter } from "./routers/public";
+import { viewerRouter } from "./routers/viewer";
 import { createCallerFactory, router } from "./trpc";
 
 export const appRouter = router({
@@ -14,6 +16,8 @@ export const appRouter = router({
   consumerAuth: consumerAuthRouter,
   issuers: issuersRouter,
   log: logRouter,
+  public: publicRouter,
+  viewer: viewerRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,7 +4,7 @@ import type { JWT } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getConfig } from "../config";
 import { ZLoginInput } from "../api/routers/consumer-auth.types";
-import { CONSUMER_REALM, login } from "../domain/accounts";
+import { login, realmOfTenantKind } from "../domain/accounts";
 import { AppError } from "../domain/errors";
 import { liveSession, SESSION_MAX_AGE, secureCookies, sessionSecret } from "../domain/sessions";
 import { clientAddress } from "../http/client-address";
@@ -36,7 +36,7 @@ export function getAuthOptions(): AuthOptions {
           const headers = new Headers(Object.entries(req?.headers ?? {}).map(([k, v]): [string, string] => [k, String(v)]));
           try {
             const { sid, user } = await login({ ...parsed.data, client: clientAddress(headers) });
-            return { id: user.id, email: user.email, name: user.name, sid };
+            return { id: user.id, email: user.email, name: user.name, sid, realm: user.realm };
           } catch (err) {
             // next-auth shows the message as ?error=…: the stable code only.
             if (err instanceof AppError && err.code !== "invalid_credentials") throw new Error(err.code);
@@ -47,7 +47,7 @@ export function getAuthOptions(): AuthOptions {
     ],
     callbacks: {
       async jwt({ token, user }) {
-        if (user) return { ...token, sub: user.id, sid: (user as { sid?: string }).sid };
+        if (user) return { ...token, sub: user.id, sid: (user as { sid?: string }).sid, realm: (user as { realm?: string }).realm };
         // Every later use re-checks the Session row: a logout anywhere ends the dashboard session too.
         const sid = typeof token.sid === "string" ? token.sid : null;
         const live = sid && token.sub ? await liveSession({ sub: token.sub, sid, email: "", name: "" }) : null;
@@ -55,7 +55,7 @@ export function getAuthOptions(): AuthOptions {
       },
       async session({ session, token }) {
         if (!token.sub) return { expires: session.expires };
-        return { ...session, user: { ...session.user, id: token.sub, realm: CONSUMER_REALM } };
+        return { ...session, user: { ...session.user, id: token.sub, realm: realmOfTenantKind(token.realm === "organization" ? "ORGANIZATION" : "PERSONAL") } };
       },
     },
   };

@@ -11,8 +11,11 @@ import { AppError } from "./errors";
 import { newId } from "./ids";
 import { createSession } from "./sessions";
 
-/** The realm of a consumer account, as login reports it (organisations use API keys only). */
+/** The realm login reports: a consumer's personal account, or the owner of an organisation (the console). */
 export const CONSUMER_REALM = "consumer";
+export const ORGANIZATION_REALM = "organization";
+export type Realm = typeof CONSUMER_REALM | typeof ORGANIZATION_REALM;
+export const realmOfTenantKind = (kind: string): Realm => (kind === "ORGANIZATION" ? ORGANIZATION_REALM : CONSUMER_REALM);
 
 /** Verification links: 32 random bytes (base64url), only their SHA-256 is stored, single use. */
 export const VERIFY_EMAIL_PURPOSE = "verify_email";
@@ -32,14 +35,14 @@ export interface ConsumerUserView {
   id: string;
   email: string;
   name: string;
-  realm: typeof CONSUMER_REALM;
+  realm: Realm;
 }
 
-const view = (u: { id: string; email: string; name: string }): ConsumerUserView => ({
+const view = (u: { id: string; email: string; name: string; tenant: { kind: string } }): ConsumerUserView => ({
   id: u.id,
   email: u.email,
   name: u.name,
-  realm: CONSUMER_REALM,
+  realm: realmOfTenantKind(u.tenant.kind),
 });
 
 /** The one answer of sign-up and resend, whether or not the address has an account. */
@@ -169,7 +172,7 @@ export async function login(input: { email: string; password: string; client: st
 
   const user = await getDb().read.user.findUnique({
     where: { email },
-    select: { id: true, email: true, name: true, passwordHash: true, emailVerifiedAt: true },
+    select: { id: true, email: true, name: true, passwordHash: true, emailVerifiedAt: true, tenant: { select: { kind: true } } },
   });
   const ok = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !ok) {

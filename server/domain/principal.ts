@@ -7,7 +7,7 @@ export interface SessionPrincipal {
   tenantId: string;
   userId: string;
   sessionId: string;
-  /** CONSUMER_SCOPES: a session may do whatever a consumer may. */
+  /** scopesOfTenantKind: a consumer's CONSUMER_SCOPES, an organisation owner's ORGANIZATION_SCOPES. */
   scopes: ReadonlySet<Scope>;
 }
 

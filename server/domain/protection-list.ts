@@ -33,16 +33,29 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   throw new AppError("invalid_parameter", "A query parameter is not valid; see errors.", [{ pointer: "/cursor", detail: "is not a cursor this API returned" }]);
 }
 
-/** GET /v1/consumer/protections: the caller's protections, newest first, `limit` per page. */
-export async function listProtections(opts: { tenantId: string; limit: number; cursor?: string }) {
+export interface ProtectionFilter {
+  category?: string;
+  visibility?: string;
+}
+
+/**
+ * GET /v1/consumer/protections: the caller's protections, newest first, `limit` per page,
+ * optionally only one category and/or visibility (`total` counts what the filter matches).
+ */
+export async function listProtections(opts: { tenantId: string; limit: number; cursor?: string; filter?: ProtectionFilter }) {
   const db = getDb().read;
   const after = opts.cursor ? decodeCursor(opts.cursor) : null;
+  const matching = {
+    tenantId: opts.tenantId,
+    ...(opts.filter?.category ? { category: opts.filter.category } : {}),
+    ...(opts.filter?.visibility ? { visibility: opts.filter.visibility } : {}),
+  };
   const where = after
-    ? { tenantId: opts.tenantId, OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
-    : { tenantId: opts.tenantId };
+    ? { ...matching, OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+    : matching;
   const [rows, total] = await Promise.all([
     db.protection.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: opts.limit + 1 }),
-    db.protection.count({ where: { tenantId: opts.tenantId } }),
+    db.protection.count({ where: matching }),
   ]);
   const page = rows.slice(0, opts.limit);
   const attestations = await db.attestation.findMany({ where: { id: { in: page.map((p) => p.attestationId) }, tenantId: opts.tenantId } });

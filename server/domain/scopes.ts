@@ -28,3 +28,9 @@ export const ORGANIZATION_SCOPES: readonly Scope[] = SCOPES.filter((s) => !s.sta
 export const CONSUMER_SCOPES: readonly Scope[] = ["protections:read", "protections:write", "api_keys:read", "api_keys:write"];
 
 export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);
+
+/**
+ * What a signed-in user (a session) may do: a consumer holds CONSUMER_SCOPES; the owner of an
+ * organisation, signed in to the console, holds every organisation scope.
+ */
+export const scopesOfTenantKind = (kind: string): readonly Scope[] => (kind === "ORGANIZATION" ? ORGANIZATION_SCOPES : CONSUMER_SCOPES);

@@ -7,7 +7,7 @@ import { getDb } from "../db";
 import { AppError } from "./errors";
 import { newId } from "./ids";
 import type { SessionPrincipal } from "./principal";
-import { CONSUMER_SCOPES } from "./scopes";
+import { scopesOfTenantKind } from "./scopes";
 
 /** The session cookie's name (next-auth's, so the dashboard and /v1 share one session). */
 export const SESSION_COOKIE = "next-auth.session-token";
@@ -100,7 +100,7 @@ export async function decodeSessionToken(token: string): Promise<SessionClaims |
 export async function liveSession(claims: SessionClaims) {
   const row = await getDb().read.session.findUnique({
     where: { id: claims.sid },
-    select: { id: true, userId: true, expiresAt: true, endedAt: true, user: { select: { id: true, tenantId: true } } },
+    select: { id: true, userId: true, expiresAt: true, endedAt: true, user: { select: { id: true, tenantId: true, tenant: { select: { kind: true } } } } },
   });
   if (!row || row.endedAt || row.expiresAt.getTime() <= Date.now() || row.userId !== claims.sub || !row.user) return null;
   return row;
@@ -113,7 +113,7 @@ export async function authenticateSessionToken(token: string): Promise<SessionPr
   if (!claims) throw invalid();
   const row = await liveSession(claims);
   if (!row) throw invalid();
-  return { kind: "session", tenantId: row.user.tenantId, userId: row.userId, sessionId: row.id, scopes: new Set(CONSUMER_SCOPES) };
+  return { kind: "session", tenantId: row.user.tenantId, userId: row.userId, sessionId: row.id, scopes: new Set(scopesOfTenantKind(row.user.tenant.kind)) };
 }
 
 /** Ends a session for good (logout). Ending an ended session changes nothing. */

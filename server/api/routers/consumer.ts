@@ -22,7 +22,14 @@ export const consumerRouter = router({
     }),
   protections: scopedProcedure("protections:read")
     .input(ZListProtectionsInput)
-    .query(({ ctx, input }) => listProtections({ tenantId: ctx.principal.tenantId, limit: input.limit ?? 20, cursor: input.cursor })),
+    .query(({ ctx, input }) =>
+      listProtections({
+        tenantId: ctx.principal.tenantId,
+        limit: input.limit ?? 20,
+        cursor: input.cursor,
+        filter: { category: input.category, visibility: input.visibility },
+      }),
+    ),
   /** The proof bundle of a protection's attestation, for offline verification. */
   proofBundle: scopedProcedure("protections:read")
     .input(ZProtectionIdInput)

@@ -79,6 +79,8 @@ const ZLimit = z
 export const ZListProtectionsInput = z.strictObject({
   limit: ZLimit.optional(),
   cursor: z.string().min(1).max(512).optional(),
+  category: z.enum(CATEGORIES).optional(),
+  visibility: z.enum(VISIBILITIES).optional(),
 });
 
 export const ZProtectionIdInput = z.object({ id: z.string() });

@@ -1,0 +1,39 @@
+"use client";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import { createTRPCContext } from "@trpc/tanstack-react-query";
+import { useState, type ReactNode } from "react";
+import type { AppRouter } from "@/server/api/root";
+
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+
+function makeQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 10_000,
+        // A 4xx will not get better by asking again.
+        retry: (count, err) => count < 2 && !/^(UNAUTHORIZED|FORBIDDEN|NOT_FOUND|BAD_REQUEST)$/.test((err as { data?: { code?: string } }).data?.code ?? ""),
+      },
+    },
+  });
+}
+
+/** React Query and the tRPC client for every client component under the root layout. */
+export function Providers({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(makeQueryClient);
+  const [trpcClient] = useState(() => createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: "/api/trpc" })] }));
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+        {children}
+      </TRPCProvider>
+    </QueryClientProvider>
+  );
+}
+
+/** The message of a tRPC error for people, and its stable code (AppError's) for tests and logic. */
+export function errorInfo(err: unknown): { message: string; code: string | null } {
+  const e = err as { message?: string; data?: { appCode?: string | null } } | null;
+  return { message: e?.message || "Something went wrong. Please try again.", code: e?.data?.appCode ?? null };
+}

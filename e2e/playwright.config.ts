@@ -1,0 +1,28 @@
+// The browser suite: real Chromium (Debian's, /usr/bin/chromium) against the `next start`
+// that scripts/test.mjs runs; it passes the server's URL in HALLMARK_TEST_BASE_URLS.
+import { defineConfig, devices } from "@playwright/test";
+
+const baseURL = (process.env.HALLMARK_TEST_BASE_URLS ?? "").split(",")[0];
+if (!baseURL) throw new Error("Run the browser suite through `npm test` (HALLMARK_TEST_BASE_URLS is not set).");
+
+const launchOptions = {
+  executablePath: process.env.HALLMARK_CHROMIUM ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+};
+
+export default defineConfig({
+  testDir: "./web",
+  outputDir: process.env.HALLMARK_PW_OUTPUT ?? "../test-results/web",
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  reporter: [["list"], ["json", { outputFile: process.env.HALLMARK_PW_JSON ?? "../test-results/web.json" }]],
+  use: { baseURL, launchOptions, trace: "retain-on-failure", screenshot: "only-on-failure", acceptDownloads: true },
+  projects: [
+    { name: "desktop", use: { ...devices["Desktop Chrome"], launchOptions } },
+    // Phone-sized: the layout checks and screenshots run here too (spec files opt in by tag).
+    { name: "phone", use: { ...devices["Pixel 7"], launchOptions }, grep: /@phone/ },
+  ],
+});

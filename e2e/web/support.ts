@@ -1,0 +1,57 @@
+// Helpers for the browser suite: accounts made the way an operator or a visitor makes them,
+// mail read from the SMTP catcher that scripts/test.mjs runs, and page-quality checks.
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, type TestInfo } from "@playwright/test";
+
+export { waitForMail, verificationLink } from "../api/mail";
+
+export const uniqueEmail = (tag = "web") => `${tag}-${randomUUID().slice(0, 8)}@example.com`;
+
+function admin(args: string[]): Record<string, string> {
+  const out = execFileSync("npm", ["run", "--silent", "admin", "--", ...args, "--json"], { encoding: "utf8", env: process.env });
+  return JSON.parse(out.trim().split("\n").pop()!);
+}
+
+/** A verified consumer (operator command), ready to log in. */
+export function createConsumer(opts: { plan?: "free" | "creator" | "pro"; name?: string } = {}) {
+  const email = uniqueEmail("creator");
+  const password = `pw-${randomUUID()}`;
+  const name = opts.name ?? "Ada Lovelace";
+  const r = admin(["create-consumer", "--email", email, "--password", password, "--plan", opts.plan ?? "creator", "--name", name, "--verified"]);
+  return { email, password, name, userId: r.user_id!, apiKey: r.api_key! };
+}
+
+/** An organisation with an owner who signs in to the console. */
+export function createOrgWithOwner() {
+  const email = uniqueEmail("owner");
+  const password = `pw-${randomUUID()}`;
+  const name = `Org ${randomUUID().slice(0, 6)}`;
+  const r = admin(["create-org", "--name", name, "--owner-email", email, "--owner-password", password, "--owner-name", "Grace Hopper"]);
+  return { email, password, orgName: name, tenantId: r.tenant_id!, apiKey: r.api_key! };
+}
+
+/** Logs in through the login page, as a person would. */
+export async function logIn(page: Page, account: { email: string; password: string }, landing: RegExp = /\/(dashboard|console)/) {
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page).toHaveURL(landing);
+}
+
+/**
+ * The checks every page passes: no axe violations (WCAG 2 A/AA), nothing wider than the
+ * viewport (a layout break on a phone shows as horizontal overflow), and a full-page
+ * screenshot attached to the report for a person to look at.
+ */
+export async function checkPageQuality(page: Page, testInfo: TestInfo, name: string) {
+  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const violations = axe.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+  expect(violations, `axe violations on ${name}`).toEqual([]);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${name} is wider than the viewport by ${overflow}px`).toBeLessThanOrEqual(0);
+  const shot = await page.screenshot({ fullPage: true });
+  await testInfo.attach(`${name}-${testInfo.project.name}.png`, { body: shot, contentType: "image/png" });
+}

@@ -1,0 +1,8 @@
+import "server-only";
+import { getViewer } from "../../domain/viewer";
+import { publicProcedure, router } from "../trpc";
+
+/** Who is signed in to the dashboard (null for a visitor). */
+export const viewerRouter = router({
+  me: publicProcedure.query(({ ctx }) => getViewer(ctx.principal)),
+});
