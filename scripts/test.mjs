@@ -101,7 +101,7 @@ async function playwright(env, label) {
   const extra = (process.env.HALLMARK_TEST_WEB_ARGS ?? "").split(/\s+/).filter(Boolean);
   const args = ["test", "--config", "e2e/playwright.config.ts", ...extra];
   await new Promise((resolve) =>
-    spawn("node_modules/.bin/playwright", args, { cwd: root, stdio: "inherit", env: { ...env, HALLMARK_PW_JSON: out } }).on("exit", resolve),
+    spawn("node_modules/.bin/playwright", args, { cwd: root, stdio: "inherit", env: { ...env, HALLMARK_PW_JSON: out, HALLMARK_PW_OUTPUT: path.join(root, "test-results", `web-${path.basename(distDir)}`) } }).on("exit", resolve),
   );
   try {
     const r = JSON.parse(fs.readFileSync(out, "utf8"));

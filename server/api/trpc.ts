@@ -9,11 +9,29 @@ export interface Context {
   principal: Principal | null;
 }
 
+type Issue = { path?: ReadonlyArray<PropertyKey>; message: string };
+
+/**
+ * Field-level failures for forms, keyed by the top-level field: zod's input issues, or an
+ * AppError's JSON pointers ("/title" → "title"). The first message per field wins.
+ */
+function fieldErrorsOf(cause: unknown): Record<string, string> | null {
+  const out: Record<string, string> = {};
+  const issues = (cause as { issues?: unknown } | null)?.issues;
+  if (Array.isArray(issues)) for (const i of issues as Issue[]) out[String(i.path?.[0] ?? "")] ??= i.message;
+  if (cause instanceof AppError) for (const e of cause.errors ?? []) out[e.pointer.split("/")[1] ?? ""] ??= e.detail;
+  return Object.keys(out).length ? out : null;
+}
+
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     // Only AppErrors carry a message meant for callers; anything else stays internal.
     const cause = error.cause instanceof AppError ? error.cause : null;
-    return { ...shape, message: cause ? cause.detail : shape.message, data: { ...shape.data, appCode: cause?.code ?? null } };
+    const fieldErrors = fieldErrorsOf(error.cause);
+    const internal = !cause && error.code === "INTERNAL_SERVER_ERROR";
+    const message = cause ? cause.detail : fieldErrors ? "Some fields are not valid." : internal ? "An internal error occurred." : shape.message;
+    // The stack stays in the server log, never in an answer.
+    return { ...shape, message, data: { ...shape.data, stack: undefined, appCode: cause?.code ?? null, fieldErrors } };
   },
 });
 

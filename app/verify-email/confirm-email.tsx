@@ -1,0 +1,36 @@
+"use client";
+import { useMutation } from "@tanstack/react-query";
+import Link from "next/link";
+import { errorInfo, useTRPC } from "../_trpc/client";
+import { Alert, Button } from "../_components/ui";
+
+/**
+ * Confirms on a click, not on page load: mail scanners that pre-open links would otherwise use
+ * up the single-use token before the person does.
+ */
+export function ConfirmEmail({ token }: { token: string }) {
+  const trpc = useTRPC();
+  const verify = useMutation(trpc.consumerAuth.verifyEmail.mutationOptions());
+  if (verify.isSuccess) {
+    return (
+      <Alert tone="success" title="E-mail address confirmed">
+        <p>
+          <span className="break-all">{verify.data.email}</span> is confirmed.{" "}
+          <Link className="font-medium underline" href="/login?verified=1">Log in</Link> to start protecting your work.
+        </p>
+      </Alert>
+    );
+  }
+  return (
+    <div className="space-y-4">
+      {verify.error ? (
+        <Alert title="This link does not work">
+          {errorInfo(verify.error).message} <Link className="underline" href="/signup?resend=1">Get a new link</Link>.
+        </Alert>
+      ) : null}
+      <Button className="w-full" disabled={verify.isPending} onClick={() => verify.mutate({ token })}>
+        {verify.isPending ? "Confirming…" : "Confirm my e-mail address"}
+      </Button>
+    </div>
+  );
+}

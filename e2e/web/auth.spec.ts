@@ -1,0 +1,82 @@
+import { expect, test } from "@playwright/test";
+import { checkPageQuality, createConsumer, logIn, uniqueEmail, verificationLink, waitForMail } from "./support";
+
+test("landing page says what a protection proves and what it does not @phone", async ({ page }, testInfo) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Prove your work existed");
+  await expect(page.getByRole("heading", { name: "What a protection proves" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "What it does not prove" })).toBeVisible();
+  await expect(page.getByText(/re-encoding, resizing or re-saving changes/)).toBeVisible();
+  await expect(page.getByRole("link", { name: "Start free" })).toHaveAttribute("href", "/signup");
+  await checkPageQuality(page, testInfo, "landing");
+});
+
+test("sign up, confirm from the e-mailed link, log in, log out for good", async ({ page, request }) => {
+  const email = uniqueEmail("signup");
+  const password = "correct horse battery";
+  await page.goto("/signup");
+  await page.getByLabel("Your name").fill("Hedy Lamarr");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+
+  // Before confirming, the password is right but the login is refused with the reason.
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Confirm your e-mail address first" })).toBeVisible();
+
+  const [mail] = await waitForMail(email);
+  const { link } = verificationLink(mail!);
+  await page.goto(link);
+  await page.getByRole("button", { name: "Confirm my e-mail address" }).click();
+  await expect(page.getByText("E-mail address confirmed")).toBeVisible();
+  // The link is single use.
+  await page.reload();
+  await page.getByRole("button", { name: "Confirm my e-mail address" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "invalid, was already used, or has expired" })).toBeVisible();
+
+  await logIn(page, { email, password });
+  await expect(page.getByRole("navigation", { name: "Main" })).toContainText(email);
+  const cookie = (await page.context().cookies()).find((c) => c.name === "next-auth.session-token");
+  expect(cookie?.httpOnly).toBe(true);
+  // The dashboard's session is /v1's session.
+  const during = await request.get("/v1/consumer/protections", { headers: { authorization: `Bearer ${cookie!.value}` } });
+  expect(during.status()).toBe(200);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("link", { name: "Log in" })).toBeVisible();
+  // Signing out ended the session itself, not just the cookie: the old token is dead.
+  const after = await request.get("/v1/consumer/protections", { headers: { authorization: `Bearer ${cookie!.value}` } });
+  expect(after.status()).toBe(401);
+});
+
+test("a wrong password is refused without saying which part was wrong", async ({ page }) => {
+  const account = createConsumer();
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(account.email);
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "The e-mail address or the password is wrong." })).toBeVisible();
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test("a protected page sends a visitor to log in, and back afterwards", async ({ page }) => {
+  const account = createConsumer();
+  await page.goto("/dashboard/protections");
+  await expect(page).toHaveURL(/\/login\?next=%2Fdashboard%2Fprotections/);
+  await page.getByLabel("E-mail").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/protections$/);
+});
+
+test("login, sign-up and confirmation pages pass the quality checks @phone", async ({ page }, testInfo) => {
+  for (const [path, name] of [["/login", "login"], ["/signup", "signup"], ["/verify-email?token=x", "verify-email"]] as const) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await checkPageQuality(page, testInfo, name);
+  }
+});
