@@ -1,0 +1,126 @@
+// The public reads behind the verify, share and portfolio pages, and the protections filters.
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { verifyProofBundle } from "@/lib/verify";
+import { api, baseUrl, createMintingConsumer, expectProblem, logInfo, mint, randomContentHash } from "./helpers";
+
+async function minted(apiKey: string, body: Record<string, unknown>) {
+  const res = await mint(apiKey, { content_hash: randomContentHash(), ...body });
+  expect(res.status, res.text).toBe(201);
+  return res.body as { protection_id: string; attestation_id: string; content_hash: string; protected_at: string };
+}
+
+describe("public protection reads", () => {
+  it("shows a public protection's metadata and creator to anyone, without credentials", async () => {
+    const { apiKey, userId } = createMintingConsumer();
+    const p = await minted(apiKey, { title: "Cover art", description: "Final cut", file_name: "cover.png", content_type: "image/png", file_size: 2048, category: "design", visibility: "public" });
+    const res = await api(`/v1/protections/${p.protection_id}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({
+      protection_id: p.protection_id,
+      attestation_id: p.attestation_id,
+      content_hash: p.content_hash,
+      category: "design",
+      visibility: "public",
+      protected_at: p.protected_at,
+      title: "Cover art",
+      description: "Final cut",
+      file_name: "cover.png",
+      content_type: "image/png",
+      file_size: 2048,
+      creator: { name: expect.any(String), portfolio_url: `${baseUrl}/portfolio/${userId}` },
+      verify_url: `${baseUrl}/verify/${p.protection_id}`,
+      share_url: `${baseUrl}/share/${p.protection_id}`,
+      proof_bundle_url: `${baseUrl}/v1/protections/${p.protection_id}/proof-bundle`,
+    });
+    expect(typeof res.body.log_index).toBe("number");
+  });
+
+  it("reveals only the cryptographic facts of a private protection", async () => {
+    const { apiKey } = createMintingConsumer();
+    const secret = `secret-${randomContentHash().slice(0, 12)}`;
+    const p = await minted(apiKey, { title: secret, description: secret, file_name: `${secret}.pdf`, content_type: "application/pdf", file_size: 9, visibility: "private" });
+    const res = await api(`/v1/protections/${p.protection_id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ content_hash: p.content_hash, visibility: "private", title: null, description: null, file_name: null, content_type: null, file_size: null, creator: null });
+    const bundle = await api(`/v1/protections/${p.protection_id}/proof-bundle`);
+    expect(bundle.status).toBe(200);
+    expect(res.text + bundle.text).not.toContain(secret);
+  });
+
+  it("serves a proof bundle that verifies offline against the log key", async () => {
+    const { apiKey } = createMintingConsumer();
+    const p = await minted(apiKey, { visibility: "private" });
+    const bundle = await api(`/v1/protections/${p.protection_id}/proof-bundle`);
+    expect(bundle.status, bundle.text).toBe(200);
+    const result = verifyProofBundle(bundle.body, { logPublicKey: (await logInfo()).verifier_key });
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+    expect(bundle.body.attestation.id).toBe(p.attestation_id);
+    expect(bundle.body.attestation.payload).toMatchObject({ protection_id: p.protection_id, content_hash: `sha256:${p.content_hash}` });
+  });
+
+  it("answers 404 problem+json for an unknown or malformed id, and 405 for other methods", async () => {
+    for (const path of ["/v1/protections/0190a0a0-0000-7000-8000-000000000000", "/v1/protections/nope", "/v1/protections/nope/proof-bundle"]) {
+      expectProblem(await api(path), 404, "not_found");
+    }
+    expectProblem(await api("/v1/protections/0190a0a0-0000-7000-8000-000000000000", { method: "DELETE" }), 405, "method_not_allowed");
+  });
+
+  it("rejects invalid credentials even on a public read", async () => {
+    const { apiKey } = createMintingConsumer();
+    const p = await minted(apiKey, {});
+    expectProblem(await api(`/v1/protections/${p.protection_id}`, { key: "hm_live_not-a-key" }), 401, "invalid_api_key");
+  });
+});
+
+describe("portfolios", () => {
+  it("lists only a creator's public protections, newest first", async () => {
+    const { apiKey, userId } = createMintingConsumer();
+    const a = await minted(apiKey, { title: "A", visibility: "public" });
+    await minted(apiKey, { title: "hidden", visibility: "private" });
+    const c = await minted(apiKey, { title: "C", visibility: "public" });
+    const res = await api(`/v1/portfolios/${userId}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.total).toBe(2);
+    expect(res.body.creator).toMatchObject({ id: userId, portfolio_url: `${baseUrl}/portfolio/${userId}` });
+    expect(res.body.items.map((i: { protection_id: string }) => i.protection_id)).toEqual([c.protection_id, a.protection_id]);
+    expect(res.text).not.toContain("hidden");
+    const page2 = await api(`/v1/portfolios/${userId}?limit=1&offset=1`);
+    expect(page2.body.items.map((i: { protection_id: string }) => i.protection_id)).toEqual([a.protection_id]);
+    expectProblem(await api(`/v1/portfolios/${userId}?limit=0`), 400, "invalid_parameter");
+    expectProblem(await api(`/v1/portfolios/${userId}?offset=x`), 400, "invalid_parameter");
+  });
+
+  it("has no portfolio for an unknown id or an organisation", async () => {
+    expectProblem(await api("/v1/portfolios/0190a0a0-0000-7000-8000-000000000000"), 404, "not_found");
+    // An organisation's owner is a user, but not a creator with a portfolio.
+    const out = execFileSync(
+      "npm",
+      ["run", "--silent", "admin", "--", "create-org", "--name", "Owned", "--owner-email", `owner-${randomUUID().slice(0, 8)}@example.org`, "--owner-password", "owner-password", "--json"],
+      { encoding: "utf8", env: process.env },
+    );
+    const ownerId = JSON.parse(out.trim().split("\n").pop()!).owner_id as string;
+    expect(ownerId).toMatch(/^[0-9a-f-]{36}$/);
+    expectProblem(await api(`/v1/portfolios/${ownerId}`), 404, "not_found");
+  });
+});
+
+describe("protections filters", () => {
+  it("filters the caller's list by category and visibility; total counts the matches", async () => {
+    const { apiKey } = createMintingConsumer("creator");
+    const pub = await minted(apiKey, { category: "design", visibility: "public" });
+    const priv = await minted(apiKey, { category: "design", visibility: "private" });
+    const code = await minted(apiKey, { category: "code", visibility: "public" });
+    const ids = (body: { items: { protection_id: string }[] }) => body.items.map((i) => i.protection_id);
+    const design = await api("/v1/consumer/protections?category=design", { key: apiKey });
+    expect(design.status, design.text).toBe(200);
+    expect({ ids: ids(design.body), total: design.body.total }).toEqual({ ids: [priv.protection_id, pub.protection_id], total: 2 });
+    const publicOnes = await api("/v1/consumer/protections?visibility=public", { key: apiKey });
+    expect({ ids: ids(publicOnes.body), total: publicOnes.body.total }).toEqual({ ids: [code.protection_id, pub.protection_id], total: 2 });
+    const both = await api("/v1/consumer/protections?visibility=public&category=design&limit=1", { key: apiKey });
+    expect({ ids: ids(both.body), total: both.body.total, next: both.body.next_cursor }).toEqual({ ids: [pub.protection_id], total: 1, next: null });
+    expectProblem(await api("/v1/consumer/protections?category=paintings", { key: apiKey }), 400, "invalid_parameter");
+    expectProblem(await api("/v1/consumer/protections?visibility=secret", { key: apiKey }), 400, "invalid_parameter");
+  });
+});
