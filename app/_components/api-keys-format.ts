@@ -1,0 +1,72 @@
+// Small helpers shared by the API-key and issuer pages (console and creator dashboard).
+import type { Scope } from "@/server/domain/scopes";
+
+/** What each scope lets a key do, in one line (from the comment in server/domain/scopes.ts). */
+export const SCOPE_HELP: Record<Scope, string> = {
+  "attestations:read": "Read attestations and their proof bundles.",
+  "attestations:write": "Sign attestations with your issuers and record them in the log (POST /v1/attestations).",
+  "issuers:read": "List and read issuers and their public keys.",
+  "issuers:write": "Create issuers and rotate their signing keys.",
+  "api_keys:read": "List this account's API keys (never their secrets).",
+  "api_keys:write": "Create and revoke API keys.",
+  "protections:read": "Read your protections and usage.",
+  "protections:write": "Protect work: mint attestations (POST /v1/consumer/mint).",
+};
+
+/** The order scopes are offered and shown in. */
+export const SCOPE_ORDER: readonly Scope[] = [
+  "protections:read",
+  "protections:write",
+  "attestations:read",
+  "attestations:write",
+  "issuers:read",
+  "issuers:write",
+  "api_keys:read",
+  "api_keys:write",
+];
+
+export const sortScopes = (scopes: readonly string[]) =>
+  [...scopes].sort((a, b) => SCOPE_ORDER.indexOf(a as Scope) - SCOPE_ORDER.indexOf(b as Scope));
+
+// A fixed locale and UTC: the same text on the server and in every browser (no hydration mismatch).
+const dateTime = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
+const dateOnly = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+
+export function formatDateTime(iso: string) {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : `${dateTime.format(d)} UTC`;
+}
+
+export function formatDate(iso: string) {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : dateOnly.format(d);
+}
+
+export const formatCount = (n: number) => n.toLocaleString("en-US");
+
+const capitalise = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
+
+/**
+ * Field errors of a failed tRPC call, keyed by input field: the server's `data.fieldErrors` when its
+ * error formatter provides them, else the zod issues tRPC puts (as JSON) in the message.
+ */
+export function serverFieldErrors(err: unknown): Record<string, string> {
+  const e = err as { message?: string; data?: { fieldErrors?: Record<string, string> | null } } | null;
+  const out: Record<string, string> = {};
+  if (e?.data?.fieldErrors) {
+    for (const [k, v] of Object.entries(e.data.fieldErrors)) out[k] = capitalise(v);
+    return out;
+  }
+  try {
+    const issues: unknown = JSON.parse(e?.message ?? "");
+    if (Array.isArray(issues)) {
+      for (const i of issues as Array<{ path?: unknown[]; message?: string }>) {
+        const key = String(i.path?.[0] ?? "");
+        if (i.message && !(key in out)) out[key] = capitalise(i.message);
+      }
+    }
+  } catch {
+    // Not a validation failure.
+  }
+  return out;
+}

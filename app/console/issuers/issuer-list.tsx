@@ -1,0 +1,176 @@
+"use client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useId, useRef, useState, type FormEvent } from "react";
+import { Modal } from "../../_components/api-keys-dialog";
+import { formatDate, formatDateTime, serverFieldErrors } from "../../_components/api-keys-format";
+import { Alert, Button, Card, EmptyState, Field, Input, Mono, Spinner } from "../../_components/ui";
+import { errorInfo, useTRPC } from "../../_trpc/client";
+import { IssuerStatusBadge, TrustBadge } from "./issuer-badges";
+
+const link = "rounded font-medium text-teal-800 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-700";
+
+export function IssuerList({ canWrite }: { canWrite: boolean }) {
+  const trpc = useTRPC();
+  const list = useQuery(trpc.issuers.list.queryOptions());
+  const [creating, setCreating] = useState(false);
+
+  const createButton = canWrite ? (
+    <Button onClick={() => setCreating(true)}>
+      <span aria-hidden>+</span> Create issuer
+    </Button>
+  ) : null;
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <h2 className="text-lg font-semibold">Your issuers</h2>
+        {list.data && list.data.length > 0 ? createButton : null}
+      </div>
+      {list.isPending ? (
+        <Spinner label="Loading your issuers…" />
+      ) : list.isError ? (
+        <Alert title="Your issuers could not be loaded">
+          <p>{errorInfo(list.error).message}</p>
+          <Button variant="secondary" className="mt-3" onClick={() => void list.refetch()}>
+            Try again
+          </Button>
+        </Alert>
+      ) : list.data.length === 0 ? (
+        <EmptyState title="No issuers yet" action={createButton}>
+          Create an issuer for each publication or service that signs content, e.g. <Mono>news.example.org</Mono>. It gets a signing key at once.
+        </EmptyState>
+      ) : (
+        <>
+          <div className="hidden overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm md:block">
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">Issuers, newest first</caption>
+              <thead className="bg-stone-50 text-xs uppercase tracking-wide text-stone-700">
+                <tr>
+                  <th scope="col" className="px-4 py-3 font-semibold">Name</th>
+                  <th scope="col" className="px-4 py-3 font-semibold">Domain</th>
+                  <th scope="col" className="px-4 py-3 font-semibold">Status</th>
+                  <th scope="col" className="px-4 py-3 font-semibold">Trust level</th>
+                  <th scope="col" className="px-4 py-3 font-semibold">Created</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-stone-200">
+                {list.data.map((i) => (
+                  <tr key={i.id}>
+                    <th scope="row" className="px-4 py-3">
+                      <Link className={`${link} break-words`} href={`/console/issuers/${i.id}`}>
+                        {i.name}
+                      </Link>
+                    </th>
+                    <td className="px-4 py-3"><Mono>{i.domain}</Mono></td>
+                    <td className="px-4 py-3"><IssuerStatusBadge status={i.status} /></td>
+                    <td className="px-4 py-3"><TrustBadge level={i.trust_level} /></td>
+                    <td className="whitespace-nowrap px-4 py-3"><time dateTime={i.created_at} title={formatDateTime(i.created_at)}>{formatDate(i.created_at)}</time></td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <ul className="space-y-3 md:hidden" aria-label="Issuers, newest first">
+            {list.data.map((i) => (
+              <li key={i.id}>
+                <Card className="!p-4">
+                  <div className="flex items-start justify-between gap-3">
+                    <div className="min-w-0">
+                      <h3 className="break-words">
+                        <Link className={link} href={`/console/issuers/${i.id}`}>{i.name}</Link>
+                      </h3>
+                      <Mono className="text-stone-700">{i.domain}</Mono>
+                    </div>
+                    <IssuerStatusBadge status={i.status} />
+                  </div>
+                  <p className="mt-3 flex flex-wrap items-center gap-2 text-sm text-stone-700">
+                    <TrustBadge level={i.trust_level} /> created <time dateTime={i.created_at}>{formatDate(i.created_at)}</time>
+                  </p>
+                </Card>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {canWrite ? <CreateIssuerDialog open={creating} onClose={() => setCreating(false)} /> : null}
+    </div>
+  );
+}
+
+function CreateIssuerDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const formId = useId();
+  const nameRef = useRef<HTMLInputElement>(null);
+  const [name, setName] = useState("");
+  const [domain, setDomain] = useState("");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const create = useMutation(trpc.issuers.create.mutationOptions());
+
+  function close() {
+    if (create.isPending) return;
+    setName("");
+    setDomain("");
+    setErrors({});
+    create.reset();
+    onClose();
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const found: Record<string, string> = {};
+    if (!name.trim()) found.name = "Give the issuer a name, e.g. the publication's.";
+    if (!domain.trim()) found.domain = "Enter the domain it publishes under, e.g. news.example.org.";
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      document.getElementById(`${formId}-${Object.keys(found)[0]}`)?.focus();
+      return;
+    }
+    try {
+      const issuer = await create.mutateAsync({ name: name.trim(), domain: domain.trim() });
+      queryClient.setQueryData(trpc.issuers.get.queryKey({ id: issuer.id }), issuer);
+      void queryClient.invalidateQueries({ queryKey: trpc.issuers.list.queryKey() });
+      router.push(`/console/issuers/${issuer.id}?created=1`);
+    } catch (err) {
+      const fields = serverFieldErrors(err);
+      setErrors(fields);
+      const first = Object.keys(fields)[0];
+      if (first) document.getElementById(`${formId}-${first}`)?.focus();
+    }
+  }
+
+  const serverError = create.isError && Object.keys(serverFieldErrors(create.error)).length === 0 ? errorInfo(create.error).message : null;
+  const describe = (field: string) => (errors[field] ? `${formId}-${field}-error` : `${formId}-${field}-hint`);
+
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      title="Create an issuer"
+      description="It starts PENDING at trust level BASIC, with a fresh Ed25519 signing key."
+      busy={create.isPending || create.isSuccess}
+      initialFocus={nameRef}
+    >
+      <form onSubmit={submit} noValidate className="space-y-5">
+        {serverError ? <Alert title="The issuer was not created">{serverError}</Alert> : null}
+        <Field label="Name" id={`${formId}-name`} error={errors.name} hint="Shown to people who verify what it signs.">
+          <Input ref={nameRef} id={`${formId}-name`} value={name} onChange={(e) => setName(e.target.value)} maxLength={200} autoComplete="organization" aria-invalid={errors.name ? true : undefined} aria-describedby={describe("name")} />
+        </Field>
+        <Field label="Domain" id={`${formId}-domain`} error={errors.domain} hint="A host name such as news.example.org.">
+          <Input id={`${formId}-domain`} value={domain} onChange={(e) => setDomain(e.target.value)} inputMode="url" autoComplete="off" autoCapitalize="none" spellCheck={false} aria-invalid={errors.domain ? true : undefined} aria-describedby={describe("domain")} />
+        </Field>
+        <div className="flex flex-col-reverse gap-2 border-t border-stone-200 pt-4 sm:flex-row sm:justify-end">
+          <Button variant="secondary" onClick={close} disabled={create.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={create.isPending || create.isSuccess}>
+            {create.isPending || create.isSuccess ? "Creating…" : "Create issuer"}
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,20 @@
+import type { Metadata } from "next";
+import { requireViewer } from "@/server/auth/page-viewer";
+import { PageHeader } from "../../_components/ui";
+import { IssuerList } from "./issuer-list";
+
+export const metadata: Metadata = { title: "Issuers · Console" };
+
+export default async function ConsoleIssuersPage() {
+  const viewer = await requireViewer("/console/issuers", "organization");
+  return (
+    <div>
+      <p className="mb-1 text-sm font-medium text-teal-800">{viewer.tenant.name} · Organisation console</p>
+      <PageHeader
+        title="Issuers"
+        lead="An issuer is who signs: a publication or a service, named by its domain. Each has its own Ed25519 signing key, and everything it signs lands in the public log."
+      />
+      <IssuerList canWrite={viewer.scopes.includes("issuers:write")} />
+    </div>
+  );
+}
