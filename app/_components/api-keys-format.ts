@@ -43,30 +43,3 @@ export function formatDate(iso: string) {
 }
 
 export const formatCount = (n: number) => n.toLocaleString("en-US");
-
-const capitalise = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
-
-/**
- * Field errors of a failed tRPC call, keyed by input field: the server's `data.fieldErrors` when its
- * error formatter provides them, else the zod issues tRPC puts (as JSON) in the message.
- */
-export function serverFieldErrors(err: unknown): Record<string, string> {
-  const e = err as { message?: string; data?: { fieldErrors?: Record<string, string> | null } } | null;
-  const out: Record<string, string> = {};
-  if (e?.data?.fieldErrors) {
-    for (const [k, v] of Object.entries(e.data.fieldErrors)) out[k] = capitalise(v);
-    return out;
-  }
-  try {
-    const issues: unknown = JSON.parse(e?.message ?? "");
-    if (Array.isArray(issues)) {
-      for (const i of issues as Array<{ path?: unknown[]; message?: string }>) {
-        const key = String(i.path?.[0] ?? "");
-        if (i.message && !(key in out)) out[key] = capitalise(i.message);
-      }
-    }
-  } catch {
-    // Not a validation failure.
-  }
-  return out;
-}

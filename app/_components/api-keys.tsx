@@ -8,7 +8,8 @@ import type { AppRouter } from "@/server/api/root";
 import type { Scope } from "@/server/domain/scopes";
 import { errorInfo, useTRPC } from "../_trpc/client";
 import { ConfirmDialog, Modal } from "./api-keys-dialog";
-import { formatCount, formatDate, formatDateTime, SCOPE_HELP, serverFieldErrors, sortScopes } from "./api-keys-format";
+import { formatCount, formatDate, formatDateTime, SCOPE_HELP, sortScopes } from "./api-keys-format";
+import { fieldErrorsOf } from "./field-errors";
 import { CopyButton } from "./copy-button";
 import { Alert, Badge, Button, Card, EmptyState, Field, Input, Mono, Spinner, cx } from "./ui";
 
@@ -315,14 +316,14 @@ function CreateKeyDialog({
       reset();
       onCreated(key);
     } catch (err) {
-      const fields = serverFieldErrors(err);
+      const fields = fieldErrorsOf(err);
       setErrors(fields);
       const first = Object.keys(fields)[0];
       if (first) document.getElementById(`${formId}-${first}`)?.focus();
     }
   }
 
-  const serverError = create.isError && Object.keys(serverFieldErrors(create.error)).length === 0 ? errorInfo(create.error).message : null;
+  const serverError = create.isError && Object.keys(fieldErrorsOf(create.error)).length === 0 ? errorInfo(create.error).message : null;
   const describe = (field: string) => (errors[field] ? `${formId}-${field}-error` : `${formId}-${field}-hint`);
 
   return (

@@ -1,21 +1,29 @@
 import "server-only";
+import { TRPCError } from "@trpc/server";
 import { cookies } from "next/headers";
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
+import { createCaller } from "../api/root";
 import { AppError } from "../domain/errors";
+import type { SessionPrincipal } from "../domain/principal";
 import { authenticateSessionToken, SESSION_COOKIE } from "../domain/sessions";
 import { getViewer, type Viewer } from "../domain/viewer";
 
-/** The signed-in user of a server-rendered page, or null (no cookie, or an ended session). */
-export async function currentViewer(): Promise<Viewer | null> {
+/** The session of a server-rendered page's request, or null (no cookie, or an ended session). */
+export async function pagePrincipal(): Promise<SessionPrincipal | null> {
   const store = await cookies();
   const token = store.get(`__Secure-${SESSION_COOKIE}`)?.value ?? store.get(SESSION_COOKIE)?.value;
   if (!token) return null;
   try {
-    return await getViewer(await authenticateSessionToken(token));
+    return await authenticateSessionToken(token);
   } catch (err) {
     if (err instanceof AppError) return null;
     throw err;
   }
+}
+
+/** The signed-in user of a server-rendered page, or null. */
+export async function currentViewer(): Promise<Viewer | null> {
+  return getViewer(await pagePrincipal());
 }
 
 /** The signed-in user, else a redirect to the login page (back to `path` afterwards). */
@@ -24,4 +32,20 @@ export async function requireViewer(path: string, realm?: Viewer["realm"]): Prom
   if (!viewer) redirect(`/login?next=${encodeURIComponent(path)}`);
   if (realm && viewer.realm !== realm) redirect(viewer.realm === "organization" ? "/console" : "/dashboard");
   return viewer;
+}
+
+/** A tRPC caller for a server component: the same procedures as /v1 and /api/trpc, as the page's session. */
+export async function pageCaller() {
+  return createCaller({ principal: await pagePrincipal() });
+}
+
+/** Awaits a procedure call, turning its not-found (an unknown or another tenant's id) into the page's 404. */
+export async function orNotFound<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    const cause = err instanceof TRPCError ? err.cause : err;
+    if ((err instanceof TRPCError && err.code === "NOT_FOUND") || (cause instanceof AppError && cause.code === "not_found")) notFound();
+    throw err;
+  }
 }

@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useId, useRef, useState, type FormEvent } from "react";
 import { Modal } from "../../_components/api-keys-dialog";
-import { formatDate, formatDateTime, serverFieldErrors } from "../../_components/api-keys-format";
+import { formatDate, formatDateTime } from "../../_components/api-keys-format";
+import { fieldErrorsOf } from "../../_components/field-errors";
 import { Alert, Button, Card, EmptyState, Field, Input, Mono, Spinner } from "../../_components/ui";
 import { errorInfo, useTRPC } from "../../_trpc/client";
 import { IssuerStatusBadge, TrustBadge } from "./issuer-badges";
@@ -135,14 +136,14 @@ function CreateIssuerDialog({ open, onClose }: { open: boolean; onClose: () => v
       void queryClient.invalidateQueries({ queryKey: trpc.issuers.list.queryKey() });
       router.push(`/console/issuers/${issuer.id}?created=1`);
     } catch (err) {
-      const fields = serverFieldErrors(err);
+      const fields = fieldErrorsOf(err);
       setErrors(fields);
       const first = Object.keys(fields)[0];
       if (first) document.getElementById(`${formId}-${first}`)?.focus();
     }
   }
 
-  const serverError = create.isError && Object.keys(serverFieldErrors(create.error)).length === 0 ? errorInfo(create.error).message : null;
+  const serverError = create.isError && Object.keys(fieldErrorsOf(create.error)).length === 0 ? errorInfo(create.error).message : null;
   const describe = (field: string) => (errors[field] ? `${formId}-${field}-error` : `${formId}-${field}-hint`);
 
   return (
