@@ -1,0 +1,36 @@
+// Server-side reads for the visitor pages (verify, share, portfolio): the public tRPC
+// procedures through a caller without a principal, with "not found" mapped to Next's 404.
+import "server-only";
+import { cache } from "react";
+import { notFound } from "next/navigation";
+import { TRPCError } from "@trpc/server";
+import { createCaller } from "@/server/api/root";
+import { AppError } from "@/server/domain/errors";
+
+const caller = () => createCaller({ principal: null });
+
+function isNotFound(err: unknown): boolean {
+  const cause = err instanceof TRPCError ? err.cause : err;
+  return cause instanceof AppError && cause.code === "not_found";
+}
+
+async function orNotFound<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (isNotFound(err)) notFound();
+    throw err;
+  }
+}
+
+/** A protection as anyone may see it (cached per request: metadata and page share one read). */
+export const loadPublicProtection = cache((id: string) => orNotFound(() => caller().public.protection({ id })));
+
+export type PublicProtection = Awaited<ReturnType<typeof loadPublicProtection>>;
+
+export const PORTFOLIO_PAGE_SIZE = 12;
+
+/** One page of a creator's public work, newest first. */
+export const loadPortfolio = cache((userId: string, offset: number) =>
+  orNotFound(() => caller().public.portfolio({ user_id: userId, limit: String(PORTFOLIO_PAGE_SIZE), offset: String(offset) })),
+);

@@ -1,0 +1,238 @@
+// The verify page: a visitor sees the attestation's facts, their browser checks the proof
+// bundle it downloads (tampered bundles are served with page.route), and a dropped file is
+// hashed locally and compared.
+import { randomUUID } from "node:crypto";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { checkPageQuality, createConsumer } from "./support";
+import { fetchBundle, mint, tempDir, writeFile, type Minted } from "./visitor-fixtures";
+
+const CHECKS = ["Log checkpoint signature", "Included in the log", "Signature by the issuer's key", "Key valid at signing time", "Bundle matches this page"];
+
+const check = (page: Page, name: string) => page.getByRole("list", { name: "Proof checks" }).getByRole("listitem").filter({ hasText: name });
+
+async function expectChecks(page: Page, states: Record<string, "Passed" | "Failed" | "Not checked">) {
+  for (const [name, state] of Object.entries(states)) await expect(check(page, name), name).toContainText(state);
+}
+
+/** Whether an element's text colour is a red (read back through a canvas, whatever the CSS colour space). */
+function isRed(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el) => {
+    const ctx = document.createElement("canvas").getContext("2d")!;
+    ctx.fillStyle = getComputedStyle(el).color;
+    ctx.fillRect(0, 0, 1, 1);
+    const [r, g, b] = ctx.getImageData(0, 0, 1, 1).data;
+    return r! > g! + 60 && r! > b! + 60;
+  });
+}
+
+const allPassed = Object.fromEntries(CHECKS.map((c) => [c, "Passed" as const]));
+
+let dir: string;
+let creator: ReturnType<typeof createConsumer>;
+let work: Minted;
+let other: Minted;
+let secret: Minted;
+
+test.beforeAll(async () => {
+  dir = tempDir();
+  creator = createConsumer({ name: "Verity Visitor-Test" });
+  work = await mint(creator.apiKey, dir, { title: `Harbour at dawn ${randomUUID().slice(0, 6)}`, visibility: "public", fileName: "harbour-at-dawn.txt", category: "digital-art" });
+  other = await mint(creator.apiKey, dir, { title: `Another piece ${randomUUID().slice(0, 6)}`, visibility: "public", fileName: "another-piece.txt" });
+  secret = await mint(creator.apiKey, dir, {
+    title: `Unreleased album ${randomUUID().slice(0, 6)}`,
+    visibility: "private",
+    fileName: `private-demo-${randomUUID().slice(0, 6)}.txt`,
+    description: `Confidential liner notes ${randomUUID().slice(0, 6)}`,
+  });
+});
+
+test("shows the attestation's facts and verifies the proof in the browser @phone", async ({ page }, testInfo) => {
+  const bundleRequests: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/proof-bundle") || r.url().endsWith("/v1/log")) bundleRequests.push(new URL(r.url()).pathname);
+  });
+  await page.goto(`/verify/${work.protection_id}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Verify this protection" })).toBeVisible();
+  await expect(page.getByText(`sha256:${work.hash}`, { exact: true })).toBeVisible();
+  await expect(page.getByText(work.attestation_id, { exact: true })).toBeVisible();
+  await expect(page.getByText(work.title).first()).toBeVisible();
+  await expect(page.getByRole("link", { name: "Verity Visitor-Test" })).toHaveAttribute("href", new RegExp(`/portfolio/${creator.userId}$`));
+  await expect(page.getByText("harbour-at-dawn.txt")).toBeVisible();
+  await expect(page.getByText("Digital art")).toBeVisible();
+  await expect(page.getByText(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/)).toBeVisible();
+
+  await expect(page.getByText("Proof verified in your browser")).toBeVisible();
+  await expectChecks(page, allPassed);
+  await expect(page.getByRole("alert").filter({ hasText: "Verification failed" })).toHaveCount(0);
+  // The browser fetched the bundle and the log key itself.
+  expect(bundleRequests).toEqual(expect.arrayContaining([`/v1/protections/${work.protection_id}/proof-bundle`, "/v1/log"]));
+  // The log key used is named, with a link to where the operator publishes it.
+  await expect(page.getByText(/Log key used: origin .+, key ID [0-9a-f]{8}/)).toBeVisible();
+  await expect(page.getByRole("link", { name: "/v1/log" })).toHaveAttribute("href", "/v1/log");
+  await expect(page.getByText("npm run verify -- bundle.json --log-key log.pem")).toBeVisible();
+
+  await checkPageQuality(page, testInfo, "verify");
+});
+
+test("the downloaded proof bundle is the one the server publishes", async ({ page }) => {
+  await page.goto(`/verify/${work.protection_id}`);
+  await expect(page.getByText("Proof verified in your browser")).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download proof bundle" }).click()]);
+  const saved = JSON.parse((await (await download.createReadStream()).toArray()).join(""));
+  expect(saved.attestation.id).toBe(work.attestation_id);
+  expect(saved.attestation.payload.content_hash).toBe(`sha256:${work.hash}`);
+});
+
+test("a dropped copy of the file matches; another file does not @phone", async ({ page }, testInfo) => {
+  const workers: string[] = [];
+  page.on("worker", (w) => workers.push(w.url()));
+  await page.goto(`/verify/${work.protection_id}`);
+  const status = page.getByRole("status").filter({ hasText: /Your file/ });
+
+  await page.getByLabel("Check your file", { exact: true }).setInputFiles(work.path);
+  await expect(status).toContainText("Your file matches this protection");
+  await expect(status).toContainText(`sha256:${work.hash}`);
+
+  // A real drop onto the zone, with a file that differs.
+  const different = writeFile(dir, "not-the-work.txt", "these are other bytes\n");
+  const dataTransfer = await page.evaluateHandle((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], "not-the-work.txt", { type: "text/plain" }));
+    return dt;
+  }, "these are other bytes\n");
+  await page.getByTestId("file-drop-zone").dispatchEvent("drop", { dataTransfer });
+  await expect(status).toContainText("Your file does not match this protection");
+  await expect(status).toContainText(`sha256:${different.hash}`);
+  await expect(status).not.toContainText("Your file matches");
+  // The hashing ran in a Web Worker (one per file), off the page's main thread.
+  expect(workers.length).toBe(2);
+
+  await checkPageQuality(page, testInfo, "verify-file-check");
+});
+
+/** One hex digit of a hex string, changed. */
+const flipHex = (hex: string, at = 0) => hex.slice(0, at) + (hex[at] === "0" ? "1" : "0") + hex.slice(at + 1);
+
+/** One byte inside base64 data, changed (the result is still valid base64 of the same length). */
+function flipBase64Byte(b64: string, at: number) {
+  const bytes = Buffer.from(b64, "base64");
+  bytes[at] = bytes[at]! ^ 0x01;
+  return bytes.toString("base64");
+}
+
+const tamperings: Array<{ what: string; failing: string; tamper: (b: any) => Promise<void> | void }> = [
+  {
+    what: "one byte of an inclusion-proof hash",
+    failing: "Included in the log",
+    tamper: (b) => {
+      expect(b.inclusion_proof.hashes.length).toBeGreaterThan(0);
+      b.inclusion_proof.hashes[0] = flipHex(b.inclusion_proof.hashes[0]);
+    },
+  },
+  {
+    what: "one byte of the log's checkpoint signature",
+    failing: "Log checkpoint signature",
+    tamper: (b) => {
+      const sth = b.signed_tree_head;
+      const forged = flipBase64Byte(sth.signature, 20);
+      sth.checkpoint = sth.checkpoint.replace(sth.signature, forged);
+      sth.signature = forged;
+    },
+  },
+  {
+    what: "the signed payload (its category)",
+    failing: "Included in the log",
+    tamper: (b) => {
+      b.attestation.payload.category = "code";
+    },
+  },
+  {
+    what: "one byte of the attestation signature",
+    failing: "Included in the log",
+    tamper: (b) => {
+      b.attestation.signature = flipBase64Byte(b.attestation.signature, 10);
+    },
+  },
+  {
+    what: "the issuer key, swapped for another issuer's",
+    failing: "Signature by the issuer's key",
+    tamper: async (b) => {
+      const stranger = createConsumer({ name: "Someone Else" });
+      const theirs = await mint(stranger.apiKey, dir, { title: "Not yours", visibility: "private", fileName: "theirs.txt" });
+      const key = (await fetchBundle(theirs.protection_id)).key;
+      b.key = { ...key, issuer_id: b.key.issuer_id };
+    },
+  },
+];
+
+for (const t of tamperings) {
+  test(`a bundle with ${t.what} altered fails: "${t.failing}"`, async ({ page }) => {
+    // Mint something after `work`, so its proof has at least one hash.
+    await mint(creator.apiKey, dir, { title: "Later", visibility: "private", fileName: "later.txt" });
+    const bundle = await fetchBundle(work.protection_id);
+    await t.tamper(bundle);
+    let served = 0;
+    await page.route("**/v1/protections/*/proof-bundle", (route) => {
+      served++;
+      return route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify(bundle) });
+    });
+    await page.goto(`/verify/${work.protection_id}`);
+    const alert = page.getByRole("alert").filter({ hasText: "Verification failed" });
+    await expect(alert).toBeVisible();
+    expect(await isRed(alert), "the verdict is shown in red").toBe(true);
+    await expect(page.getByText("Proof verified in your browser")).toHaveCount(0);
+    await expect(check(page, t.failing)).toContainText("Failed");
+    // Checks before the failing one passed; the failing one says why.
+    const at = CHECKS.indexOf(t.failing);
+    for (const name of CHECKS.slice(0, at)) await expect(check(page, name)).toContainText("Passed");
+    for (const name of CHECKS.slice(at + 1, 4)) await expect(check(page, name)).toContainText("Not checked");
+    expect(served).toBe(1);
+  });
+}
+
+test("a valid bundle of another protection fails \"Bundle matches this page\"", async ({ page }) => {
+  const theirs = await fetchBundle(other.protection_id);
+  await page.route("**/v1/protections/*/proof-bundle", (route) => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify(theirs) }));
+  await page.goto(`/verify/${work.protection_id}`);
+  await expect(page.getByRole("alert").filter({ hasText: "Verification failed" })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "Verification failed" })).toContainText(other.protection_id);
+  await expectChecks(page, {
+    "Log checkpoint signature": "Passed",
+    "Included in the log": "Passed",
+    "Signature by the issuer's key": "Passed",
+    "Key valid at signing time": "Passed",
+    "Bundle matches this page": "Failed",
+  });
+});
+
+test("a bundle that cannot be downloaded fails visibly", async ({ page }) => {
+  await page.route("**/v1/protections/*/proof-bundle", (route) => route.fulfill({ status: 503, body: "down" }));
+  await page.goto(`/verify/${work.protection_id}`);
+  await expect(page.getByRole("alert").filter({ hasText: "Verification failed" })).toContainText("HTTP 503");
+  await expect(page.getByText("Proof verified in your browser")).toHaveCount(0);
+});
+
+test("a private protection's verify page shows only cryptographic facts @phone", async ({ page }, testInfo) => {
+  await page.goto(`/verify/${secret.protection_id}`);
+  await expect(page.getByText("Proof verified in your browser")).toBeVisible();
+  await expectChecks(page, allPassed);
+  await expect(page.getByText(`sha256:${secret.hash}`, { exact: true })).toBeVisible();
+  await page.getByLabel("Check your file", { exact: true }).setInputFiles(secret.path);
+  await expect(page.getByRole("status").filter({ hasText: /Your file/ })).toContainText("Your file matches this protection");
+  // The visitor's own file name is theirs to see; reload so only the page's own HTML is checked.
+  await page.reload();
+  await expect(page.getByText("Proof verified in your browser")).toBeVisible();
+  const html = await page.content();
+  for (const hidden of [secret.title, secret.description, secret.fileName]) expect(html, hidden).not.toContain(hidden);
+  await expect(page.getByRole("link", { name: "Verity Visitor-Test" })).toHaveCount(0);
+  await checkPageQuality(page, testInfo, "verify-private");
+});
+
+test("an unknown protection is a 404 with a helpful page @phone", async ({ page }, testInfo) => {
+  for (const id of [randomUUID(), "not-an-id"]) {
+    const res = await page.goto(`/verify/${id}`);
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "Protection not found" })).toBeVisible();
+  }
+  await checkPageQuality(page, testInfo, "verify-not-found");
+});
