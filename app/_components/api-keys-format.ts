@@ -11,6 +11,10 @@ export const SCOPE_HELP: Record<Scope, string> = {
   "api_keys:write": "Create and revoke API keys.",
   "protections:read": "Read your protections and usage.",
   "protections:write": "Protect work: mint attestations (POST /v1/consumer/mint).",
+  "packs:read": "List and read verification packs (templates and custom).",
+  "packs:write": "Create, edit, archive and clone custom verification packs.",
+  "verifications:read": "List and read past verifications.",
+  "verifications:write": "Run verifications (POST /v1/verifications).",
 };
 
 /** The order scopes are offered and shown in. */
@@ -23,6 +27,10 @@ export const SCOPE_ORDER: readonly Scope[] = [
   "issuers:write",
   "api_keys:read",
   "api_keys:write",
+  "packs:read",
+  "packs:write",
+  "verifications:read",
+  "verifications:write",
 ];
 
 export const sortScopes = (scopes: readonly string[]) =>

@@ -5,7 +5,9 @@ import { consumerRouter } from "./routers/consumer";
 import { consumerAuthRouter } from "./routers/consumer-auth";
 import { issuersRouter } from "./routers/issuers";
 import { logRouter } from "./routers/log";
+import { packsRouter } from "./routers/packs";
 import { publicRouter } from "./routers/public";
+import { verificationsRouter } from "./routers/verifications";
 import { viewerRouter } from "./routers/viewer";
 import { createCallerFactory, router } from "./trpc";
 
@@ -16,7 +18,9 @@ export const appRouter = router({
   consumerAuth: consumerAuthRouter,
   issuers: issuersRouter,
   log: logRouter,
+  packs: packsRouter,
   public: publicRouter,
+  verifications: verificationsRouter,
   viewer: viewerRouter,
 });
 

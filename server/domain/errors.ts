@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   not_found: 404,
   conflict: 409,
   issuer_not_active: 409,
+  pack_read_only: 409,
+  pack_archived: 409,
   rate_limited: 429,
   service_unavailable: 503,
   internal_error: 500,

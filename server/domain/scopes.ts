@@ -10,6 +10,11 @@
  *   api_keys:write      create and revoke API keys
  *   protections:read    a consumer's protections and usage
  *   protections:write   mint (POST /v1/consumer/mint)
+ *   packs:read          list and read verification packs (templates and custom)
+ *   packs:write         create, update, archive and clone custom packs
+ *   verifications:read  list and read the tenant's verifications
+ *   verifications:write run a verification (POST /v1/verifications)
+ * Packs and verifications are organisation features: consumers hold none of their scopes.
  */
 export const SCOPES = [
   "attestations:read",
@@ -20,6 +25,10 @@ export const SCOPES = [
   "api_keys:write",
   "protections:read",
   "protections:write",
+  "packs:read",
+  "packs:write",
+  "verifications:read",
+  "verifications:write",
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -22,6 +22,8 @@ const TITLES: Record<ErrorCode, string> = {
   not_found: "Not found",
   conflict: "Conflict",
   issuer_not_active: "The issuer cannot sign",
+  pack_read_only: "Built-in templates are read-only",
+  pack_archived: "The pack is archived",
   rate_limited: "Too many requests",
   service_unavailable: "Service unavailable",
   internal_error: "Internal error",

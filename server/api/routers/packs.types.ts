@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { hasLoneSurrogate } from "@/lib/verify/encoding";
+import { AppError, type FieldError } from "../../domain/errors";
+import { PACK_STATUSES } from "../../domain/packs";
+import { ZPackRules } from "../../domain/pack-rules";
+
+const text = (max: number, min = 0) =>
+  z
+    .string()
+    .trim()
+    .min(min, min === 1 ? "must not be empty" : `must be at least ${min} characters`)
+    .max(max, `must be at most ${max} characters`)
+    .refine((s) => !hasLoneSurrogate(s), "must not contain unpaired UTF-16 surrogates");
+
+/** POST /v1/attestation-packs. Unknown members are rejected. */
+export const ZCreatePackInput = z.strictObject({
+  name: text(200, 1),
+  description: text(2000).default(""),
+  category: text(64, 1).default("custom"),
+  region: text(64, 1).default("Global"),
+  rules: ZPackRules,
+});
+
+/** PATCH /v1/attestation-packs/{id}: the fields to change (at least one). */
+export const ZUpdatePackBody = z
+  .strictObject({
+    name: text(200, 1).optional(),
+    description: text(2000).optional(),
+    category: text(64, 1).optional(),
+    region: text(64, 1).optional(),
+    rules: ZPackRules.optional(),
+    status: z.enum(PACK_STATUSES).optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), "send at least one of name, description, category, region, rules, status");
+
+/** The procedure's input: the path id and the raw body (validated inside, so pointers stay relative to the body). */
+export const ZUpdatePackInput = z.object({ id: z.string(), body: z.unknown() });
+
+/** POST /v1/attestation-packs/{id}/clone. */
+export const ZClonePackBody = z.strictObject({ name: text(200, 1).optional() });
+export const ZClonePackInput = z.object({ id: z.string(), body: z.unknown() });
+
+const pointerOf = (path: ReadonlyArray<PropertyKey>): string => path.map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
+
+/** Validates a request body; a failure is 422 validation_failed with one JSON pointer per problem. */
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const errors: FieldError[] = parsed.error.issues.flatMap((i) =>
+    i.code === "unrecognized_keys"
+      ? i.keys.map((k) => ({ pointer: pointerOf([...i.path, k]), detail: "is not a known field" }))
+      : [{ pointer: pointerOf(i.path), detail: i.message }],
+  );
+  throw new AppError("validation_failed", "The request body failed validation; see errors.", errors);
+}
+
+export const ZPackIdInput = z.object({ id: z.string() });
+
+/** Query parameters arrive as strings. */
+export const ZIntParam = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,6}$/, `must be an integer from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be an integer from ${min} to ${max}`).max(max, `must be an integer from ${min} to ${max}`));
+
+export const ZListPacksInput = z.strictObject({
+  status: z.enum(PACK_STATUSES).optional(),
+  is_template: z.enum(["true", "false"]).optional(),
+  limit: ZIntParam(1, 100).optional(),
+  offset: ZIntParam(0, 100_000).optional(),
+});

@@ -1,0 +1,214 @@
+import "server-only";
+import { parseProofBundle, verifyProofBundle, type ProofBundle } from "@/lib/verify";
+import { getLogIdentity } from "../crypto/log-identity";
+import { getDb } from "../db";
+import { getStore } from "../store";
+import { AppError, notFound } from "./errors";
+import { iso, newId } from "./ids";
+import { evaluateRules, ruleCheckNames, type CheckResult, type PackRules, type RuleFacts } from "./pack-rules";
+import { ensureTemplates, getPackRow, rulesOf, type PackRow } from "./packs";
+import { getProofBundle } from "./proof-bundles";
+
+/** The checks lib/verify runs, in its order; each is always reported. */
+export const CRYPTO_CHECKS = ["checkpoint_signature", "inclusion", "attestation_signature", "key_validity"] as const;
+
+export interface VerificationView {
+  id: string;
+  result: "pass" | "fail";
+  checks: CheckResult[];
+  /** The pack applied (null: only the cryptographic checks ran). verifications_count: in an answer to POST, the count including this verification; in a read, the current count. */
+  pack: { id: string; name: string; revision: number; verifications_count: number } | null;
+  /** The attestation verified; for a supplied bundle, the id it claims (null if it names none). */
+  attestation_id: string | null;
+  /** Set when the verified attestation is a consumer protection of this log. */
+  protection_id: string | null;
+  source: "attestation" | "bundle";
+  /** The caller's content hash (lowercase hex), if sent. */
+  content_hash: string | null;
+  created_at: string;
+}
+
+export interface RunVerificationInput {
+  attestation_id?: string;
+  bundle?: Record<string, unknown>;
+  pack_id?: string;
+  /** lowercase hex */
+  content_hash?: string;
+}
+
+const NOT_TRUSTED = "not evaluated: the cryptographic checks failed, so nothing in the bundle can be relied on";
+
+/** lib/verify's answer as four checks: the ones it ran, then the rest as not run. */
+function cryptoChecks(v: ReturnType<typeof verifyProofBundle>): CheckResult[] {
+  let failedAt: string | null = null;
+  return CRYPTO_CHECKS.map((name) => {
+    const ran = v.checks.find((c) => c.name === name);
+    if (ran) {
+      if (!ran.ok) failedAt = name;
+      return { name, result: ran.ok ? "pass" : "fail", reason: ran.detail } as CheckResult;
+    }
+    if (failedAt === null && !v.ok) {
+      // It failed before this check could start (e.g. a malformed bundle or a foreign log key).
+      failedAt = name;
+      return { name, result: "fail", reason: v.message };
+    }
+    return { name, result: "fail", reason: `not run: ${failedAt} failed` };
+  });
+}
+
+/** What the rules may rely on: the signed attestation, and this log's own records of its issuer, key and protection. */
+async function factsOf(b: ProofBundle, contentHash: string | null): Promise<{ facts: RuleFacts; protectionId: string | null }> {
+  const reads = getStore().reads;
+  const [issuer, key, protection] = await Promise.all([
+    reads.issuer(b.attestation.issuer_id),
+    reads.signingKey(b.attestation.kid),
+    getDb().read.protection.findUnique({ where: { attestationId: b.attestation.id }, select: { id: true, visibility: true } }),
+  ]);
+  return {
+    protectionId: protection?.id ?? null,
+    facts: {
+      payload: b.attestation.payload,
+      createdAt: new Date(b.attestation.created_at),
+      issuer: issuer ? { status: issuer.status, trustLevel: issuer.trustLevel } : null,
+      keyAlgorithm: key?.algorithm ?? null,
+      protection,
+      contentHash,
+      now: new Date(),
+    },
+  };
+}
+
+const claimedId = (bundle: unknown): string | null => {
+  const id = (bundle as { attestation?: { id?: unknown } } | null)?.attestation?.id;
+  return typeof id === "string" && id.length > 0 ? id.slice(0, 256) : null;
+};
+
+/**
+ * Verifies an attestation of the caller's tenant (by id) or any proof bundle (as given) with
+ * lib/verify against this log's key, then applies the pack's rules, and records the run.
+ * The pack's count and the protection's count go up in the same transaction as the record,
+ * each by one conditional UPDATE ... SET n = n + 1, so concurrent runs are counted exactly.
+ */
+export async function runVerification({ tenantId, input }: { tenantId: string; input: RunVerificationInput }): Promise<VerificationView> {
+  let pack: PackRow | null = null;
+  let rules: PackRules = {};
+  if (input.pack_id !== undefined) {
+    await ensureTemplates(tenantId);
+    pack = await getPackRow(tenantId, input.pack_id);
+    if (pack.status !== "active") throw archived();
+    rules = rulesOf(pack);
+  }
+  const source = input.attestation_id !== undefined ? "attestation" : "bundle";
+  const bundle: unknown = input.attestation_id !== undefined ? await getProofBundle({ tenantId, id: input.attestation_id }) : input.bundle;
+  const contentHash = input.content_hash ?? null;
+
+  const log = await getLogIdentity();
+  const crypto = verifyProofBundle(bundle, { logPublicKey: log.publicKey, origin: log.origin });
+  const checks = cryptoChecks(crypto);
+  let protectionId: string | null = null;
+  if (crypto.ok) {
+    const { facts, protectionId: pid } = await factsOf(parseProofBundle(bundle), contentHash);
+    protectionId = pid;
+    checks.push(...evaluateRules(rules, facts));
+  } else {
+    for (const name of ruleCheckNames(rules, contentHash !== null)) checks.push({ name, result: "fail", reason: NOT_TRUSTED });
+  }
+  const result = checks.every((c) => c.result === "pass") ? "pass" : "fail";
+  const attestationId = input.attestation_id ?? claimedId(bundle);
+
+  const now = new Date();
+  const id = newId();
+  const packAfter = await getDb().write(async (tx) => {
+    let after: { verificationsCount: number; name: string; revision: number } | null = null;
+    if (pack) {
+      const bumped = await tx.verificationPack.updateMany({
+        where: { id: pack.id, tenantId, status: "active" },
+        data: { verificationsCount: { increment: 1 } },
+      });
+      if (bumped.count === 0) throw archived(); // archived since it was read
+      after = await tx.verificationPack.findUniqueOrThrow({ where: { id: pack.id }, select: { verificationsCount: true, name: true, revision: true } });
+    }
+    // Only a bundle that verified is known to be that attestation, so only then does its protection count.
+    if (protectionId) await tx.protection.update({ where: { id: protectionId }, data: { verificationCount: { increment: 1 } } });
+    await tx.verification.create({
+      data: {
+        id,
+        tenantId,
+        packId: pack?.id ?? null,
+        packRevision: pack?.revision ?? null,
+        source,
+        attestationId,
+        protectionId,
+        contentHash,
+        result,
+        checks: JSON.stringify(checks),
+        createdAt: now,
+      },
+    });
+    return after;
+  });
+  return {
+    id,
+    result,
+    checks,
+    pack: pack && packAfter ? { id: pack.id, name: pack.name, revision: pack.revision, verifications_count: packAfter.verificationsCount } : null,
+    attestation_id: attestationId,
+    protection_id: protectionId,
+    source,
+    content_hash: contentHash,
+    created_at: iso(now),
+  };
+}
+
+const archived = () => new AppError("pack_archived", "The pack is archived; set its status to active to verify with it.");
+
+type VerificationRow = {
+  id: string;
+  packId: string | null;
+  packRevision: number | null;
+  source: string;
+  attestationId: string | null;
+  protectionId: string | null;
+  contentHash: string | null;
+  result: string;
+  checks: string;
+  createdAt: Date;
+};
+
+async function toViews(rows: VerificationRow[]): Promise<VerificationView[]> {
+  const packIds = [...new Set(rows.map((r) => r.packId).filter((p): p is string => p !== null))];
+  const packs = packIds.length
+    ? await getDb().read.verificationPack.findMany({ where: { id: { in: packIds } }, select: { id: true, name: true, verificationsCount: true } })
+    : [];
+  const byId = new Map(packs.map((p) => [p.id, p]));
+  return rows.map((r) => {
+    const p = r.packId ? byId.get(r.packId) : undefined;
+    return {
+      id: r.id,
+      result: r.result as "pass" | "fail",
+      checks: JSON.parse(r.checks) as CheckResult[],
+      pack: p ? { id: p.id, name: p.name, revision: r.packRevision ?? 1, verifications_count: p.verificationsCount } : null,
+      attestation_id: r.attestationId,
+      protection_id: r.protectionId,
+      source: r.source as "attestation" | "bundle",
+      content_hash: r.contentHash,
+      created_at: iso(r.createdAt),
+    };
+  });
+}
+
+export async function listVerifications(opts: { tenantId: string; packId?: string; result?: "pass" | "fail"; limit: number; offset: number }) {
+  const where = { tenantId: opts.tenantId, ...(opts.packId ? { packId: opts.packId } : {}), ...(opts.result ? { result: opts.result } : {}) };
+  const db = getDb().read;
+  const [rows, total] = await Promise.all([
+    db.verification.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: opts.offset, take: opts.limit }),
+    db.verification.count({ where }),
+  ]);
+  return { items: await toViews(rows), total };
+}
+
+export async function getVerification({ tenantId, id }: { tenantId: string; id: string }): Promise<VerificationView> {
+  const row = await getDb().read.verification.findFirst({ where: { id, tenantId } });
+  if (!row) throw notFound("Verification");
+  return (await toViews([row]))[0]!;
+}
