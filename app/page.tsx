@@ -99,7 +99,7 @@ export default async function HomePage() {
             <a className="font-medium text-teal-800 underline" href="/v1/log">log&apos;s public key</a>.
           </p>
         </div>
-        <Card>
+        <Card className="min-w-0">
           <h3 className="font-semibold">For developers</h3>
           <p className="mt-1 text-sm text-stone-700">The same service over a REST API, with API keys, proof bundles and offline verification.</p>
           <pre className="mt-4 overflow-x-auto rounded-lg bg-stone-900 p-4 text-xs text-stone-100">

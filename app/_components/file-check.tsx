@@ -3,7 +3,7 @@
 // 4 MiB slices, in a Web Worker) on their device, and the digest is compared with the
 // protection's. The file is never uploaded.
 import { useId, useRef, useState, type DragEvent } from "react";
-import { hashFile } from "./file-check-hash";
+import { hashFile } from "./hash-file";
 import { Mono, cx } from "./ui";
 
 type State =
@@ -18,20 +18,26 @@ export function FileCheck({ contentHash }: { contentHash: string }) {
   const hintId = `${id}-hint`;
   const [state, setState] = useState<State>({ phase: "idle" });
   const [dragging, setDragging] = useState(false);
-  const run = useRef(0);
+  const run = useRef<AbortController | null>(null);
   const expected = contentHash.toLowerCase();
 
   async function check(file: File | undefined) {
     if (!file) return;
-    const mine = ++run.current;
+    // A newer file replaces the one being hashed: stop that one's worker.
+    run.current?.abort();
+    const mine = new AbortController();
+    run.current = mine;
     setState({ phase: "hashing", name: file.name, done: 0, total: file.size });
     try {
-      const hex = await hashFile(file, (done, total) => {
-        if (run.current === mine) setState({ phase: "hashing", name: file.name, done, total });
+      const hex = await hashFile(file, {
+        signal: mine.signal,
+        onProgress: (done, total) => {
+          if (run.current === mine) setState({ phase: "hashing", name: file.name, done, total });
+        },
       });
       if (run.current === mine) setState({ phase: "done", name: file.name, hex });
     } catch (e) {
-      if (run.current === mine) setState({ phase: "error", message: `The file could not be read: ${(e as Error).message}` });
+      if (run.current === mine) setState({ phase: "error", message: (e as Error).message });
     }
   }
 

@@ -47,7 +47,7 @@ test("sign up, confirm from the e-mailed link, log in, log out for good", async 
   expect(during.status()).toBe(200);
 
   await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page.getByRole("link", { name: "Log in" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Log in" })).toBeVisible();
   // Signing out ended the session itself, not just the cookie: the old token is dead.
   const after = await request.get("/v1/consumer/protections", { headers: { authorization: `Bearer ${cookie!.value}` } });
   expect(after.status()).toBe(401);

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState, type DragEvent, type FormEven
 import { Alert, Button, Field, Input, Mono, Select, Textarea, cx } from "@/app/_components/ui";
 import { errorInfo, useTRPC, useTRPCClient } from "@/app/_trpc/client";
 import { CATEGORIES, CATEGORY_LABELS, formatBytes, guessCategory, titleFromFileName, type Category, type Visibility } from "./categories";
-import type { HashReply, HashRequest } from "./hash.worker";
+import { hashFile } from "@/app/_components/hash-file";
 import { ProtectResult } from "./protect-result";
 import type { MintView } from "./protect-types";
 
@@ -274,11 +274,10 @@ export function Protector() {
   const [dragging, setDragging] = useState(false);
   const [now, setNow] = useState(() => Date.now());
   const [focusKey, setFocusKey] = useState<string | null>(null);
-  const [workerBroken, setWorkerBroken] = useState<string | null>(null);
   const itemsRef = useRef<Item[]>([]);
   const files = useRef(new Map<string, File>());
   const pending = useRef<string[]>([]);
-  const running = useRef(new Map<string, Worker>());
+  const running = useRef(new Map<string, AbortController>());
   const lastTick = useRef(new Map<string, number>());
   const minting = useRef(new Set<string>());
 
@@ -290,12 +289,12 @@ export function Protector() {
     setItems((prev) => prev.map((i) => (i.key === key ? { ...i, ...(typeof patch === "function" ? patch(i) : patch) } : i)));
   }, []);
 
-  // Workers end with the page.
+  // Hashing ends with the page.
   useEffect(() => {
-    const workers = running.current;
+    const hashes = running.current;
     return () => {
-      for (const w of workers.values()) w.terminate();
-      workers.clear();
+      for (const c of hashes.values()) c.abort();
+      hashes.clear();
     };
   }, []);
 
@@ -321,45 +320,30 @@ export function Protector() {
       const key = pending.current.shift()!;
       const file = files.current.get(key);
       if (!file) continue;
-      let worker: Worker;
-      try {
-        worker = new Worker(new URL("./hash.worker.ts", import.meta.url), { type: "module", name: "hallmark-sha256" });
-      } catch (err) {
-        setWorkerBroken((err as Error)?.message ?? "Web Workers are not available.");
-        update(key, { phase: "hash-failed", hashError: "This browser could not start the hashing worker." });
-        continue;
-      }
-      running.current.set(key, worker);
+      const controller = new AbortController();
+      running.current.set(key, controller);
       const startedAt = Date.now();
       update(key, { phase: "hashing", loaded: 0, startedAt, finishedAt: null, hashError: null });
-      const finish = () => {
-        worker.terminate();
-        running.current.delete(key);
-        lastTick.current.delete(key);
-        pump();
+      const onProgress = (loaded: number) => {
+        const t = Date.now();
+        if (t - (lastTick.current.get(key) ?? 0) < PROGRESS_INTERVAL_MS) return;
+        lastTick.current.set(key, t);
+        update(key, { loaded });
+        setNow(t);
       };
-      worker.onmessage = (e: MessageEvent<HashReply>) => {
-        const msg = e.data;
-        if (msg.type === "progress") {
-          const t = Date.now();
-          if (t - (lastTick.current.get(key) ?? 0) < PROGRESS_INTERVAL_MS) return;
-          lastTick.current.set(key, t);
-          update(key, { loaded: msg.loaded });
-          setNow(t);
-        } else if (msg.type === "done") {
-          update(key, { phase: "hashed", loaded: msg.loaded, hash: msg.hash, finishedAt: Date.now() });
-          finish();
-        } else {
-          update(key, { phase: "hash-failed", hashError: msg.message, finishedAt: Date.now() });
-          finish();
-        }
-      };
-      worker.onerror = (e) => {
-        e.preventDefault();
-        update(key, { phase: "hash-failed", hashError: "The hashing worker stopped unexpectedly. Try again.", finishedAt: Date.now() });
-        finish();
-      };
-      worker.postMessage({ file } satisfies HashRequest);
+      hashFile(file, { signal: controller.signal, onProgress })
+        .then(
+          (hash) => update(key, { phase: "hashed", loaded: file.size, hash, finishedAt: Date.now() }),
+          (err: Error) => {
+            // A cancelled hash was already marked by whoever cancelled it.
+            if (!controller.signal.aborted) update(key, { phase: "hash-failed", hashError: err.message, finishedAt: Date.now() });
+          },
+        )
+        .finally(() => {
+          if (running.current.get(key) === controller) running.current.delete(key);
+          lastTick.current.delete(key);
+          pump();
+        });
     }
   }, [update]);
 
@@ -411,12 +395,10 @@ export function Protector() {
 
   function stop(key: string) {
     pending.current = pending.current.filter((k) => k !== key);
-    const worker = running.current.get(key);
-    if (worker) {
-      worker.terminate();
+    const controller = running.current.get(key);
+    if (controller) {
       running.current.delete(key);
-      lastTick.current.delete(key);
-      pump();
+      controller.abort(); // the hash's own finally starts the next queued file
     }
   }
 
@@ -516,7 +498,6 @@ export function Protector() {
         </div>
       </div>
 
-      {workerBroken ? <Alert title="Hashing is not available in this browser">{workerBroken}</Alert> : null}
 
       {items.length > 0 ? (
         <div className="flex flex-col gap-3 rounded-2xl border border-stone-200 bg-white px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
