@@ -2,29 +2,13 @@
 // procedures through a caller without a principal, with "not found" mapped to Next's 404.
 import "server-only";
 import { cache } from "react";
-import { notFound } from "next/navigation";
-import { TRPCError } from "@trpc/server";
 import { createCaller } from "@/server/api/root";
-import { AppError } from "@/server/domain/errors";
+import { orNotFound } from "@/server/auth/page-viewer";
 
 const caller = () => createCaller({ principal: null });
 
-function isNotFound(err: unknown): boolean {
-  const cause = err instanceof TRPCError ? err.cause : err;
-  return cause instanceof AppError && cause.code === "not_found";
-}
-
-async function orNotFound<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (err) {
-    if (isNotFound(err)) notFound();
-    throw err;
-  }
-}
-
 /** A protection as anyone may see it (cached per request: metadata and page share one read). */
-export const loadPublicProtection = cache((id: string) => orNotFound(() => caller().public.protection({ id })));
+export const loadPublicProtection = cache((id: string) => orNotFound(caller().public.protection({ id })));
 
 export type PublicProtection = Awaited<ReturnType<typeof loadPublicProtection>>;
 
@@ -32,5 +16,5 @@ export const PORTFOLIO_PAGE_SIZE = 12;
 
 /** One page of a creator's public work, newest first. */
 export const loadPortfolio = cache((userId: string, offset: number) =>
-  orNotFound(() => caller().public.portfolio({ user_id: userId, limit: String(PORTFOLIO_PAGE_SIZE), offset: String(offset) })),
+  orNotFound(caller().public.portfolio({ user_id: userId, limit: String(PORTFOLIO_PAGE_SIZE), offset: String(offset) })),
 );

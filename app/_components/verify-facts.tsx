@@ -3,7 +3,7 @@
 // can be rendered here.
 import type { ReactNode } from "react";
 import type { PublicProtection } from "./verify-data";
-import { categoryLabel, fileSize, relativeTime, utcDateTime } from "./verify-format";
+import { categoryLabel, formatBytes, relativeTime, utcDateTime } from "./verify-format";
 import { CopyButton } from "./copy-button";
 import { Mono } from "./ui";
 
@@ -41,7 +41,7 @@ export function VerifyFacts({ p, showWork = true }: { p: PublicProtection; showW
           <span className="break-all">{p.file_name}</span>
           {p.content_type || p.file_size !== null ? (
             <span className="block text-sm text-stone-600">
-              {[p.content_type, p.file_size !== null ? fileSize(p.file_size) : null].filter(Boolean).join(" · ")}
+              {[p.content_type, p.file_size !== null ? formatBytes(p.file_size) : null].filter(Boolean).join(" · ")}
             </span>
           ) : null}
         </Row>

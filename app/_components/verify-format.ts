@@ -1,19 +1,11 @@
 // Formatting shared by the visitor pages. Times are shown in UTC so every visitor reads the
 // same instant the log recorded.
+import { CATEGORY_SHORT, isCategory } from "./categories";
 
-const CATEGORY_LABELS: Record<string, string> = {
-  code: "Code",
-  research: "Research",
-  design: "Design",
-  media: "Media",
-  dataset: "Dataset",
-  "ai-output": "AI output",
-  writing: "Writing",
-  "digital-art": "Digital art",
-  other: "Other",
-};
+export { formatBytes, shortHash } from "./categories";
 
-export const categoryLabel = (category: string) => CATEGORY_LABELS[category] ?? category;
+/** A category's short name, for badges and facts. */
+export const categoryLabel = (category: string) => (isCategory(category) ? CATEGORY_SHORT[category] : category);
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -51,19 +43,3 @@ export function relativeTime(iso: string, now = Date.now()): string {
   }
   return "just now";
 }
-
-/** "1.4 MB" */
-export function fileSize(bytes: number): string {
-  if (bytes < 1000) return `${bytes} byte${bytes === 1 ? "" : "s"}`;
-  const units = ["kB", "MB", "GB", "TB"];
-  let value = bytes / 1000;
-  let i = 0;
-  while (value >= 1000 && i < units.length - 1) {
-    value /= 1000;
-    i++;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[i]}`;
-}
-
-/** The first and last characters of a hex digest: "3f2a9c…e81b04". */
-export const shortHash = (hex: string) => `${hex.slice(0, 10)}…${hex.slice(-6)}`;

@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState, type DragEvent, type FormEvent } from "react";
 import { Alert, Button, Field, Input, Mono, Select, Textarea, cx } from "@/app/_components/ui";
 import { errorInfo, useTRPC, useTRPCClient } from "@/app/_trpc/client";
-import { CATEGORIES, CATEGORY_LABELS, formatBytes, guessCategory, titleFromFileName, type Category, type Visibility } from "./categories";
+import { CATEGORIES, CATEGORY_LABELS, formatBytes, guessCategory, titleFromFileName, type Category, type Visibility } from "@/app/_components/categories";
 import { hashFile } from "@/app/_components/hash-file";
 import { ProtectResult } from "./protect-result";
 import type { MintView } from "./protect-types";

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { Alert, Badge, Button, EmptyState, LinkButton, Mono, Select, Spinner } from "@/app/_components/ui";
 import { errorInfo, useTRPC, useTRPCClient } from "@/app/_trpc/client";
-import { CATEGORIES, CATEGORY_LABELS, CATEGORY_SHORT, formatBytes, isCategory, isVisibility, shortHash, type Category, type Visibility } from "../_components/categories";
+import { CATEGORIES, CATEGORY_LABELS, CATEGORY_SHORT, formatBytes, isCategory, isVisibility, shortHash, type Category, type Visibility } from "@/app/_components/categories";
 import type { ProtectionItem } from "../_components/protect-types";
 
 const PAGE_SIZE = "20";

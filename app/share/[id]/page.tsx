@@ -4,7 +4,7 @@ import { CopyButton } from "../../_components/copy-button";
 import { Badge, LinkButton, Mono } from "../../_components/ui";
 import { loadPublicProtection, type PublicProtection } from "../../_components/verify-data";
 import { ProtectedTime } from "../../_components/verify-facts";
-import { categoryLabel, fileSize, longDate, shortHash } from "../../_components/verify-format";
+import { categoryLabel, formatBytes, longDate, shortHash } from "../../_components/verify-format";
 
 type Params = { params: Promise<{ id: string }> };
 
@@ -92,7 +92,7 @@ function PublicWork({ p }: { p: PublicProtection }) {
             <Fact term="File">
               <span className="break-all">{p.file_name}</span>
               {p.content_type || p.file_size !== null ? (
-                <span className="block text-sm text-stone-600">{[p.content_type, p.file_size !== null ? fileSize(p.file_size) : null].filter(Boolean).join(" · ")}</span>
+                <span className="block text-sm text-stone-600">{[p.content_type, p.file_size !== null ? formatBytes(p.file_size) : null].filter(Boolean).join(" · ")}</span>
               ) : null}
             </Fact>
           ) : null}
