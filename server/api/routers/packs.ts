@@ -1,7 +1,7 @@
 import "server-only";
 import { clonePack, createPack, getPack, listPacks, updatePack } from "../../domain/packs";
 import { router, scopedProcedure } from "../trpc";
-import { ZClonePackInput, ZCreatePackInput, ZListPacksInput, ZPackIdInput, ZUpdatePackInput, ZUpdatePackBody, ZClonePackBody, parseBody } from "./packs.types";
+import { ZClonePackInput, ZCreatePackInput, ZListPacksInput, ZPackIdInput, ZUpdatePackInput, ZClonePackBody, parseBody, parseUpdateBody } from "./packs.types";
 
 /** Verification packs (issue 5): built-in templates and the tenant's custom packs. */
 export const packsRouter = router({
@@ -24,7 +24,7 @@ export const packsRouter = router({
     .mutation(({ ctx, input }) => createPack({ tenantId: ctx.principal.tenantId, input })),
   update: scopedProcedure("packs:write")
     .input(ZUpdatePackInput)
-    .mutation(({ ctx, input }) => updatePack({ tenantId: ctx.principal.tenantId, id: input.id, input: parseBody(ZUpdatePackBody, input.body) })),
+    .mutation(({ ctx, input }) => updatePack({ tenantId: ctx.principal.tenantId, id: input.id, input: parseUpdateBody(input.body) })),
   clone: scopedProcedure("packs:write")
     .input(ZClonePackInput)
     .mutation(({ ctx, input }) => clonePack({ tenantId: ctx.principal.tenantId, id: input.id, name: parseBody(ZClonePackBody, input.body).name })),

@@ -22,16 +22,25 @@ export const ZCreatePackInput = z.strictObject({
 });
 
 /** PATCH /v1/attestation-packs/{id}: the fields to change (at least one). */
-export const ZUpdatePackBody = z
-  .strictObject({
-    name: text(200, 1).optional(),
-    description: text(2000).optional(),
-    category: text(64, 1).optional(),
-    region: text(64, 1).optional(),
-    rules: ZPackRules.optional(),
-    status: z.enum(PACK_STATUSES).optional(),
-  })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), "send at least one of name, description, category, region, rules, status");
+export const ZUpdatePackBody = z.strictObject({
+  name: text(200, 1).optional(),
+  description: text(2000).optional(),
+  category: text(64, 1).optional(),
+  region: text(64, 1).optional(),
+  rules: ZPackRules.optional(),
+  status: z.enum(PACK_STATUSES).optional(),
+});
+
+/** A PATCH body: valid, and changing at least one field. */
+export function parseUpdateBody(body: unknown): z.output<typeof ZUpdatePackBody> {
+  const data = parseBody(ZUpdatePackBody, body);
+  if (!Object.values(data).some((v) => v !== undefined)) {
+    throw new AppError("validation_failed", "The request body failed validation; see errors.", [
+      { pointer: "", detail: "send at least one of name, description, category, region, rules, status" },
+    ]);
+  }
+  return data;
+}
 
 /** The procedure's input: the path id and the raw body (validated inside, so pointers stay relative to the body). */
 export const ZUpdatePackInput = z.object({ id: z.string(), body: z.unknown() });
