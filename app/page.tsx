@@ -102,7 +102,7 @@ export default async function HomePage() {
         <Card className="min-w-0">
           <h3 className="font-semibold">For developers</h3>
           <p className="mt-1 text-sm text-stone-700">The same service over a REST API, with API keys, proof bundles and offline verification.</p>
-          <pre className="mt-4 overflow-x-auto rounded-lg bg-stone-900 p-4 text-xs text-stone-100">
+          <pre tabIndex={0} aria-label="Example request" className="mt-4 overflow-x-auto rounded-lg bg-stone-900 p-4 text-xs text-stone-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-teal-700">
             <code>{`curl -X POST $HALLMARK/v1/consumer/mint \\
   -H "X-API-Key: $KEY" -H "Content-Type: application/json" \\
   -d '{"content_hash":"sha256:…","title":"Cover art"}'`}</code>

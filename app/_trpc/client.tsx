@@ -12,8 +12,8 @@ function makeQueryClient() {
     defaultOptions: {
       queries: {
         staleTime: 10_000,
-        // A 4xx will not get better by asking again.
-        retry: (count, err) => count < 2 && !/^(UNAUTHORIZED|FORBIDDEN|NOT_FOUND|BAD_REQUEST)$/.test((err as { data?: { code?: string } }).data?.code ?? ""),
+        // A 4xx will not get better by asking again; a 5xx or a lost connection might.
+        retry: (count, err) => count < 2 && ((err as { data?: { httpStatus?: number } }).data?.httpStatus ?? 500) >= 500,
       },
     },
   });

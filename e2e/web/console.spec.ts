@@ -1,5 +1,6 @@
 // The organisation console (API keys, issuers and their signing keys) and a creator's own API
 // keys page, driven as a person would: the keys made here are then used over REST.
+import { ORGANIZATION_SCOPES } from "../../server/domain/scopes";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { checkPageQuality, createConsumer, createOrgWithOwner, logIn } from "./support";
 
@@ -60,7 +61,7 @@ test.describe("organisation console", () => {
     // The form offers the owner's scopes, each explained, and nothing of a consumer's.
     await page.getByRole("button", { name: "Create API key" }).click();
     const dialog = page.getByRole("dialog", { name: "Create an API key" });
-    await expect(dialog.getByRole("checkbox")).toHaveCount(6);
+    await expect(dialog.getByRole("checkbox")).toHaveCount(ORGANIZATION_SCOPES.length);
     await expect(dialog.getByRole("checkbox", { name: "attestations:write", exact: true })).toHaveAccessibleDescription(/Sign attestations/);
     await expect(dialog.getByRole("checkbox", { name: "protections:write" })).toHaveCount(0);
     await expect(dialog.getByLabel("Requests per minute")).toHaveValue("600");

@@ -1,5 +1,5 @@
 import "server-only";
-import { initTRPC, TRPCError } from "@trpc/server";
+import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
 import type { Principal } from "../domain/principal";
 import { AppError } from "../domain/errors";
 import type { Scope } from "../domain/scopes";
@@ -37,11 +37,39 @@ const t = initTRPC.context<Context>().create({
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
+
+/** tRPC's code for each status an AppError can carry. */
+const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_SUPPORTED",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  422: "UNPROCESSABLE_CONTENT",
+  429: "TOO_MANY_REQUESTS",
+  503: "SERVICE_UNAVAILABLE",
+};
+
+/**
+ * A domain AppError keeps its status on the dashboard's /api/trpc too: tRPC would make any
+ * error it did not throw itself a 500. (REST maps the AppError cause itself: server/http/errors.ts.)
+ */
+export const publicProcedure = t.procedure.use(async ({ next }) => {
+  const result = await next();
+  if (result.ok) return result;
+  const cause = result.error.cause;
+  if (cause instanceof AppError && result.error.code === "INTERNAL_SERVER_ERROR" && TRPC_CODE[cause.status]) {
+    throw new TRPCError({ code: TRPC_CODE[cause.status]!, message: cause.detail, cause });
+  }
+  return result;
+});
 
 /** A procedure for a caller whose API key holds `scope`. */
 export function scopedProcedure(scope: Scope) {
-  return t.procedure.use(({ ctx, next }) => {
+  return publicProcedure.use(({ ctx, next }) => {
     const principal = ctx.principal;
     if (!principal) {
       throw new TRPCError({
