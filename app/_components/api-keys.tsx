@@ -9,7 +9,7 @@ import type { Scope } from "@/server/domain/scopes";
 import { errorInfo, useTRPC } from "../_trpc/client";
 import { ConfirmDialog, Modal } from "./api-keys-dialog";
 import { formatCount, formatDate, formatDateTime, SCOPE_HELP, sortScopes } from "./api-keys-format";
-import { fieldErrorsOf } from "./field-errors";
+import { useFieldErrors } from "./field-errors";
 import { CopyButton } from "./copy-button";
 import { Alert, Badge, Button, Card, EmptyState, Field, Input, Mono, Spinner, cx } from "./ui";
 
@@ -264,7 +264,7 @@ function CreateKeyDialog({
   const [picked, setPicked] = useState<Set<Scope>>(new Set());
   const [rate, setRate] = useState(String(defaults.rateLimitPerMinute));
   const [quota, setQuota] = useState(String(defaults.dailyQuota));
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, clear, check, fromServer, generalError, describe } = useFieldErrors(formId);
   const create = useMutation(trpc.apiKeys.create.mutationOptions());
   const offered = sortScopes(scopes) as Scope[];
 
@@ -273,7 +273,7 @@ function CreateKeyDialog({
     setPicked(new Set());
     setRate(String(defaults.rateLimitPerMinute));
     setQuota(String(defaults.dailyQuota));
-    setErrors({});
+    clear();
     create.reset();
   }
 
@@ -301,11 +301,7 @@ function CreateKeyDialog({
     if (picked.size === 0) found.scopes = "Choose at least one scope.";
     if (rateLimit === "invalid") found.rate_limit_per_minute = "Enter a whole number of at least 1, or leave it empty for the default.";
     if (dailyQuota === "invalid") found.daily_quota = "Enter a whole number of at least 1, or leave it empty for the default.";
-    setErrors(found);
-    if (Object.keys(found).length > 0) {
-      document.getElementById(`${formId}-${Object.keys(found)[0]}`)?.focus();
-      return;
-    }
+    if (!check(found)) return;
     try {
       const key = await create.mutateAsync({
         name: name.trim(),
@@ -316,15 +312,11 @@ function CreateKeyDialog({
       reset();
       onCreated(key);
     } catch (err) {
-      const fields = fieldErrorsOf(err);
-      setErrors(fields);
-      const first = Object.keys(fields)[0];
-      if (first) document.getElementById(`${formId}-${first}`)?.focus();
+      fromServer(err);
     }
   }
 
-  const serverError = create.isError && Object.keys(fieldErrorsOf(create.error)).length === 0 ? errorInfo(create.error).message : null;
-  const describe = (field: string) => (errors[field] ? `${formId}-${field}-error` : `${formId}-${field}-hint`);
+  const serverError = generalError(create.error);
 
   return (
     <Modal

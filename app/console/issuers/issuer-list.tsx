@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useId, useRef, useState, type FormEvent } from "react";
 import { Modal } from "../../_components/api-keys-dialog";
 import { formatDate, formatDateTime } from "../../_components/api-keys-format";
-import { fieldErrorsOf } from "../../_components/field-errors";
+import { useFieldErrors } from "../../_components/field-errors";
 import { Alert, Button, Card, EmptyState, Field, Input, Mono, Spinner } from "../../_components/ui";
 import { errorInfo, useTRPC } from "../../_trpc/client";
 import { IssuerStatusBadge, TrustBadge } from "./issuer-badges";
@@ -108,14 +108,14 @@ function CreateIssuerDialog({ open, onClose }: { open: boolean; onClose: () => v
   const nameRef = useRef<HTMLInputElement>(null);
   const [name, setName] = useState("");
   const [domain, setDomain] = useState("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, clear, check, fromServer, generalError, describe } = useFieldErrors(formId);
   const create = useMutation(trpc.issuers.create.mutationOptions());
 
   function close() {
     if (create.isPending) return;
     setName("");
     setDomain("");
-    setErrors({});
+    clear();
     create.reset();
     onClose();
   }
@@ -125,26 +125,18 @@ function CreateIssuerDialog({ open, onClose }: { open: boolean; onClose: () => v
     const found: Record<string, string> = {};
     if (!name.trim()) found.name = "Give the issuer a name, e.g. the publication's.";
     if (!domain.trim()) found.domain = "Enter the domain it publishes under, e.g. news.example.org.";
-    setErrors(found);
-    if (Object.keys(found).length > 0) {
-      document.getElementById(`${formId}-${Object.keys(found)[0]}`)?.focus();
-      return;
-    }
+    if (!check(found)) return;
     try {
       const issuer = await create.mutateAsync({ name: name.trim(), domain: domain.trim() });
       queryClient.setQueryData(trpc.issuers.get.queryKey({ id: issuer.id }), issuer);
       void queryClient.invalidateQueries({ queryKey: trpc.issuers.list.queryKey() });
       router.push(`/console/issuers/${issuer.id}?created=1`);
     } catch (err) {
-      const fields = fieldErrorsOf(err);
-      setErrors(fields);
-      const first = Object.keys(fields)[0];
-      if (first) document.getElementById(`${formId}-${first}`)?.focus();
+      fromServer(err);
     }
   }
 
-  const serverError = create.isError && Object.keys(fieldErrorsOf(create.error)).length === 0 ? errorInfo(create.error).message : null;
-  const describe = (field: string) => (errors[field] ? `${formId}-${field}-error` : `${formId}-${field}-hint`);
+  const serverError = generalError(create.error);
 
   return (
     <Modal
