@@ -23,6 +23,14 @@ function fieldErrorsOf(cause: unknown): Record<string, string> | null {
   return Object.keys(out).length ? out : null;
 }
 
+/** Every field failure with its full JSON pointer ("/rules/max_age_days"), for forms that edit nested values. */
+function fieldPointersOf(cause: unknown): { pointer: string; detail: string }[] | null {
+  const issues = (cause as { issues?: unknown } | null)?.issues;
+  const out = Array.isArray(issues) ? (issues as Issue[]).map((i) => ({ pointer: (i.path ?? []).map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join(""), detail: i.message })) : [];
+  if (cause instanceof AppError) out.push(...(cause.errors ?? []).map((e) => ({ pointer: e.pointer, detail: e.detail })));
+  return out.length ? out : null;
+}
+
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     // Only AppErrors carry a message meant for callers; anything else stays internal.
@@ -31,7 +39,7 @@ const t = initTRPC.context<Context>().create({
     const internal = !cause && error.code === "INTERNAL_SERVER_ERROR";
     const message = cause ? cause.detail : fieldErrors ? "Some fields are not valid." : internal ? "An internal error occurred." : shape.message;
     // The stack stays in the server log, never in an answer.
-    return { ...shape, message, data: { ...shape.data, stack: undefined, appCode: cause?.code ?? null, fieldErrors } };
+    return { ...shape, message, data: { ...shape.data, stack: undefined, appCode: cause?.code ?? null, fieldErrors, fieldPointers: fieldPointersOf(error.cause) } };
   },
 });
 
