@@ -1,5 +1,5 @@
 // Small helpers shared by the API-key and issuer pages (console and creator dashboard).
-import type { Scope } from "@/server/domain/scopes";
+import { SCOPES, type Scope } from "@/server/domain/scopes";
 
 /** What each scope lets a key do, in one line (from the comment in server/domain/scopes.ts). */
 export const SCOPE_HELP: Record<Scope, string> = {
@@ -17,21 +17,9 @@ export const SCOPE_HELP: Record<Scope, string> = {
   "verifications:write": "Run verifications (POST /v1/verifications).",
 };
 
-/** The order scopes are offered and shown in. */
-export const SCOPE_ORDER: readonly Scope[] = [
-  "protections:read",
-  "protections:write",
-  "attestations:read",
-  "attestations:write",
-  "issuers:read",
-  "issuers:write",
-  "api_keys:read",
-  "api_keys:write",
-  "packs:read",
-  "packs:write",
-  "verifications:read",
-  "verifications:write",
-];
+/** The order scopes are offered and shown in: a creator's own first, then scopes.ts's order. */
+const isProtectionScope = (s: Scope) => s.startsWith("protections:");
+export const SCOPE_ORDER: readonly Scope[] = [...SCOPES.filter(isProtectionScope), ...SCOPES.filter((s) => !isProtectionScope(s))];
 
 export const sortScopes = (scopes: readonly string[]) =>
   [...scopes].sort((a, b) => SCOPE_ORDER.indexOf(a as Scope) - SCOPE_ORDER.indexOf(b as Scope));

@@ -12,6 +12,7 @@ import { formatCount, formatDate, formatDateTime, SCOPE_HELP, sortScopes } from 
 import { useFieldErrors } from "./field-errors";
 import { CopyButton } from "./copy-button";
 import { Alert, Badge, Button, Card, EmptyState, Field, Input, Mono, Spinner, cx } from "./ui";
+import { LoadError } from "./load-error";
 
 type ApiKey = inferRouterOutputs<AppRouter>["apiKeys"]["list"][number];
 
@@ -96,12 +97,7 @@ export function ApiKeyManager({ scopes, defaults, owner, listTitle }: ApiKeyMana
       {list.isPending ? (
         <Spinner label="Loading your API keys…" />
       ) : list.isError ? (
-        <Alert title="Your API keys could not be loaded">
-          <p>{errorInfo(list.error).message}</p>
-          <Button variant="secondary" className="mt-3" onClick={() => void list.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadError title="Your API keys could not be loaded" error={list.error} retry={list.refetch} />
       ) : list.data.length === 0 ? (
         <EmptyState title="No API keys yet" action={createButton}>
           A key lets a script or a server call the Hallmark API for {owner}. Give each integration its own key, with only the scopes it needs.

@@ -3,13 +3,8 @@ import { AppError } from "../domain/errors";
 import type { SessionPrincipal } from "../domain/principal";
 import { authenticateSessionToken, sessionTokenFromRequest } from "../domain/sessions";
 
-/**
- * The dashboard's caller: the session cookie next-auth set (the same session /v1 accepts).
- * An ended or forged session is simply no session: the pages then ask to sign in again.
- * API keys are not accepted here; they are for /v1.
- */
-export async function dashboardPrincipal(req: Request): Promise<SessionPrincipal | null> {
-  const token = sessionTokenFromRequest(req);
+/** A session token's principal, or null when it is forged, expired or ended (the pages then ask to log in). */
+export async function sessionPrincipalOrNull(token: string | null | undefined): Promise<SessionPrincipal | null> {
   if (!token) return null;
   try {
     return await authenticateSessionToken(token);
@@ -18,3 +13,9 @@ export async function dashboardPrincipal(req: Request): Promise<SessionPrincipal
     throw err;
   }
 }
+
+/**
+ * The dashboard's caller: the session cookie next-auth set (the same session /v1 accepts).
+ * API keys are not accepted here; they are for /v1.
+ */
+export const dashboardPrincipal = (req: Request): Promise<SessionPrincipal | null> => sessionPrincipalOrNull(sessionTokenFromRequest(req));

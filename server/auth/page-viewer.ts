@@ -5,20 +5,14 @@ import { notFound, redirect } from "next/navigation";
 import { createCaller } from "../api/root";
 import { AppError } from "../domain/errors";
 import type { SessionPrincipal } from "../domain/principal";
-import { authenticateSessionToken, SESSION_COOKIE } from "../domain/sessions";
+import { SESSION_COOKIE } from "../domain/sessions";
+import { sessionPrincipalOrNull } from "./dashboard-principal";
 import { getViewer, type Viewer } from "../domain/viewer";
 
 /** The session of a server-rendered page's request, or null (no cookie, or an ended session). */
 export async function pagePrincipal(): Promise<SessionPrincipal | null> {
   const store = await cookies();
-  const token = store.get(`__Secure-${SESSION_COOKIE}`)?.value ?? store.get(SESSION_COOKIE)?.value;
-  if (!token) return null;
-  try {
-    return await authenticateSessionToken(token);
-  } catch (err) {
-    if (err instanceof AppError) return null;
-    throw err;
-  }
+  return sessionPrincipalOrNull(store.get(`__Secure-${SESSION_COOKIE}`)?.value ?? store.get(SESSION_COOKIE)?.value);
 }
 
 /** The signed-in user of a server-rendered page, or null. */

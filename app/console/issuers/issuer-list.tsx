@@ -7,8 +7,9 @@ import { Modal } from "../../_components/api-keys-dialog";
 import { formatDate, formatDateTime } from "../../_components/api-keys-format";
 import { useFieldErrors } from "../../_components/field-errors";
 import { Alert, Button, Card, EmptyState, Field, Input, Mono, Spinner } from "../../_components/ui";
-import { errorInfo, useTRPC } from "../../_trpc/client";
+import { useTRPC } from "../../_trpc/client";
 import { IssuerStatusBadge, TrustBadge } from "./issuer-badges";
+import { LoadError } from "@/app/_components/load-error";
 
 const link = "rounded font-medium text-teal-800 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-700";
 
@@ -32,12 +33,7 @@ export function IssuerList({ canWrite }: { canWrite: boolean }) {
       {list.isPending ? (
         <Spinner label="Loading your issuers…" />
       ) : list.isError ? (
-        <Alert title="Your issuers could not be loaded">
-          <p>{errorInfo(list.error).message}</p>
-          <Button variant="secondary" className="mt-3" onClick={() => void list.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadError title="Your issuers could not be loaded" error={list.error} retry={list.refetch} />
       ) : list.data.length === 0 ? (
         <EmptyState title="No issuers yet" action={createButton}>
           Create an issuer for each publication or service that signs content, e.g. <Mono>news.example.org</Mono>. It gets a signing key at once.

@@ -3,9 +3,10 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { Alert, Badge, Button, EmptyState, LinkButton, Mono, Select, Spinner } from "@/app/_components/ui";
-import { errorInfo, useTRPC, useTRPCClient } from "@/app/_trpc/client";
+import { useTRPC, useTRPCClient } from "@/app/_trpc/client";
 import { CATEGORIES, CATEGORY_LABELS, CATEGORY_SHORT, formatBytes, isCategory, isVisibility, shortHash, type Category, type Visibility } from "@/app/_components/categories";
 import type { ProtectionItem } from "../_components/protect-types";
+import { LoadError } from "@/app/_components/load-error";
 
 const PAGE_SIZE = "20";
 const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
@@ -126,12 +127,7 @@ export function ProtectionsList() {
       {list.isPending ? <Spinner label="Loading your protections…" /> : null}
 
       {list.isError ? (
-        <div className="space-y-3">
-          <Alert title="Your protections could not be loaded">{errorInfo(list.error).message}</Alert>
-          <Button variant="secondary" onClick={() => void list.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError title="Your protections could not be loaded" error={list.error} retry={list.refetch} />
       ) : null}
 
       {list.isSuccess && items.length === 0 ? (

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { canonicalJson } from "@/lib/verify";
 import { hasLoneSurrogate } from "@/lib/verify/encoding";
-import { AppError, type FieldError } from "../../domain/errors";
 import { CATEGORIES, VISIBILITIES, type MintInput } from "../../domain/protections";
 import { ZPayload } from "./attestations.types";
+import { parseBody } from "./parse-body";
 
 /** ai_metadata: at most this many bytes of RFC 8785 canonical JSON. */
 export const MAX_AI_METADATA_BYTES = 16 * 1024;
@@ -55,20 +55,8 @@ export const ZMintInput = z.object({
   idempotency_key: z.string().nullish(),
 });
 
-const pointerOf = (path: ReadonlyArray<PropertyKey>): string =>
-  path.map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
-
 /** Validates a mint body; failures are 422 validation_failed with one pointer per problem. */
-export function parseMintBody(body: unknown): MintInput {
-  const parsed = ZMintBody.safeParse(body);
-  if (parsed.success) return parsed.data as MintInput;
-  const errors: FieldError[] = parsed.error.issues.flatMap((i) =>
-    i.code === "unrecognized_keys"
-      ? i.keys.map((k) => ({ pointer: pointerOf([...i.path, k]), detail: "is not a known field" }))
-      : [{ pointer: pointerOf(i.path), detail: i.message }],
-  );
-  throw new AppError("validation_failed", "The request body failed validation; see errors.", errors);
-}
+export const parseMintBody = (body: unknown): MintInput => parseBody(ZMintBody, body) as MintInput;
 
 const ZLimit = z
   .string()

@@ -1,7 +1,8 @@
 import "server-only";
 import { clonePack, createPack, getPack, listPacks, updatePack } from "../../domain/packs";
 import { router, scopedProcedure } from "../trpc";
-import { ZClonePackInput, ZCreatePackInput, ZListPacksInput, ZPackIdInput, ZUpdatePackInput, ZClonePackBody, parseBody, parseUpdateBody } from "./packs.types";
+import { ZClonePackInput, ZCreatePackInput, ZListPacksInput, ZPackIdInput, ZUpdatePackInput, ZClonePackBody, parseUpdateBody } from "./packs.types";
+import { parseBody } from "./parse-body";
 
 /** Verification packs (issue 5): built-in templates and the tenant's custom packs. */
 export const packsRouter = router({

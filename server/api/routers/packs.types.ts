@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { hasLoneSurrogate } from "@/lib/verify/encoding";
-import { AppError, type FieldError } from "../../domain/errors";
+import { AppError } from "../../domain/errors";
+import { parseBody } from "./parse-body";
 import { PACK_STATUSES } from "../../domain/packs";
 import { ZPackRules } from "../../domain/pack-rules";
 
@@ -48,20 +49,6 @@ export const ZUpdatePackInput = z.object({ id: z.string(), body: z.unknown() });
 /** POST /v1/attestation-packs/{id}/clone. */
 export const ZClonePackBody = z.strictObject({ name: text(200, 1).optional() });
 export const ZClonePackInput = z.object({ id: z.string(), body: z.unknown() });
-
-const pointerOf = (path: ReadonlyArray<PropertyKey>): string => path.map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
-
-/** Validates a request body; a failure is 422 validation_failed with one JSON pointer per problem. */
-export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const errors: FieldError[] = parsed.error.issues.flatMap((i) =>
-    i.code === "unrecognized_keys"
-      ? i.keys.map((k) => ({ pointer: pointerOf([...i.path, k]), detail: "is not a known field" }))
-      : [{ pointer: pointerOf(i.path), detail: i.message }],
-  );
-  throw new AppError("validation_failed", "The request body failed validation; see errors.", errors);
-}
 
 export const ZPackIdInput = z.object({ id: z.string() });
 
