@@ -26,6 +26,8 @@ export async function SiteHeader() {
             <>
               <Link className={navLink} href="/console">API keys</Link>
               <Link className={navLink} href="/console/issuers">Issuers</Link>
+              <Link className={navLink} href="/console/packs">Packs</Link>
+              <Link className={navLink} href="/console/verifications">Verifications</Link>
             </>
           ) : null}
           {viewer ? (
