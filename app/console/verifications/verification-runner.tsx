@@ -6,9 +6,10 @@ import { useId, useRef, useState, type FormEvent } from "react";
 import type { AppRouter } from "@/server/api/root";
 import { formatDateTime } from "../../_components/api-keys-format";
 import { useFieldErrors } from "../../_components/field-errors";
+import { LoadError } from "../../_components/load-error";
 import { CheckList, ResultBadge, Verdict } from "../../_components/verification-checks";
 import { Alert, Button, Card, EmptyState, Field, Input, Mono, Select, Spinner, Textarea, cx } from "../../_components/ui";
-import { errorInfo, useTRPC } from "../../_trpc/client";
+import { useTRPC } from "../../_trpc/client";
 
 type Verification = inferRouterOutputs<AppRouter>["verifications"]["run"];
 
@@ -188,12 +189,7 @@ export function RecentVerifications() {
       {list.isPending ? (
         <Spinner label="Loading recent verifications…" />
       ) : list.isError ? (
-        <Alert title="Recent verifications could not be loaded">
-          <p>{errorInfo(list.error).message}</p>
-          <Button variant="secondary" className="mt-3" onClick={() => void list.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <LoadError title="Recent verifications could not be loaded" error={list.error} retry={list.refetch} />
       ) : list.data.items.length === 0 ? (
         <EmptyState title="No verifications yet">Verifications you run here or through POST /v1/verifications are recorded and listed here.</EmptyState>
       ) : (
