@@ -19,6 +19,15 @@ describe("/api/trpc", () => {
     }
   });
 
+  it("reports each call's own status inside a batch, as the dashboard's client sends them", async () => {
+    const batch = encodeURIComponent(JSON.stringify({ 0: { id: "0190a0a0-0000-7000-8000-000000000000" }, 1: {} }));
+    const res = await api(`/api/trpc/public.protection,viewer.me?batch=1&input=${batch}`);
+    expect(res.body.map((r: { error?: { data: { httpStatus: number; appCode: string } } }) => r.error?.data.httpStatus ?? 200)).toEqual([404, 200]);
+    expect(res.body[0].error.data.appCode).toBe("not_found");
+    const one = await api(`/api/trpc/public.protection?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: { id: "nope" } }))}`);
+    expect(one.status).toBe(404);
+  });
+
   it("answers invalid input with field errors, and no session with 401 on a session-only procedure", async () => {
     const res = await api("/api/trpc/consumerAuth.signup", { json: { email: "not-an-email", password: "short", name: "" } });
     expect(res.status, res.text).toBe(400);

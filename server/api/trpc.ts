@@ -31,21 +31,6 @@ function fieldPointersOf(cause: unknown): { pointer: string; detail: string }[] 
   return out.length ? out : null;
 }
 
-const t = initTRPC.context<Context>().create({
-  errorFormatter({ shape, error }) {
-    // Only AppErrors carry a message meant for callers; anything else stays internal.
-    const cause = error.cause instanceof AppError ? error.cause : null;
-    const fieldErrors = fieldErrorsOf(error.cause);
-    const internal = !cause && error.code === "INTERNAL_SERVER_ERROR";
-    const message = cause ? cause.detail : fieldErrors ? "Some fields are not valid." : internal ? "An internal error occurred." : shape.message;
-    // The stack stays in the server log, never in an answer.
-    return { ...shape, message, data: { ...shape.data, stack: undefined, appCode: cause?.code ?? null, fieldErrors, fieldPointers: fieldPointersOf(error.cause) } };
-  },
-});
-
-export const router = t.router;
-export const createCallerFactory = t.createCallerFactory;
-
 /** tRPC's code for each status an AppError can carry. */
 const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
   400: "BAD_REQUEST",
@@ -61,23 +46,33 @@ const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
   503: "SERVICE_UNAVAILABLE",
 };
 
-/**
- * A domain AppError keeps its status on the dashboard's /api/trpc too: tRPC would make any
- * error it did not throw itself a 500. (REST maps the AppError cause itself: server/http/errors.ts.)
- */
-export const publicProcedure = t.procedure.use(async ({ next }) => {
-  const result = await next();
-  if (result.ok) return result;
-  const cause = result.error.cause;
-  if (cause instanceof AppError && result.error.code === "INTERNAL_SERVER_ERROR" && TRPC_CODE[cause.status]) {
-    throw new TRPCError({ code: TRPC_CODE[cause.status]!, message: cause.detail, cause });
-  }
-  return result;
+const t = initTRPC.context<Context>().create({
+  errorFormatter({ shape, error }) {
+    // Only AppErrors carry a message meant for callers; anything else stays internal.
+    const cause = error.cause instanceof AppError ? error.cause : null;
+    const fieldErrors = fieldErrorsOf(error.cause);
+    const internal = !cause && error.code === "INTERNAL_SERVER_ERROR";
+    const message = cause ? cause.detail : fieldErrors ? "Some fields are not valid." : internal ? "An internal error occurred." : shape.message;
+    // The stack stays in the server log, never in an answer.
+    // A domain AppError keeps its status on /api/trpc too (tRPC would call it a 500); the
+    // route's responseMeta sets the HTTP status from the same cause. REST maps it itself.
+    const status = cause && TRPC_CODE[cause.status] ? { code: TRPC_CODE[cause.status]!, httpStatus: cause.status } : {};
+    return {
+      ...shape,
+      message,
+      data: { ...shape.data, ...status, stack: undefined, appCode: cause?.code ?? null, fieldErrors, fieldPointers: fieldPointersOf(error.cause) },
+    };
+  },
 });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+export const publicProcedure = t.procedure;
 
 /** A procedure for a caller whose API key holds `scope`. */
 export function scopedProcedure(scope: Scope) {
-  return publicProcedure.use(({ ctx, next }) => {
+  return t.procedure.use(({ ctx, next }) => {
     const principal = ctx.principal;
     if (!principal) {
       throw new TRPCError({
