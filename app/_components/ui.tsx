@@ -122,3 +122,25 @@ export function Mono({ children, className }: { children: ReactNode; className?:
 }
 
 export { cx };
+
+/** The look of an inline text link (teal, underlined on hover, visible focus). */
+export const textLink = "rounded font-medium text-teal-800 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-700";
+
+/** Where a page sits: links up the trail, the last item is the current page. */
+export function Breadcrumbs({ trail }: { trail: Array<{ label: ReactNode; href?: string }> }) {
+  return (
+    <nav aria-label="Breadcrumb" className="text-sm">
+      <ol className="flex flex-wrap items-center gap-1 text-stone-700">
+        {trail.map((item, i) => {
+          const last = i === trail.length - 1;
+          return (
+            <li key={i} className="flex min-w-0 items-center gap-1 break-words" aria-current={last ? "page" : undefined}>
+              {item.href && !last ? <Link className={textLink} href={item.href}>{item.label}</Link> : item.label}
+              {last ? null : <span aria-hidden>/</span>}
+            </li>
+          );
+        })}
+      </ol>
+    </nav>
+  );
+}

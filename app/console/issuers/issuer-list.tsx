@@ -6,12 +6,11 @@ import { useId, useRef, useState, type FormEvent } from "react";
 import { Modal } from "../../_components/api-keys-dialog";
 import { formatDate, formatDateTime } from "../../_components/api-keys-format";
 import { useFieldErrors } from "../../_components/field-errors";
-import { Alert, Button, Card, EmptyState, Field, Input, Mono, Spinner } from "../../_components/ui";
+import { Alert, Button, Card, EmptyState, Field, Input, Mono, Spinner, textLink } from "../../_components/ui";
 import { useTRPC } from "../../_trpc/client";
 import { IssuerStatusBadge, TrustBadge } from "./issuer-badges";
 import { LoadError } from "@/app/_components/load-error";
 
-const link = "rounded font-medium text-teal-800 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-700";
 
 export function IssuerList({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
@@ -56,7 +55,7 @@ export function IssuerList({ canWrite }: { canWrite: boolean }) {
                 {list.data.map((i) => (
                   <tr key={i.id}>
                     <th scope="row" className="px-4 py-3">
-                      <Link className={`${link} break-words`} href={`/console/issuers/${i.id}`}>
+                      <Link className={`${textLink} break-words`} href={`/console/issuers/${i.id}`}>
                         {i.name}
                       </Link>
                     </th>
@@ -76,7 +75,7 @@ export function IssuerList({ canWrite }: { canWrite: boolean }) {
                   <div className="flex items-start justify-between gap-3">
                     <div className="min-w-0">
                       <h3 className="break-words">
-                        <Link className={link} href={`/console/issuers/${i.id}`}>{i.name}</Link>
+                        <Link className={textLink} href={`/console/issuers/${i.id}`}>{i.name}</Link>
                       </h3>
                       <Mono className="text-stone-700">{i.domain}</Mono>
                     </div>

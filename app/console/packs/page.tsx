@@ -3,7 +3,7 @@ import Link from "next/link";
 import { pageCaller, requireViewer } from "@/server/auth/page-viewer";
 import { formatCount, formatDate } from "../../_components/api-keys-format";
 import { PackStatusBadge, TemplateBadge } from "../../_components/pack-badges";
-import { Card, EmptyState, LinkButton, PageHeader, cx } from "../../_components/ui";
+import { Card, cx, EmptyState, LinkButton, PageHeader, textLink } from "../../_components/ui";
 
 export const metadata: Metadata = { title: "Verification packs · Console" };
 
@@ -13,7 +13,6 @@ const FILTERS = [
   { value: "archived", label: "Archived" },
 ] as const;
 
-const link = "rounded font-medium text-teal-800 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-700";
 
 export default async function ConsolePacksPage({ searchParams }: { searchParams: Promise<{ status?: string }> }) {
   const { status: raw } = await searchParams;
@@ -113,7 +112,7 @@ function PackTable({ packs, caption }: { packs: PackItem[]; caption: string }) {
               <tr key={p.id} data-pack-id={p.id}>
                 <th scope="row" className="px-4 py-3 font-normal">
                   <div className="flex flex-wrap items-center gap-2">
-                    <Link className={cx(link, "break-words")} href={`/console/packs/${p.id}`}>
+                    <Link className={cx(textLink, "break-words")} href={`/console/packs/${p.id}`}>
                       {p.name}
                     </Link>
                     {p.is_template ? <TemplateBadge /> : null}
@@ -135,7 +134,7 @@ function PackTable({ packs, caption }: { packs: PackItem[]; caption: string }) {
             <Card className="!p-4">
               <div className="flex items-start justify-between gap-3">
                 <h3 className="min-w-0 break-words">
-                  <Link className={link} href={`/console/packs/${p.id}`}>{p.name}</Link>
+                  <Link className={textLink} href={`/console/packs/${p.id}`}>{p.name}</Link>
                 </h3>
                 <PackStatusBadge status={p.status} />
               </div>

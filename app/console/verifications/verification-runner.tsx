@@ -2,18 +2,17 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import Link from "next/link";
-import { useId, useRef, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { AppRouter } from "@/server/api/root";
 import { formatDateTime } from "../../_components/api-keys-format";
 import { useFieldErrors } from "../../_components/field-errors";
 import { LoadError } from "../../_components/load-error";
 import { CheckList, ResultBadge, Verdict } from "../../_components/verification-checks";
-import { Alert, Button, Card, EmptyState, Field, Input, Mono, Select, Spinner, Textarea, cx } from "../../_components/ui";
+import { Alert, Button, Card, cx, EmptyState, Field, Input, Mono, Select, Spinner, Textarea, textLink } from "../../_components/ui";
 import { useTRPC } from "../../_trpc/client";
 
 type Verification = inferRouterOutputs<AppRouter>["verifications"]["run"];
 
-const link = "rounded font-medium text-teal-800 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-700";
 
 export function VerificationRunner({ packs, preselected }: { packs: { id: string; name: string; is_template: boolean }[]; preselected: string | null }) {
   const trpc = useTRPC();
@@ -28,6 +27,10 @@ export function VerificationRunner({ packs, preselected }: { packs: { id: string
   const [result, setResult] = useState<Verification | null>(null);
   const { errors, check, fromServer, generalError, describe } = useFieldErrors(formId);
   const run = useMutation(trpc.verifications.run.mutationOptions());
+  // Once a result is on screen (not before: it must be rendered), move focus to it.
+  useEffect(() => {
+    if (result) resultHeading.current?.focus();
+  }, [result]);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -54,7 +57,6 @@ export function VerificationRunner({ packs, preselected }: { packs: { id: string
       });
       setResult(answer);
       void queryClient.invalidateQueries({ queryKey: trpc.verifications.list.queryKey() });
-      requestAnimationFrame(() => resultHeading.current?.focus());
     } catch (err) {
       fromServer(err);
     }
@@ -160,7 +162,7 @@ export function VerificationRunner({ packs, preselected }: { packs: { id: string
             {result.pack ? (
               <>
                 Pack{" "}
-                <Link className={link} href={`/console/packs/${result.pack.id}`}>
+                <Link className={textLink} href={`/console/packs/${result.pack.id}`}>
                   {result.pack.name}
                 </Link>{" "}
                 (revision {result.pack.revision}), now used in {result.pack.verifications_count}{" "}
@@ -169,7 +171,7 @@ export function VerificationRunner({ packs, preselected }: { packs: { id: string
             ) : (
               "No pack: the cryptographic checks only."
             )}{" "}
-            <Link className={link} href={`/console/verifications/${result.id}`}>
+            <Link className={textLink} href={`/console/verifications/${result.id}`}>
               Permanent record
             </Link>
           </Verdict>
@@ -200,7 +202,7 @@ export function RecentVerifications() {
                 <ResultBadge result={v.result} />
               </div>
               <div className="min-w-0 flex-1">
-                <Link className={link} href={`/console/verifications/${v.id}`}>
+                <Link className={textLink} href={`/console/verifications/${v.id}`}>
                   {v.pack ? v.pack.name : "Cryptographic checks only"}
                 </Link>
                 <p className="text-xs text-stone-600">

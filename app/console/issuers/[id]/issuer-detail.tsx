@@ -1,13 +1,12 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
-import Link from "next/link";
 import { useRef, useState } from "react";
 import type { AppRouter } from "@/server/api/root";
 import { ConfirmDialog } from "../../../_components/api-keys-dialog";
 import { formatDateTime } from "../../../_components/api-keys-format";
 import { CopyButton } from "../../../_components/copy-button";
-import { Alert, Badge, Button, Card, Mono, PageHeader, cx } from "../../../_components/ui";
+import { Alert, Badge, Breadcrumbs, Button, Card, cx, Mono, PageHeader } from "../../../_components/ui";
 import { errorInfo, useTRPC } from "../../../_trpc/client";
 import { IssuerStatusBadge, TrustBadge } from "../issuer-badges";
 
@@ -39,17 +38,7 @@ export function IssuerDetail({ initial, orgName, canRotate, justCreated }: { ini
 
   return (
     <div className="space-y-8">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <ol className="flex flex-wrap items-center gap-1 text-stone-700">
-          <li>
-            <Link className="rounded font-medium text-teal-800 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-teal-700" href="/console/issuers">
-              Issuers
-            </Link>
-          </li>
-          <li aria-hidden>/</li>
-          <li aria-current="page" className="min-w-0 break-words">{issuer.name}</li>
-        </ol>
-      </nav>
+      <Breadcrumbs trail={[{ label: "Issuers", href: "/console/issuers" }, { label: issuer.name }]} />
 
       <div>
         <p className="mb-1 text-sm font-medium text-teal-800">{orgName} · Organisation console</p>

@@ -5,11 +5,10 @@ import { formatCount, formatDateTime } from "../../../_components/api-keys-forma
 import { ClonePackButton, PackStatusButton } from "../../../_components/pack-actions";
 import { CustomBadge, PackStatusBadge, TemplateBadge } from "../../../_components/pack-badges";
 import { PackRuleList } from "../../../_components/pack-rules-text";
-import { Alert, Card, LinkButton, Mono, PageHeader } from "../../../_components/ui";
+import { Alert, Breadcrumbs, Card, LinkButton, Mono, PageHeader, textLink } from "../../../_components/ui";
 
 export const metadata: Metadata = { title: "Verification pack · Console" };
 
-const crumbLink = "rounded font-medium text-teal-800 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-teal-700";
 
 export default async function ConsolePackPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ created?: string; cloned?: string; saved?: string }> }) {
   const { id } = await params;
@@ -23,15 +22,7 @@ export default async function ConsolePackPage({ params, searchParams }: { params
 
   return (
     <div className="space-y-8">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <ol className="flex flex-wrap items-center gap-1 text-stone-700">
-          <li>
-            <Link className={crumbLink} href="/console/packs">Packs</Link>
-          </li>
-          <li aria-hidden>/</li>
-          <li aria-current="page" className="min-w-0 break-words">{pack.name}</li>
-        </ol>
-      </nav>
+      <Breadcrumbs trail={[{ label: "Packs", href: "/console/packs" }, { label: pack.name }]} />
 
       <div className="space-y-4">
         <div>
@@ -105,7 +96,7 @@ export default async function ConsolePackPage({ params, searchParams }: { params
           <div className="min-w-0">
             <dt className="text-stone-600">{source ? "Cloned from" : "Pack id"}</dt>
             <dd className="mt-1 break-words">
-              {source ? <Link className={crumbLink} href={`/console/packs/${source.id}`}>{source.name}</Link> : <Mono>{pack.id}</Mono>}
+              {source ? <Link className={textLink} href={`/console/packs/${source.id}`}>{source.name}</Link> : <Mono>{pack.id}</Mono>}
             </dd>
           </div>
         </dl>

@@ -3,11 +3,10 @@ import Link from "next/link";
 import { pageCaller, requireViewer } from "@/server/auth/page-viewer";
 import { ClonePackButton } from "../../../_components/pack-actions";
 import { PackForm } from "../../../_components/pack-form";
-import { Alert, Card, PageHeader } from "../../../_components/ui";
+import { Alert, Breadcrumbs, Card, PageHeader, textLink } from "../../../_components/ui";
 
 export const metadata: Metadata = { title: "New pack · Console" };
 
-const crumbLink = "rounded font-medium text-teal-800 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-teal-700";
 
 export default async function NewPackPage() {
   const viewer = await requireViewer("/console/packs/new", "organization");
@@ -16,13 +15,7 @@ export default async function NewPackPage() {
 
   return (
     <div className="space-y-6">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <ol className="flex flex-wrap items-center gap-1 text-stone-700">
-          <li><Link className={crumbLink} href="/console/packs">Packs</Link></li>
-          <li aria-hidden>/</li>
-          <li aria-current="page">New pack</li>
-        </ol>
-      </nav>
+      <Breadcrumbs trail={[{ label: "Packs", href: "/console/packs" }, { label: "New pack" }]} />
       <PageHeader title="New verification pack" lead="Write the policy's rules yourself, or start from a built-in template and adapt its copy." />
       {!canWrite ? (
         <Alert title="You cannot create packs">Your account lacks the packs:write permission.</Alert>
@@ -38,7 +31,7 @@ export default async function NewPackPage() {
             <ul className="mt-4 divide-y divide-stone-200">
               {templates.map((t) => (
                 <li key={t.id} className="flex flex-col gap-2 py-3">
-                  <Link className={`${crumbLink} break-words`} href={`/console/packs/${t.id}`}>{t.name}</Link>
+                  <Link className={`${textLink} break-words`} href={`/console/packs/${t.id}`}>{t.name}</Link>
                   <span className="text-xs text-stone-600">{t.category} · {t.region}</span>
                   <div>
                     <ClonePackButton pack={{ id: t.id, name: t.name }} label={`Clone “${t.name}”`} variant="secondary" />

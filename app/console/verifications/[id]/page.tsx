@@ -3,11 +3,10 @@ import Link from "next/link";
 import { orNotFound, pageCaller, requireViewer } from "@/server/auth/page-viewer";
 import { formatDateTime } from "../../../_components/api-keys-format";
 import { CheckList, Verdict } from "../../../_components/verification-checks";
-import { Card, LinkButton, Mono, PageHeader } from "../../../_components/ui";
+import { Breadcrumbs, Card, LinkButton, Mono, PageHeader, textLink } from "../../../_components/ui";
 
 export const metadata: Metadata = { title: "Verification · Console" };
 
-const link = "rounded font-medium text-teal-800 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-teal-700";
 
 export default async function ConsoleVerificationPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -15,13 +14,7 @@ export default async function ConsoleVerificationPage({ params }: { params: Prom
   const v = await orNotFound((await pageCaller()).verifications.get({ id }));
   return (
     <div className="space-y-8">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <ol className="flex flex-wrap items-center gap-1 text-stone-700">
-          <li><Link className={link} href="/console/verifications">Verifications</Link></li>
-          <li aria-hidden>/</li>
-          <li aria-current="page">{formatDateTime(v.created_at)}</li>
-        </ol>
-      </nav>
+      <Breadcrumbs trail={[{ label: "Verifications", href: "/console/verifications" }, { label: formatDateTime(v.created_at) }]} />
       <div>
         <p className="mb-1 text-sm font-medium text-teal-800">{viewer.tenant.name} · Organisation console</p>
         <PageHeader
@@ -39,7 +32,7 @@ export default async function ConsoleVerificationPage({ params }: { params: Prom
             <dd className="mt-1 break-words">
               {v.pack ? (
                 <>
-                  <Link className={link} href={`/console/packs/${v.pack.id}`}>{v.pack.name}</Link> (revision {v.pack.revision})
+                  <Link className={textLink} href={`/console/packs/${v.pack.id}`}>{v.pack.name}</Link> (revision {v.pack.revision})
                 </>
               ) : (
                 "None: cryptographic checks only"
@@ -61,7 +54,7 @@ export default async function ConsoleVerificationPage({ params }: { params: Prom
           {v.protection_id ? (
             <div className="min-w-0">
               <dt className="text-stone-600">Creator&rsquo;s protection</dt>
-              <dd className="mt-1"><Link className={link} href={`/verify/${v.protection_id}`}>{v.protection_id}</Link></dd>
+              <dd className="mt-1"><Link className={textLink} href={`/verify/${v.protection_id}`}>{v.protection_id}</Link></dd>
             </div>
           ) : null}
           <div className="min-w-0">

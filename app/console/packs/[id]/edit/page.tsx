@@ -1,13 +1,11 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { orNotFound, pageCaller, requireViewer } from "@/server/auth/page-viewer";
 import { PackForm } from "../../../../_components/pack-form";
-import { Alert, Card, LinkButton, PageHeader } from "../../../../_components/ui";
+import { Alert, Breadcrumbs, Card, LinkButton, PageHeader } from "../../../../_components/ui";
 
 export const metadata: Metadata = { title: "Edit pack · Console" };
 
-const crumbLink = "rounded font-medium text-teal-800 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-teal-700";
 
 export default async function EditPackPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -17,15 +15,7 @@ export default async function EditPackPage({ params }: { params: Promise<{ id: s
 
   return (
     <div className="space-y-6">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <ol className="flex flex-wrap items-center gap-1 text-stone-700">
-          <li><Link className={crumbLink} href="/console/packs">Packs</Link></li>
-          <li aria-hidden>/</li>
-          <li className="min-w-0 break-words"><Link className={crumbLink} href={`/console/packs/${pack.id}`}>{pack.name}</Link></li>
-          <li aria-hidden>/</li>
-          <li aria-current="page">Edit</li>
-        </ol>
-      </nav>
+      <Breadcrumbs trail={[{ label: "Packs", href: "/console/packs" }, { label: pack.name, href: `/console/packs/${pack.id}` }, { label: "Edit" }]} />
       <PageHeader title={`Edit “${pack.name}”`} lead="Each saved change adds one to the pack's revision; every verification records the revision it used." />
       {pack.is_template ? (
         <Alert tone="info" title="Templates are read-only">
