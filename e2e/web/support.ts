@@ -52,6 +52,8 @@ export async function checkPageQuality(page: Page, testInfo: TestInfo, name: str
   expect(violations, `axe violations on ${name}`).toEqual([]);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `${name} is wider than the viewport by ${overflow}px`).toBeLessThanOrEqual(0);
-  const shot = await page.screenshot({ fullPage: true });
-  await testInfo.attach(`${name}-${testInfo.project.name}.png`, { body: shot, contentType: "image/png" });
+  // Kept under test-results/web-<build dir>/<test>/ after the run, for a person to look at.
+  const file = testInfo.outputPath(`${name}-${testInfo.project.name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  await testInfo.attach(`${name}-${testInfo.project.name}.png`, { path: file, contentType: "image/png" });
 }
