@@ -144,3 +144,8 @@ export function Breadcrumbs({ trail }: { trail: Array<{ label: ReactNode; href?:
     </nav>
   );
 }
+
+/** The line above a console page's title: whose console this is. */
+export function ConsoleEyebrow({ org }: { org: string }) {
+  return <p className="mb-1 text-sm font-medium text-teal-800">{org} · Organisation console</p>;
+}

@@ -3,7 +3,7 @@ import { requireViewer } from "@/server/auth/page-viewer";
 import { DEFAULT_DAILY_QUOTA, DEFAULT_RATE_LIMIT_PER_MINUTE } from "@/server/domain/api-keys";
 import type { Scope } from "@/server/domain/scopes";
 import { ApiKeyManager } from "../_components/api-keys";
-import { PageHeader } from "../_components/ui";
+import { ConsoleEyebrow, PageHeader } from "../_components/ui";
 
 export const metadata: Metadata = { title: "API keys · Console" };
 
@@ -11,7 +11,7 @@ export default async function ConsoleApiKeysPage() {
   const viewer = await requireViewer("/console", "organization");
   return (
     <div>
-      <p className="mb-1 text-sm font-medium text-teal-800">{viewer.tenant.name} · Organisation console</p>
+      <ConsoleEyebrow org={viewer.tenant.name} />
       <PageHeader
         title="API keys"
         lead="Your systems call the Hallmark API with these keys: to sign attestations with your issuers, fetch proof bundles and manage keys."

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requireViewer } from "@/server/auth/page-viewer";
-import { PageHeader } from "../../_components/ui";
+import { ConsoleEyebrow, PageHeader } from "../../_components/ui";
 import { IssuerList } from "./issuer-list";
 
 export const metadata: Metadata = { title: "Issuers · Console" };
@@ -9,7 +9,7 @@ export default async function ConsoleIssuersPage() {
   const viewer = await requireViewer("/console/issuers", "organization");
   return (
     <div>
-      <p className="mb-1 text-sm font-medium text-teal-800">{viewer.tenant.name} · Organisation console</p>
+      <ConsoleEyebrow org={viewer.tenant.name} />
       <PageHeader
         title="Issuers"
         lead="An issuer is who signs: a publication or a service, named by its domain. Each has its own Ed25519 signing key, and everything it signs lands in the public log."

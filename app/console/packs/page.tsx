@@ -3,7 +3,7 @@ import Link from "next/link";
 import { pageCaller, requireViewer } from "@/server/auth/page-viewer";
 import { formatCount, formatDate } from "../../_components/api-keys-format";
 import { PackStatusBadge, TemplateBadge } from "../../_components/pack-badges";
-import { Card, cx, EmptyState, LinkButton, PageHeader, textLink } from "../../_components/ui";
+import { Card, ConsoleEyebrow, cx, EmptyState, LinkButton, PageHeader, textLink } from "../../_components/ui";
 
 export const metadata: Metadata = { title: "Verification packs · Console" };
 
@@ -26,7 +26,7 @@ export default async function ConsolePacksPage({ searchParams }: { searchParams:
   return (
     <div className="space-y-8">
       <div>
-        <p className="mb-1 text-sm font-medium text-teal-800">{viewer.tenant.name} · Organisation console</p>
+        <ConsoleEyebrow org={viewer.tenant.name} />
         <PageHeader
           title="Verification packs"
           lead="A pack is a verification policy: rules an attestation must meet on top of the cryptographic checks. Start from a built-in template or write your own."

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { pageCaller, requireViewer } from "@/server/auth/page-viewer";
-import { PageHeader } from "../../_components/ui";
+import { ConsoleEyebrow, PageHeader } from "../../_components/ui";
 import { RecentVerifications, VerificationRunner } from "./verification-runner";
 
 export const metadata: Metadata = { title: "Verifications · Console" };
@@ -12,7 +12,7 @@ export default async function ConsoleVerificationsPage({ searchParams }: { searc
   return (
     <div className="space-y-8">
       <div>
-        <p className="mb-1 text-sm font-medium text-teal-800">{viewer.tenant.name} · Organisation console</p>
+        <ConsoleEyebrow org={viewer.tenant.name} />
         <PageHeader
           title="Verifications"
           lead="Check an attestation or any proof bundle of this log: the cryptographic checks against the log's key, then the rules of the pack you choose. Every check answers pass or fail with its reason."

@@ -6,7 +6,7 @@ import type { AppRouter } from "@/server/api/root";
 import { ConfirmDialog } from "../../../_components/api-keys-dialog";
 import { formatDateTime } from "../../../_components/api-keys-format";
 import { CopyButton } from "../../../_components/copy-button";
-import { Alert, Badge, Breadcrumbs, Button, Card, cx, Mono, PageHeader } from "../../../_components/ui";
+import { Alert, Badge, Breadcrumbs, Button, Card, ConsoleEyebrow, cx, Mono, PageHeader } from "../../../_components/ui";
 import { errorInfo, useTRPC } from "../../../_trpc/client";
 import { IssuerStatusBadge, TrustBadge } from "../issuer-badges";
 
@@ -41,7 +41,7 @@ export function IssuerDetail({ initial, orgName, canRotate, justCreated }: { ini
       <Breadcrumbs trail={[{ label: "Issuers", href: "/console/issuers" }, { label: issuer.name }]} />
 
       <div>
-        <p className="mb-1 text-sm font-medium text-teal-800">{orgName} · Organisation console</p>
+        <ConsoleEyebrow org={orgName} />
         <PageHeader
           title={issuer.name}
           lead={<Mono className="text-base">{issuer.domain}</Mono>}

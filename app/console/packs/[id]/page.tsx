@@ -5,7 +5,7 @@ import { formatCount, formatDateTime } from "../../../_components/api-keys-forma
 import { ClonePackButton, PackStatusButton } from "../../../_components/pack-actions";
 import { CustomBadge, PackStatusBadge, TemplateBadge } from "../../../_components/pack-badges";
 import { PackRuleList } from "../../../_components/pack-rules-text";
-import { Alert, Breadcrumbs, Card, LinkButton, Mono, PageHeader, textLink } from "../../../_components/ui";
+import { Alert, Breadcrumbs, Card, ConsoleEyebrow, LinkButton, Mono, PageHeader, textLink } from "../../../_components/ui";
 
 export const metadata: Metadata = { title: "Verification pack · Console" };
 
@@ -26,7 +26,7 @@ export default async function ConsolePackPage({ params, searchParams }: { params
 
       <div className="space-y-4">
         <div>
-          <p className="mb-1 text-sm font-medium text-teal-800">{viewer.tenant.name} · Organisation console</p>
+          <ConsoleEyebrow org={viewer.tenant.name} />
           <PageHeader
             title={pack.name}
             lead={pack.description || (pack.is_template ? undefined : "No description yet.")}

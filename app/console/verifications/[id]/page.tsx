@@ -3,7 +3,7 @@ import Link from "next/link";
 import { orNotFound, pageCaller, requireViewer } from "@/server/auth/page-viewer";
 import { formatDateTime } from "../../../_components/api-keys-format";
 import { CheckList, Verdict } from "../../../_components/verification-checks";
-import { Breadcrumbs, Card, LinkButton, Mono, PageHeader, textLink } from "../../../_components/ui";
+import { Breadcrumbs, Card, ConsoleEyebrow, LinkButton, Mono, PageHeader, textLink } from "../../../_components/ui";
 
 export const metadata: Metadata = { title: "Verification · Console" };
 
@@ -16,7 +16,7 @@ export default async function ConsoleVerificationPage({ params }: { params: Prom
     <div className="space-y-8">
       <Breadcrumbs trail={[{ label: "Verifications", href: "/console/verifications" }, { label: formatDateTime(v.created_at) }]} />
       <div>
-        <p className="mb-1 text-sm font-medium text-teal-800">{viewer.tenant.name} · Organisation console</p>
+        <ConsoleEyebrow org={viewer.tenant.name} />
         <PageHeader
           title="Verification"
           lead={<>Recorded <time dateTime={v.created_at}>{formatDateTime(v.created_at)}</time>, as it was answered then.</>}
