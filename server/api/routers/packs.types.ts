@@ -2,6 +2,7 @@ import { z } from "zod";
 import { hasLoneSurrogate } from "@/lib/verify/encoding";
 import { AppError } from "../../domain/errors";
 import { parseBody } from "./parse-body";
+import { ZIntParam } from "./query-params";
 import { PACK_STATUSES } from "../../domain/packs";
 import { ZPackRules } from "../../domain/pack-rules";
 
@@ -51,14 +52,6 @@ export const ZClonePackBody = z.strictObject({ name: text(200, 1).optional() });
 export const ZClonePackInput = z.object({ id: z.string(), body: z.unknown() });
 
 export const ZPackIdInput = z.object({ id: z.string() });
-
-/** Query parameters arrive as strings. */
-export const ZIntParam = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,6}$/, `must be an integer from ${min} to ${max}`)
-    .transform(Number)
-    .pipe(z.number().int().min(min, `must be an integer from ${min} to ${max}`).max(max, `must be an integer from ${min} to ${max}`));
 
 export const ZListPacksInput = z.strictObject({
   status: z.enum(PACK_STATUSES).optional(),

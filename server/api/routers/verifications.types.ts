@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZIntParam } from "./packs.types";
+import { ZIntParam } from "./query-params";
 
 const CONTENT_HASH = /^(?:sha256:)?([0-9a-f]{64})$/i;
 const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
