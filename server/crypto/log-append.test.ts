@@ -1,35 +1,12 @@
 // The append transaction against a real SQLite file: a batch is all-or-nothing, a failure
 // rejects its waiters and leaves the log appendable, and concurrent appends stay contiguous.
-import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSqliteLog, useTemporaryDataDir, type SqliteLog } from "../test-support/sqlite-log";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-append-"));
-process.env.HALLMARK_DATA_DIR = dir;
-process.env.DATABASE_URL = `file:${path.join(dir, "hallmark.db")}`;
-process.env.HALLMARK_MASTER_KEY = crypto.randomBytes(32).toString("hex");
-process.env.HALLMARK_LOG_ORIGIN = "hallmark-unit/append";
-
-type Modules = {
-  db: typeof import("../db");
-  store: typeof import("../store");
-  append: typeof import("./log-append");
-  identity: typeof import("./log-identity");
-  sequencer: typeof import("./sequencer");
-  tenants: typeof import("../domain/tenants");
-};
-let m: Modules;
-let tenantId: string;
-
-function entry(id = crypto.randomUUID()) {
-  return {
-    row: { id, tenantId, issuerId: "issuer", kid: "kid", payload: "{}", signature: "sig", createdAt: new Date() },
-    leafHash: new Uint8Array(crypto.createHash("sha256").update(id).digest()),
-  };
-}
+const dir = useTemporaryDataDir("append");
+let m: SqliteLog;
+const entry = (id?: string) => m.entry(id);
 
 async function state() {
   const read = m.db.getDb().read;
@@ -42,28 +19,11 @@ async function state() {
 }
 
 beforeAll(async () => {
-  execFileSync("node", ["scripts/prisma.mjs", "deploy"], { env: process.env, stdio: "ignore" });
-  m = {
-    db: await import("../db"),
-    store: await import("../store"),
-    append: await import("./log-append"),
-    identity: await import("./log-identity"),
-    sequencer: await import("./sequencer"),
-    tenants: await import("../domain/tenants"),
-  };
-  // Attestations reference a tenant and issuer: make real ones, then relax nothing else.
-  tenantId = (await m.tenants.createOrganization({ name: "unit" })).tenantId;
-  await m.db.getDb().write((tx) =>
-    tx.issuer.create({
-      data: { id: "issuer", tenantId, name: "i", domain: "i.example.org", status: "PENDING", trustLevel: "BASIC", createdAt: new Date(), updatedAt: new Date() },
-    }),
-  );
-  await m.identity.getLogIdentity();
+  m = await openSqliteLog(dir);
 }, 60_000);
 
 afterAll(async () => {
-  await m?.db.getDb().close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await m?.close();
 });
 
 describe("log append transaction", () => {

@@ -36,6 +36,18 @@ export function prismaStore(db: Database): Store {
       signingKey: (kid) => r.signingKey.findUnique({ where: { kid } }),
       latestCheckpoint: () => r.checkpoint.findFirst({ orderBy: { treeSize: "desc" } }),
       nodes: (positions) => readNodes(r, positions),
+      bundleRows: async (id, tenantId) => {
+        const found = await r.attestation.findFirst({ where: { id, tenantId }, include: { issuer: true } });
+        if (!found) return null;
+        // After the attestation: any checkpoint committed since includes its leaf.
+        const [signingKey, checkpoint] = await Promise.all([
+          r.signingKey.findUnique({ where: { kid: found.kid } }),
+          r.checkpoint.findFirst({ orderBy: { treeSize: "desc" } }),
+        ]);
+        if (!signingKey || !checkpoint) throw new Error(`attestation ${id} refers to a missing issuer, key or checkpoint`);
+        const { issuer, ...attestation } = found;
+        return { attestation, issuer, signingKey, checkpoint };
+      },
     },
     append: (fn) => db.write((tx) => fn(writer(tx))),
   };

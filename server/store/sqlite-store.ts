@@ -3,7 +3,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import type { Database, RawHandle } from "../db";
 import { nodeKey, type NodePosition } from "../crypto/merkle-tree";
 import { apiKeyRow, attestationRow, checkpointRow, issuerRow, signingKeyRow, toSqliteDate } from "./sqlite-rows";
-import type { LogWriter, NodeHashes, Store } from "./types";
+import type { BundleRows, LogWriter, NodeHashes, Store } from "./types";
 
 /**
  * The hot paths as prepared statements on the very connections Prisma uses (measured: a
@@ -21,15 +21,54 @@ function stmt(conn: BetterSqlite3.Database, sql: string): Stmt {
   return s;
 }
 
-/** One primary-key seek per node: O(log n) each, whatever the log's size (a row-value IN list is a scan). */
+/**
+ * One statement for all the nodes: a UNION ALL of primary-key seeks, O(log n) each whatever
+ * the log's size (a row-value IN list or an OR of the pairs plans worse, and one statement per
+ * node costs twice as much). Statements are prepared per count, in chunks of NODE_CHUNK.
+ */
+const NODE_CHUNK = 32;
+const nodeSeek = 'SELECT level, "index", hash FROM log_nodes WHERE level = ? AND "index" = ?';
+const nodesSql = Array.from({ length: NODE_CHUNK + 1 }, (_, count) => Array.from({ length: count }, () => nodeSeek).join(" UNION ALL "));
+
 function readNodes(conn: BetterSqlite3.Database, positions: readonly NodePosition[]): NodeHashes {
   const map: NodeHashes = new Map();
-  const seek = stmt(conn, 'SELECT hash FROM log_nodes WHERE level = ? AND "index" = ?').pluck();
-  for (const p of positions) {
-    const hash = seek.get(p.level, BigInt(p.index)) as Buffer | undefined;
-    if (hash) map.set(nodeKey(p.level, p.index), new Uint8Array(hash));
+  for (let start = 0; start < positions.length; start += NODE_CHUNK) {
+    const chunk = positions.slice(start, start + NODE_CHUNK);
+    const args: unknown[] = [];
+    for (const p of chunk) args.push(p.level, BigInt(p.index));
+    const rows = stmt(conn, nodesSql[chunk.length]!).all(...args) as { level: bigint; index: bigint; hash: Buffer }[];
+    for (const r of rows) map.set(nodeKey(Number(r.level), Number(r.index)), new Uint8Array(r.hash));
   }
   return map;
+}
+
+/**
+ * The attestation, its issuer and key, and the newest checkpoint in one statement: one
+ * snapshot, so the checkpoint always covers the attestation. Columns come back namespaced by
+ * table (better-sqlite3's expand()); a missing issuer, key or checkpoint is a broken database,
+ * not an unknown id.
+ */
+const BUNDLE_SQL = `SELECT attestations.*, issuers.*, signing_keys.*, checkpoints.*
+  FROM attestations
+  LEFT JOIN issuers ON issuers.id = attestations.issuer_id
+  LEFT JOIN signing_keys ON signing_keys.kid = attestations.kid
+  LEFT JOIN (SELECT * FROM checkpoints ORDER BY tree_size DESC LIMIT 1) AS checkpoints ON 1
+  WHERE attestations.id = ? AND attestations.tenant_id = ?`;
+
+type Expanded = Record<"attestations" | "issuers" | "signing_keys" | "checkpoints", Record<string, unknown>>;
+
+function readBundleRows(conn: BetterSqlite3.Database, id: string, tenantId: string): BundleRows | null {
+  const r = stmt(conn, BUNDLE_SQL).expand(true).get(id, tenantId) as Expanded | undefined;
+  if (!r) return null;
+  if (r.issuers.id === null || r.signing_keys.kid === null || r.checkpoints.tree_size === null) {
+    throw new Error(`attestation ${id} refers to a missing issuer, key or checkpoint`);
+  }
+  return {
+    attestation: attestationRow(r.attestations),
+    issuer: issuerRow(r.issuers),
+    signingKey: signingKeyRow(r.signing_keys),
+    checkpoint: checkpointRow(r.checkpoints),
+  };
 }
 
 function writer(conn: BetterSqlite3.Database): LogWriter {
@@ -98,6 +137,7 @@ export function sqliteStore(db: Database & { sqlite: NonNullable<Database["sqlit
       signingKey: (kid) => one("SELECT * FROM signing_keys WHERE kid = ?", signingKeyRow, kid),
       latestCheckpoint: () => one("SELECT * FROM checkpoints ORDER BY tree_size DESC LIMIT 1", checkpointRow),
       nodes: (positions) => withReader((conn) => readNodes(conn, positions)),
+      bundleRows: (id, tenantId) => withReader((conn) => readBundleRows(conn, id, tenantId)),
     },
     // The Prisma transaction opens BEGIN/COMMIT and holds the adapter's mutex; the writer's
     // statements run on the same connection, inside it.

@@ -3,6 +3,15 @@ import type { NodePosition, StoredNode } from "../crypto/merkle-tree";
 
 export type { ApiKey, Attestation, Checkpoint, Issuer, SigningKey };
 export type NodeHashes = Map<string, Uint8Array>;
+/** What a proof bundle is made of, read together so the checkpoint covers the attestation. */
+export interface BundleRows {
+  attestation: Attestation;
+  issuer: Issuer;
+  signingKey: SigningKey;
+  /** The newest checkpoint, read no earlier than the attestation (so it includes its leaf). */
+  checkpoint: Checkpoint;
+}
+
 export type AttestationInsert = Omit<Attestation, "status"> & { status: "VALID" };
 
 /**
@@ -16,6 +25,8 @@ export interface HotReads {
   issuer(id: string): Promise<Issuer | null>;
   signingKey(kid: string): Promise<SigningKey | null>;
   latestCheckpoint(): Promise<Checkpoint | null>;
+  /** The tenant's attestation with its issuer, its key and the newest checkpoint; null when not found. */
+  bundleRows(id: string, tenantId: string): Promise<BundleRows | null>;
   nodes(positions: readonly NodePosition[]): Promise<NodeHashes>;
 }
 

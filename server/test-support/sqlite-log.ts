@@ -1,0 +1,67 @@
+// A fresh SQLite log for unit tests: a temporary data directory, migrations applied, an
+// organisation and a real issuer with its signing key. Call at the top of a test file,
+// before anything imports server modules (they read the environment on first use).
+import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export interface SqliteLog {
+  db: typeof import("../db");
+  store: typeof import("../store");
+  append: typeof import("../crypto/log-append");
+  identity: typeof import("../crypto/log-identity");
+  sequencer: typeof import("../crypto/sequencer");
+  tenantId: string;
+  issuerId: string;
+  kid: string;
+  /** An entry of this tenant and issuer; the leaf hash is derived from the id. */
+  entry(id?: string): import("../crypto/log-append").LogEntry;
+  close(): Promise<void>;
+}
+
+export function useTemporaryDataDir(name: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `hallmark-${name}-`));
+  process.env.HALLMARK_DATA_DIR = dir;
+  process.env.DATABASE_URL = `file:${path.join(dir, "hallmark.db")}`;
+  process.env.HALLMARK_MASTER_KEY = crypto.randomBytes(32).toString("hex");
+  process.env.HALLMARK_LOG_ORIGIN = `hallmark-unit/${name}`;
+  return dir;
+}
+
+/** Migrates the data directory set by useTemporaryDataDir and creates the log, a tenant and an issuer. */
+export async function openSqliteLog(dir: string): Promise<SqliteLog> {
+  execFileSync("node", ["scripts/prisma.mjs", "deploy"], { env: process.env, stdio: "ignore" });
+  const [db, store, append, identity, sequencer, tenants, issuers] = await Promise.all([
+    import("../db"),
+    import("../store"),
+    import("../crypto/log-append"),
+    import("../crypto/log-identity"),
+    import("../crypto/sequencer"),
+    import("../domain/tenants"),
+    import("../domain/issuers"),
+  ]);
+  const { tenantId } = await tenants.createOrganization({ name: "unit" });
+  const issuer = await issuers.createIssuer({ tenantId, name: "Unit", domain: "unit.example.org" });
+  const kid = issuer.keys[0]!.kid;
+  await identity.getLogIdentity();
+  return {
+    db,
+    store,
+    append,
+    identity,
+    sequencer,
+    tenantId,
+    issuerId: issuer.id,
+    kid,
+    entry: (id = crypto.randomUUID()) => ({
+      row: { id, tenantId, issuerId: issuer.id, kid, payload: "{}", signature: "sig", createdAt: new Date() },
+      leafHash: new Uint8Array(crypto.createHash("sha256").update(id).digest()),
+    }),
+    close: async () => {
+      await db.getDb().close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
