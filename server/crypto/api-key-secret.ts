@@ -39,10 +39,11 @@ function randomBase62(length: number): string {
   return out;
 }
 
-let hashKey: Buffer | undefined;
+// A KeyObject, imported once: every authenticated request hashes a key with it.
+let hashKey: crypto.KeyObject | undefined;
 
 export function hashApiKey(secret: string): string {
-  hashKey ??= deriveKey("api-key-hash");
+  hashKey ??= crypto.createSecretKey(deriveKey("api-key-hash"));
   return crypto.createHmac("sha256", hashKey).update(secret).digest("hex");
 }
 

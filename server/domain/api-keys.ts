@@ -48,6 +48,18 @@ function parseScopes(json: string): Scope[] {
   return Array.isArray(value) ? value.filter((s): s is Scope => typeof s === "string" && isScope(s)) : [];
 }
 
+/** Parsed scope sets by their stored JSON: keys share a handful of them, and every request needs one. */
+const scopeSets = new Map<string, ReadonlySet<Scope>>();
+
+function scopeSet(json: string): ReadonlySet<Scope> {
+  let set = scopeSets.get(json);
+  if (!set) {
+    if (scopeSets.size >= 1000) scopeSets.clear();
+    scopeSets.set(json, (set = new Set(parseScopes(json))));
+  }
+  return set;
+}
+
 function toView(row: ApiKeyRow): ApiKeyView {
   return {
     id: row.id,
@@ -131,7 +143,7 @@ export async function authenticateApiKey(secret: string): Promise<ApiKeyPrincipa
     tenantId: row.tenantId,
     apiKeyId: row.id,
     userId: row.userId,
-    scopes: new Set(parseScopes(row.scopes)),
+    scopes: scopeSet(row.scopes),
     dailyQuota: row.dailyQuota,
     rateLimitPerMinute: row.rateLimitPerMinute,
   };

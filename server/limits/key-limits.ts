@@ -44,13 +44,15 @@ export function utcDay(now = new Date()): { day: string; secondsToMidnight: numb
   return { day, secondsToMidnight: Math.max(1, Math.ceil((midnight - now.getTime()) / 1000)) };
 }
 
-async function take(l: Limiter, key: string): Promise<{ ok: boolean; res: RateLimiterRes }> {
-  try {
-    return { ok: true, res: await l.consume(key, 1) };
-  } catch (err) {
-    if (err instanceof RateLimiterRes) return { ok: false, res: err };
-    throw err; // the store failed and no insurance answered: the caller decides
-  }
+const taken = (res: RateLimiterRes) => ({ ok: true, res });
+const refused = (err: unknown) => {
+  if (err instanceof RateLimiterRes) return { ok: false, res: err };
+  throw err; // the store failed and no insurance answered: the caller decides
+};
+
+/** One point of `key`'s budget: refused (ok false) when spent. Every request passes here: no extra async frame. */
+function take(l: Limiter, key: string): Promise<{ ok: boolean; res: RateLimiterRes }> {
+  return l.consume(key, 1).then(taken, refused);
 }
 
 /** Spends one request of the key's minute and day budgets, minute first. */
