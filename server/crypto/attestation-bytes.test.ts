@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, leafData, leafHash, nodeHash, signingMessage } from "@/lib/verify";
+import { bytesToHex, canonicalJson, leafData, leafHash, nodeHash, signingMessage } from "@/lib/verify";
 import { leafHashOf, signingMessageOf } from "./attestation-bytes";
-import { leafHashNode, nodeHashNode } from "./hash";
+import { leafHashNode, nodeHashNode, toHex } from "./hash";
 
 const payloadArb = fc.dictionary(fc.string({ unit: "grapheme" }), fc.jsonValue({ maxDepth: 4 }), { maxKeys: 8 }).map(
   // JSON round trip: the payload as a request body would deliver it (no -0, no undefined).
@@ -47,6 +47,15 @@ describe("node:crypto RFC 9162 hashing", () => {
         expect(leafHashNode(data)).toEqual(leafHash(data));
         const l = leafHash(data);
         expect(nodeHashNode(l, other)).toEqual(nodeHash(l, other));
+      }),
+    );
+  });
+
+  it("writes hex as the isomorphic reference does, for views into larger buffers too", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 80 }), fc.nat(8), fc.nat(8), (data, lo, cut) => {
+        const view = data.subarray(Math.min(lo, data.length), Math.max(Math.min(lo, data.length), data.length - cut));
+        expect(toHex(view)).toBe(bytesToHex(view));
       }),
     );
   });

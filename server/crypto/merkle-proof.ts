@@ -24,6 +24,16 @@ import { assertSize, nodeKey, type NodePosition } from "./merkle-tree";
 export type NodeMap = ReadonlyMap<string, Uint8Array>;
 export type GetNodes = (positions: NodePosition[]) => Promise<NodeMap>;
 
+/**
+ * Hashes of composite ranges (not a perfect subtree: the right edge [lo, hi) of the tree of
+ * hi leaves). MTH(D[lo:hi]) never changes once the log holds hi leaves, so a cache needs no
+ * invalidation; every proof against the same tree size shares these few (≤ log2 n) ranges.
+ */
+export interface RangeCache {
+  get(lo: number, hi: number): Uint8Array | undefined;
+  set(lo: number, hi: number, hash: Uint8Array): void;
+}
+
 export interface ProofPlan {
   /** Distinct perfect nodes to read (keys: nodeKey(level, index)). */
   positions: NodePosition[];
@@ -71,10 +81,13 @@ function subproofRanges(m: number, lo: number, hi: number, b: boolean, out: Rang
   }
 }
 
+/** True when [lo, hi) is a perfect aligned subtree: a stored node. */
+const isPerfect = (lo: number, hi: number): boolean => isPow2(hi - lo) && lo % (hi - lo) === 0;
+
 /** The perfect aligned nodes whose MTH-combination is MTH(D[lo:hi]). */
 function rangePieces(lo: number, hi: number, out: NodePosition[]): void {
   const n = hi - lo;
-  if (isPow2(n) && lo % n === 0) {
+  if (isPerfect(lo, hi)) {
     out.push({ level: Math.round(Math.log2(n)), index: lo / n });
     return;
   }
@@ -85,7 +98,7 @@ function rangePieces(lo: number, hi: number, out: NodePosition[]): void {
 
 function rangeHash(lo: number, hi: number, nodes: NodeMap): Uint8Array {
   const n = hi - lo;
-  if (isPow2(n) && lo % n === 0) {
+  if (isPerfect(lo, hi)) {
     const key = nodeKey(Math.round(Math.log2(n)), lo / n);
     const hash = nodes.get(key);
     if (!hash) throw new Error(`merkle node ${key} is missing`);
@@ -95,9 +108,12 @@ function rangeHash(lo: number, hi: number, nodes: NodeMap): Uint8Array {
   return nodeHash(rangeHash(lo, lo + k, nodes), rangeHash(lo + k, hi, nodes));
 }
 
-function planFor(ranges: Range[]): ProofPlan {
+function planFor(ranges: Range[], cache?: RangeCache): ProofPlan {
+  // Composite elements already known are taken now, not at assembly: the cache may have
+  // dropped them by then, and their nodes are not read.
+  const known = ranges.map(([lo, hi]) => (cache && !isPerfect(lo, hi) ? cache.get(lo, hi) : undefined));
   const pieces: NodePosition[] = [];
-  for (const [lo, hi] of ranges) rangePieces(lo, hi, pieces);
+  ranges.forEach(([lo, hi], i) => known[i] || rangePieces(lo, hi, pieces));
   const seen = new Set<string>();
   const positions = pieces.filter((p) => {
     const key = nodeKey(p.level, p.index);
@@ -105,37 +121,44 @@ function planFor(ranges: Range[]): ProofPlan {
     seen.add(key);
     return true;
   });
-  return { positions, assemble: (nodes) => ranges.map(([lo, hi]) => rangeHash(lo, hi, nodes)) };
+  const elementHash = ([lo, hi]: Range, i: number, nodes: NodeMap): Uint8Array => {
+    const cached = known[i];
+    if (cached) return cached;
+    const hash = rangeHash(lo, hi, nodes);
+    if (cache && !isPerfect(lo, hi)) cache.set(lo, hi, hash);
+    return hash;
+  };
+  return { positions, assemble: (nodes) => ranges.map((r, i) => elementHash(r, i, nodes)) };
 }
 
 /** Plan for the inclusion proof of leaf `index` in the tree of `size` leaves. */
-export function inclusionProofPlan(index: number, size: number): ProofPlan {
+export function inclusionProofPlan(index: number, size: number, cache?: RangeCache): ProofPlan {
   assertSize(index, "index");
   assertSize(size);
   if (index >= size) throw new RangeError(`index ${index} is outside a tree of size ${size}`);
   const ranges: Range[] = [];
   pathRanges(index, 0, size, ranges);
-  return planFor(ranges);
+  return planFor(ranges, cache);
 }
 
 /** Plan for the consistency proof from size m to size n (empty when m = 0 or m = n). */
-export function consistencyProofPlan(m: number, n: number): ProofPlan {
+export function consistencyProofPlan(m: number, n: number, cache?: RangeCache): ProofPlan {
   assertSize(m, "first size");
   assertSize(n, "second size");
   if (m > n) throw new RangeError(`first size ${m} exceeds second size ${n}`);
   const ranges: Range[] = [];
   if (m > 0 && m < n) subproofRanges(m, 0, n, true, ranges);
-  return planFor(ranges);
+  return planFor(ranges, cache);
 }
 
 /** The RFC 9162 inclusion proof, leaf to root, with one batched node read. */
-export async function buildInclusionProof(index: number, size: number, getNodes: GetNodes): Promise<Uint8Array[]> {
-  const plan = inclusionProofPlan(index, size);
+export async function buildInclusionProof(index: number, size: number, getNodes: GetNodes, cache?: RangeCache): Promise<Uint8Array[]> {
+  const plan = inclusionProofPlan(index, size, cache);
   return plan.assemble(plan.positions.length > 0 ? await getNodes(plan.positions) : new Map());
 }
 
 /** The RFC 9162 consistency proof from m to n, with one batched node read. */
-export async function buildConsistencyProof(m: number, n: number, getNodes: GetNodes): Promise<Uint8Array[]> {
-  const plan = consistencyProofPlan(m, n);
+export async function buildConsistencyProof(m: number, n: number, getNodes: GetNodes, cache?: RangeCache): Promise<Uint8Array[]> {
+  const plan = consistencyProofPlan(m, n, cache);
   return plan.assemble(plan.positions.length > 0 ? await getNodes(plan.positions) : new Map());
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { bytesToHex } from "../../lib/verify/encoding";
 import { leafHash, verifyConsistency, verifyInclusion } from "../../lib/verify/merkle";
 import { leafDataFor, refLeafHash, refMth, refPath, refProof } from "../../lib/verify/testing/merkle-reference";
-import { buildConsistencyProof, buildInclusionProof, consistencyProofPlan, inclusionProofPlan } from "./merkle-proof";
+import { buildConsistencyProof, buildInclusionProof, consistencyProofPlan, inclusionProofPlan, type RangeCache } from "./merkle-proof";
 import { appendLeaves, frontierPositions, nodeKey, rootFromFrontier, type NodePosition } from "./merkle-tree";
 
 const N = 70;
@@ -136,6 +136,39 @@ describe("proofs from stored nodes", () => {
         }
       }
     }
+  });
+
+  it("gives the same proofs through a shared range cache, which spares the composite ranges' nodes", async () => {
+    const cached = new Map<string, Uint8Array>();
+    const cache: RangeCache = { get: (lo, hi) => cached.get(`${lo}:${hi}`), set: (lo, hi, h) => void cached.set(`${lo}:${hi}`, h) };
+    for (let n = 1; n <= N; n++) {
+      const s = storeOf(n, [5, 3]);
+      for (const round of [1, 2]) {
+        for (let i = 0; i < n; i++) {
+          const proof = await buildInclusionProof(i, n, s.getNodes, cache);
+          expect(proof.map(bytesToHex), `PATH(${i}, ${n}) round ${round}`).toEqual(refPath(i, data.slice(0, n)).map(bytesToHex));
+          // Once known, a composite range's pieces are not read again.
+          if (round === 2) expect(inclusionProofPlan(i, n, cache).positions.length).toBeLessThanOrEqual(inclusionProofPlan(i, n).positions.length);
+        }
+        for (let m = 1; m <= n; m++) {
+          const proof = await buildConsistencyProof(m, n, s.getNodes, cache);
+          expect(proof.map(bytesToHex), `PROOF(${m}, ${n}) round ${round}`).toEqual(refProof(m, data.slice(0, n)).map(bytesToHex));
+        }
+      }
+    }
+    // Right-edge ranges only (hi is a tree size), never a perfect node.
+    for (const key of cached.keys()) {
+      const [lo, hi] = key.split(":").map(Number) as [number, number];
+      expect(Number.isInteger(Math.log2(hi - lo)) && lo % (hi - lo) === 0, key).toBe(false);
+      expect(cached.get(key), key).toEqual(refMth(data.slice(lo, hi)));
+    }
+    expect(cached.size).toBeGreaterThan(0);
+    // A plan for a huge tree, whose right-edge element is known, reads fewer nodes.
+    const n = 2 ** 40 + 12345;
+    const cold = inclusionProofPlan(0, n, cache).positions.length;
+    const plan = inclusionProofPlan(0, n, cache);
+    plan.assemble(new Map(plan.positions.map((p) => [nodeKey(p.level, p.index), new Uint8Array(32)])));
+    expect(inclusionProofPlan(0, n, cache).positions.length).toBeLessThan(cold);
   });
 
   it("reads only nodes that exist in the tree of that size", () => {

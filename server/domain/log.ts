@@ -1,5 +1,5 @@
 import "server-only";
-import { bytesToHex } from "@/lib/verify";
+import { toHex } from "../crypto/hash";
 import { getDb } from "../db";
 import { getStore } from "../store";
 import { getLogIdentity } from "../crypto/log-identity";
@@ -21,7 +21,7 @@ type CheckpointRow = { treeSize: bigint; rootHash: Uint8Array; note: string; sig
 export function toTreeHeadView(origin: string, row: CheckpointRow): SignedTreeHeadView {
   return {
     tree_size: Number(row.treeSize),
-    root_hash: bytesToHex(new Uint8Array(row.rootHash)),
+    root_hash: toHex(row.rootHash),
     signature: row.signature,
     origin,
     timestamp: iso(row.timestamp),
@@ -43,7 +43,7 @@ export async function getLogInfo() {
   return {
     origin: id.origin,
     tree_size: Number(latest.treeSize),
-    root_hash: bytesToHex(new Uint8Array(latest.rootHash)),
+    root_hash: toHex(latest.rootHash),
     public_key: id.publicKeyPem,
     key_id: id.keyIdHex,
     verifier_key: id.verifierKey,
@@ -75,6 +75,6 @@ export async function getConsistencyProof({ first, second }: { first: number; se
   return {
     first: toTreeHeadView(origin, a),
     second: toTreeHeadView(origin, b),
-    hashes: hashes.map(bytesToHex),
+    hashes: hashes.map(toHex),
   };
 }

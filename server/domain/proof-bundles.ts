@@ -1,5 +1,5 @@
 import "server-only";
-import { bytesToHex } from "@/lib/verify";
+import { toHex } from "../crypto/hash";
 import { getStore } from "../store";
 import { getLogIdentity } from "../crypto/log-identity";
 import { proveInclusion } from "../crypto/log-proofs";
@@ -26,7 +26,7 @@ export async function getProofBundle({ tenantId, id }: { tenantId: string; id: s
     attestation: toAttestationView(rows.attestation),
     issuer: toIssuerView(rows.issuer),
     key: toKeyView(rows.signingKey),
-    inclusion_proof: { log_index: index, tree_size: size, root_hash: sth.root_hash, hashes: hashes.map(bytesToHex) },
+    inclusion_proof: { log_index: index, tree_size: size, root_hash: sth.root_hash, hashes: hashes.map(toHex) },
     signed_tree_head: sth,
   };
 }
