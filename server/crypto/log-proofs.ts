@@ -4,7 +4,8 @@ import { buildConsistencyProof, buildInclusionProof, type RangeCache } from "./m
 import { readNodesCached } from "./node-cache";
 import type { NodePosition } from "./merkle-tree";
 
-const getNodes = (positions: NodePosition[]) => readNodesCached(positions, (p) => getStore().reads.nodes(p));
+const readStored = (positions: readonly NodePosition[]) => getStore().reads.nodes(positions);
+const getNodes = (positions: NodePosition[]) => readNodesCached(positions, readStored);
 
 /**
  * The right-edge composite hashes of recent tree sizes (≤ log2 n per size). They are
@@ -21,9 +22,13 @@ const rangeCache: RangeCache = {
   },
 };
 
-/** Inclusion proof of leaf `index` in the tree of `size`: O(log size) stored nodes. */
-export function proveInclusion(index: number, size: number): Promise<Uint8Array[]> {
-  return buildInclusionProof(index, size, getNodes, rangeCache);
+/**
+ * Inclusion proof of leaf `index` in the tree of `size`: O(log size) stored nodes, of which
+ * those in `prefetched` (read along with the attestation) are not read again.
+ */
+export function proveInclusion(index: number, size: number, prefetched?: ReadonlyMap<string, Uint8Array>): Promise<Uint8Array[]> {
+  const get = prefetched?.size ? (positions: NodePosition[]) => readNodesCached(positions, readStored, prefetched) : getNodes;
+  return buildInclusionProof(index, size, get, rangeCache);
 }
 
 /** Consistency proof between sizes `first` ≤ `second`: O(log second) stored nodes. */

@@ -41,12 +41,12 @@ export function prismaStore(db: Database): Store {
         if (!found) return null;
         // After the attestation: any checkpoint committed since includes its leaf.
         const [signingKey, checkpoint] = await Promise.all([
-          r.signingKey.findUnique({ where: { kid: found.kid } }),
+          r.signingKey.findUnique({ where: { kid: found.kid }, omit: { privateKeyEnc: true } }),
           r.checkpoint.findFirst({ orderBy: { treeSize: "desc" } }),
         ]);
         if (!signingKey || !checkpoint) throw new Error(`attestation ${id} refers to a missing issuer, key or checkpoint`);
         const { issuer, ...attestation } = found;
-        return { attestation, issuer, signingKey, checkpoint };
+        return { attestation, issuer, signingKey, checkpoint, lowerNodes: new Map() };
       },
     },
     append: (fn) => db.write((tx) => fn(writer(tx))),

@@ -1,5 +1,5 @@
 import "server-only";
-import type { ApiKey, Attestation, Checkpoint, Issuer, SigningKey } from "./types";
+import type { ApiKey, Attestation, Checkpoint, Issuer, PublicSigningKey, SigningKey } from "./types";
 
 // Raw SQLite rows (snake_case, ISO text dates, bigint integers) into the shapes Prisma returns,
 // and dates into the text the Prisma adapter writes, so both read each other's rows.
@@ -49,12 +49,13 @@ export const issuerRow = (r: Row): Issuer => ({
   updatedAt: date(r.updated_at),
 });
 
-export const signingKeyRow = (r: Row): SigningKey => ({
+export const signingKeyRow = (r: Row): SigningKey => ({ ...publicSigningKeyRow(r), privateKeyEnc: r.private_key_enc as string });
+
+export const publicSigningKeyRow = (r: Row): PublicSigningKey => ({
   kid: r.kid as string,
   issuerId: r.issuer_id as string,
   algorithm: r.algorithm as string,
   publicKeyPem: r.public_key_pem as string,
-  privateKeyEnc: r.private_key_enc as string,
   status: r.status as string,
   notBefore: date(r.not_before),
   expiresAt: date(r.expires_at),

@@ -40,11 +40,22 @@ describe("SQLite hot reads", () => {
     expect(await sqlite.nodes([])).toEqual(new Map());
   });
 
-  it("reads a bundle's rows, with the newest checkpoint, exactly as Prisma does", async () => {
+  it("reads a bundle's rows, with the newest checkpoint, exactly as Prisma does, and no private key", async () => {
     const { sqlite, prisma } = await stores();
     for (const id of [ids[0]!, ids[40]!, ids[74]!]) {
       const got = await sqlite.bundleRows(id, m.tenantId);
-      expect(got).toEqual(await prisma.bundleRows(id, m.tenantId));
+      const { lowerNodes, ...rows } = got!;
+      const { lowerNodes: none, ...want } = (await prisma.bundleRows(id, m.tenantId))!;
+      expect(rows).toEqual(want);
+      expect(none.size).toBe(0);
+      expect(Object.keys(rows.signingKey)).not.toContain("privateKeyEnc");
+      // The leaf's stored siblings below the cached levels, exactly as stored.
+      const index = Number(rows.attestation.logIndex);
+      const siblings = [0, 1, 2, 3, 4].map((k) => ({ level: k, index: Math.floor(index / 2 ** k) ^ 1 }));
+      const stored = await prisma.nodes(siblings);
+      expect([...lowerNodes.entries()].sort()).toEqual([...stored.entries()].sort());
+      // 75 leaves: the first two blocks of 32 are complete, so their leaves get all five.
+      if (index < 64) expect(lowerNodes.size).toBe(5);
       expect(got?.issuer.id).toBe(m.issuerId);
       expect(got?.signingKey.kid).toBe(m.kid);
       expect(Number(got?.checkpoint.treeSize)).toBe(75);

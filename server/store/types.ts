@@ -7,10 +7,19 @@ export type NodeHashes = Map<string, Uint8Array>;
 export interface BundleRows {
   attestation: Attestation;
   issuer: Issuer;
-  signingKey: SigningKey;
+  /** Without its private key: a read path has no use for it. */
+  signingKey: PublicSigningKey;
   /** The newest checkpoint, read no earlier than the attestation (so it includes its leaf). */
   checkpoint: Checkpoint;
+  /**
+   * Stored nodes read along with the rows, keyed by nodeKey: on SQLite the leaf's siblings
+   * below the node cache's levels, which the proof would otherwise read separately. Possibly
+   * partial or empty; the proof reads whatever it lacks.
+   */
+  lowerNodes: NodeHashes;
 }
+
+export type PublicSigningKey = Omit<SigningKey, "privateKeyEnc">;
 
 export type AttestationInsert = Omit<Attestation, "status"> & { status: "VALID" };
 
