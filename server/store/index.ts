@@ -1,16 +1,34 @@
 import "server-only";
 import { getDb } from "../db";
+import { getConfig } from "../config";
 import { prismaStore } from "./prisma-store";
-import { sqliteStore } from "./sqlite-store";
+import { InThreadReads, WorkerReads } from "./sqlite-reader";
+import { readerConnection, sqliteStore } from "./sqlite-store";
 import type { Store } from "./types";
 
-let store: Store | undefined;
+// On globalThis like the database handle, so a development reload does not start another worker.
+const globalRef = globalThis as unknown as { __hallmarkStore?: Store };
 
-/** The hot-path store for this process's database. */
+/** The hot-path store for this process's database. On SQLite its reads run on a worker thread. */
 export function getStore(): Store {
+  let store = globalRef.__hallmarkStore;
   if (!store) {
     const db = getDb();
-    store = db.sqlite ? sqliteStore({ ...db, sqlite: db.sqlite }) : prismaStore(db);
+    if (db.sqlite) {
+      const sqlite = { ...db, sqlite: db.sqlite };
+      const file = getConfig().databaseUrl.replace(/^file:/, "");
+      store = sqliteStore(sqlite, WorkerReads.forFile(file) ?? new InThreadReads(readerConnection(sqlite)));
+    } else {
+      store = prismaStore(db);
+    }
+    globalRef.__hallmarkStore = store;
   }
   return store;
+}
+
+/** Stops the store's own machinery (before closing the database, in scripts and tests). */
+export async function closeStore(): Promise<void> {
+  const s = globalRef.__hallmarkStore;
+  globalRef.__hallmarkStore = undefined;
+  await s?.close();
 }

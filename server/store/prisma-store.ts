@@ -50,5 +50,6 @@ export function prismaStore(db: Database): Store {
       },
     },
     append: (fn) => db.write((tx) => fn(writer(tx))),
+    close: async () => {},
   };
 }

@@ -4,12 +4,14 @@ import type { Database, RawHandle } from "../db";
 import { nodeKey, type NodePosition } from "../crypto/merkle-tree";
 import { MIN_LEVEL } from "../crypto/node-cache";
 import { apiKeyRow, attestationRow, checkpointRow, issuerRow, publicSigningKeyRow, signingKeyRow, toSqliteDate } from "./sqlite-rows";
+import type { ReadExecutor } from "./sqlite-reader";
 import type { BundleRows, LogWriter, NodeHashes, Store } from "./types";
 
 /**
- * The hot paths as prepared statements on the very connections Prisma uses (measured: a
- * Prisma findUnique costs ~0.9 ms here, the prepared statement ~10 µs). Reads use the reader
- * connection; writes run inside db.write, so they share Prisma's transaction and its mutex.
+ * The hot paths as prepared statements (measured: a Prisma findUnique costs ~0.9 ms here, the
+ * prepared statement ~10 µs). Reads go to a ReadExecutor (sqlite-reader.ts: a worker thread
+ * with its own connection, else the reader connection under Prisma); writes run on the
+ * writer connection inside db.write, so they share Prisma's transaction and its mutex.
  */
 type Stmt = BetterSqlite3.Statement;
 const cache = new WeakMap<BetterSqlite3.Database, Map<string, Stmt>>();
@@ -31,15 +33,23 @@ const NODE_CHUNK = 32;
 const nodeSeek = 'SELECT level, "index", hash FROM log_nodes WHERE level = ? AND "index" = ?';
 const nodesSql = Array.from({ length: NODE_CHUNK + 1 }, (_, count) => Array.from({ length: count }, () => nodeSeek).join(" UNION ALL "));
 
-function readNodes(conn: BetterSqlite3.Database, positions: readonly NodePosition[]): NodeHashes {
-  const map: NodeHashes = new Map();
+type Query = { sql: string; args: unknown[] };
+type NodeRow = { level: bigint; index: bigint; hash: Uint8Array };
+
+function nodeQueries(positions: readonly NodePosition[]): Query[] {
+  const queries: Query[] = [];
   for (let start = 0; start < positions.length; start += NODE_CHUNK) {
     const chunk = positions.slice(start, start + NODE_CHUNK);
     const args: unknown[] = [];
     for (const p of chunk) args.push(p.level, BigInt(p.index));
-    const rows = stmt(conn, nodesSql[chunk.length]!).all(...args) as { level: bigint; index: bigint; hash: Buffer }[];
-    for (const r of rows) map.set(nodeKey(Number(r.level), Number(r.index)), new Uint8Array(r.hash));
+    queries.push({ sql: nodesSql[chunk.length]!, args });
   }
+  return queries;
+}
+
+function nodeMap(results: unknown[][]): NodeHashes {
+  const map: NodeHashes = new Map();
+  for (const rows of results) for (const r of rows as NodeRow[]) map.set(nodeKey(Number(r.level), Number(r.index)), new Uint8Array(r.hash));
   return map;
 }
 
@@ -68,8 +78,7 @@ const BUNDLE_SQL = `SELECT attestations.*, issuers.*,
 
 type Expanded = Record<"attestations" | "issuers" | "signing_keys" | "checkpoints" | "log_nodes", Record<string, unknown>>;
 
-function readBundleRows(conn: BetterSqlite3.Database, id: string, tenantId: string): BundleRows | null {
-  const r = stmt(conn, BUNDLE_SQL).expand(true).get(id, tenantId) as Expanded | undefined;
+function bundleRowsOf(r: Expanded | undefined, id: string): BundleRows | null {
   if (!r) return null;
   if (r.issuers.id === null || r.signing_keys.kid === null || r.checkpoints.tree_size === null) {
     throw new Error(`attestation ${id} refers to a missing issuer, key or checkpoint`);
@@ -78,7 +87,7 @@ function readBundleRows(conn: BetterSqlite3.Database, id: string, tenantId: stri
   const lowerNodes: NodeHashes = new Map();
   const index = Number(attestation.logIndex);
   for (const k of SIBLING_LEVELS) {
-    const hash = r.log_nodes[`sibling${k}`] as Buffer | null;
+    const hash = r.log_nodes[`sibling${k}`] as Uint8Array | null;
     const at = Math.floor(index / 2 ** k); // exact beyond 2^32, unlike >> and ^
     if (hash) lowerNodes.set(nodeKey(k, at % 2 === 0 ? at + 1 : at - 1), new Uint8Array(hash));
   }
@@ -99,7 +108,7 @@ function writer(conn: BetterSqlite3.Database): LogWriter {
       };
       return Number(row.tree_size);
     },
-    nodes: async (positions) => readNodes(conn, positions),
+    nodes: async (positions) => nodeMap(nodeQueries(positions).map((q) => stmt(conn, q.sql).all(...q.args))),
     insertAttestations: async (rows) => {
       const s = stmt(
         conn,
@@ -132,23 +141,16 @@ async function connection(handle: RawHandle, connect: () => Promise<void>): Prom
   return handle.connection;
 }
 
-export function sqliteStore(db: Database & { sqlite: NonNullable<Database["sqlite"]> }): Store {
-  // One promise per read once connected: inside Next every promise pays for async context
-  // tracking (measured 1.8x on this path), so the hot reads avoid awaiting chains.
-  const withReader = <T>(f: (conn: BetterSqlite3.Database) => T): Promise<T> => {
-    const conn = db.sqlite.reader.connection;
-    if (!conn) return connection(db.sqlite.reader, () => db.read.$connect()).then(f);
-    try {
-      return Promise.resolve(f(conn));
-    } catch (err) {
-      return Promise.reject(err);
-    }
+/** The main thread's read connection: the one under Prisma's read client. */
+export function readerConnection(db: Database & { sqlite: NonNullable<Database["sqlite"]> }): () => Promise<BetterSqlite3.Database> {
+  return () => connection(db.sqlite.reader, () => db.read.$connect());
+}
+
+export function sqliteStore(db: Database & { sqlite: NonNullable<Database["sqlite"]> }, exec: ReadExecutor): Store {
+  const one = async <T>(sql: string, map: (r: Record<string, unknown>) => T, ...args: unknown[]): Promise<T | null> => {
+    const row = (await exec.get(sql, args)) as Record<string, unknown> | undefined;
+    return row ? map(row) : null;
   };
-  const one = <T>(sql: string, map: (r: Record<string, unknown>) => T, ...args: unknown[]): Promise<T | null> =>
-    withReader((conn) => {
-      const row = stmt(conn, sql).get(...args) as Record<string, unknown> | undefined;
-      return row ? map(row) : null;
-    });
   return {
     reads: {
       apiKeyByHash: (hash) => one("SELECT * FROM api_keys WHERE secret_hash = ?", apiKeyRow, hash),
@@ -156,11 +158,12 @@ export function sqliteStore(db: Database & { sqlite: NonNullable<Database["sqlit
       issuer: (id) => one("SELECT * FROM issuers WHERE id = ?", issuerRow, id),
       signingKey: (kid) => one("SELECT * FROM signing_keys WHERE kid = ?", signingKeyRow, kid),
       latestCheckpoint: () => one("SELECT * FROM checkpoints ORDER BY tree_size DESC LIMIT 1", checkpointRow),
-      nodes: (positions) => withReader((conn) => readNodes(conn, positions)),
-      bundleRows: (id, tenantId) => withReader((conn) => readBundleRows(conn, id, tenantId)),
+      nodes: async (positions) => nodeMap(await Promise.all(nodeQueries(positions).map((q) => exec.all(q.sql, q.args)))),
+      bundleRows: async (id, tenantId) => bundleRowsOf((await exec.get(BUNDLE_SQL, [id, tenantId], { expand: true })) as Expanded | undefined, id),
     },
     // The Prisma transaction opens BEGIN/COMMIT and holds the adapter's mutex; the writer's
     // statements run on the same connection, inside it.
     append: (fn) => db.write(async () => fn(writer(await connection(db.sqlite.writer, () => Promise.resolve())))),
+    close: () => exec.close(),
   };
 }

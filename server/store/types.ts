@@ -54,4 +54,6 @@ export interface Store {
   reads: HotReads;
   /** Runs fn with a LogWriter in one durable transaction. */
   append<T>(fn: (w: LogWriter) => Promise<T>): Promise<T>;
+  /** Stops what the store started (SQLite's read worker); the database itself is closed by its owner. */
+  close(): Promise<void>;
 }

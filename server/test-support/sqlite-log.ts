@@ -60,6 +60,7 @@ export async function openSqliteLog(dir: string): Promise<SqliteLog> {
       leafHash: new Uint8Array(crypto.createHash("sha256").update(id).digest()),
     }),
     close: async () => {
+      await store.closeStore();
       await db.getDb().close();
       fs.rmSync(dir, { recursive: true, force: true });
     },

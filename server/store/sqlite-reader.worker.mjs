@@ -1,0 +1,35 @@
+// The SQLite read worker (server/store/sqlite-reader.ts): runs read statements on its own
+// connection, on its own thread. Plain JavaScript, loaded by path at run time, never bundled.
+//
+// Messages in: batches of { id, s, sql?, args, all, expand }, where s numbers a statement and
+// sql comes with the first use of s. Messages out: batches of { id, value } or
+// { id, error: { message, code } }, in the order received.
+import { parentPort, workerData } from "node:worker_threads";
+import Database from "better-sqlite3";
+
+const db = new Database(workerData.file, { fileMustExist: true });
+// The same settings as the main thread's reader (server/db.ts), and never a write.
+db.pragma("busy_timeout = 5000");
+db.pragma("cache_size = -65536");
+db.pragma("mmap_size = 1073741824");
+db.pragma("query_only = ON");
+db.defaultSafeIntegers(true);
+
+const statements = [];
+
+parentPort.on("message", (batch) => {
+  const out = [];
+  for (const { id, s, sql, args, all, expand } of batch) {
+    try {
+      let stmt = statements[s];
+      if (!stmt) {
+        stmt = statements[s] = db.prepare(sql);
+        if (expand) stmt.expand(true);
+      }
+      out.push({ id, value: all ? stmt.all(...args) : stmt.get(...args) });
+    } catch (err) {
+      out.push({ id, error: { message: err instanceof Error ? err.message : String(err), code: err?.code } });
+    }
+  }
+  parentPort.postMessage(out);
+});
