@@ -21,8 +21,8 @@ export type Tx = Prisma.TransactionClient;
  */
 export interface Database {
   kind: "sqlite" | "postgres";
-  /** SQLite only: the raw connections under `read` and under `write` (set once connected). */
-  sqlite?: { reader: RawHandle; writer: RawHandle };
+  /** SQLite only: the raw connection under `write` (set once connected), for the log's append. */
+  sqlite?: { writer: RawHandle };
   read: Client;
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -40,14 +40,14 @@ class SqliteAdapter extends PrismaBetterSQLite3 {
   constructor(
     url: string,
     private readonly readOnly: boolean,
-    private readonly handle: RawHandle,
+    private readonly handle?: RawHandle,
   ) {
     super({ url });
   }
   override async connect() {
     const adapter = await super.connect();
     const raw = (adapter as unknown as { client: BetterSqlite3.Database }).client;
-    this.handle.connection = raw;
+    if (this.handle) this.handle.connection = raw;
     raw.pragma("journal_mode = WAL");
     raw.pragma("synchronous = FULL");
     raw.pragma("busy_timeout = 5000");
@@ -64,10 +64,10 @@ class SqliteAdapter extends PrismaBetterSQLite3 {
 function openSqlite(url: string): Database {
   const file = url.replace(/^file:/, "");
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const handles = { reader: { connection: null }, writer: { connection: null } };
+  const handles = { writer: { connection: null } };
   const writer = new SqliteClient({ adapter: new SqliteAdapter(url, false, handles.writer) });
   // A second connection for reads: under WAL it sees only committed transactions.
-  const reader = new SqliteClient({ adapter: new SqliteAdapter(url, true, handles.reader) });
+  const reader = new SqliteClient({ adapter: new SqliteAdapter(url, true) });
   return {
     kind: "sqlite",
     sqlite: handles,

@@ -2,8 +2,8 @@ import "server-only";
 import { getDb } from "../db";
 import { getConfig } from "../config";
 import { prismaStore } from "./prisma-store";
-import { InThreadReads, WorkerReads } from "./sqlite-reader";
-import { readerConnection, sqliteStore } from "./sqlite-store";
+import { WorkerReads } from "./sqlite-reader";
+import { sqliteStore } from "./sqlite-store";
 import type { Store } from "./types";
 
 // On globalThis like the database handle, so a development reload does not start another worker.
@@ -17,7 +17,7 @@ export function getStore(): Store {
     if (db.sqlite) {
       const sqlite = { ...db, sqlite: db.sqlite };
       const file = getConfig().databaseUrl.replace(/^file:/, "");
-      store = sqliteStore(sqlite, WorkerReads.forFile(file) ?? new InThreadReads(readerConnection(sqlite)));
+      store = sqliteStore(sqlite, new WorkerReads(file));
     } else {
       store = prismaStore(db);
     }

@@ -11,7 +11,7 @@ let reads: WorkerReads;
 beforeAll(async () => {
   m = await openSqliteLog(dir);
   const { WorkerReads } = await import("./sqlite-reader");
-  reads = WorkerReads.forFile(`${dir}/hallmark.db`)!;
+  reads = new WorkerReads(`${dir}/hallmark.db`);
 }, 60_000);
 
 afterAll(async () => {

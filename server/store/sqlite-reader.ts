@@ -1,19 +1,16 @@
 import "server-only";
-import fs from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import type BetterSqlite3 from "better-sqlite3";
 
-/**
- * Where the hot read statements run. Both run a statement to completion on one connection,
- * so one statement sees one committed snapshot.
- */
+/** Where the hot read statements run: a statement runs to completion on one connection, so it sees one committed snapshot. */
 export interface ReadExecutor {
   get(sql: string, args: unknown[], opts?: { expand?: boolean }): Promise<unknown>;
   all(sql: string, args: unknown[]): Promise<unknown[]>;
   close(): Promise<void>;
 }
 
+// Next.js's build recognises this path and bundles the worker as its own entry; tsx and Vitest
+// run the file itself.
 const WORKER_FILE = path.join(process.cwd(), "server/store/sqlite-reader.worker.mjs");
 
 type Pending = { resolve: (value: unknown) => void; reject: (err: Error) => void };
@@ -29,8 +26,9 @@ type Result = { id: number; value?: unknown; error?: { message: string; code?: s
  * 0.96x the bare route of the same URL shape, with less CPU per request in all. This is what
  * an asynchronous database driver does anyway; PostgreSQL runs in its own processes.
  *
- * Statements issued in the same turn of the event loop travel in one message. If the worker
- * stops, what was in flight is rejected and the next read starts a new one.
+ * Statements issued in the same turn of the event loop travel in one message. The worker
+ * starts with the first read; if it stops, what was in flight is rejected and the next read
+ * starts a new one.
  */
 export class WorkerReads implements ReadExecutor {
   private worker: Worker | null = null;
@@ -42,15 +40,6 @@ export class WorkerReads implements ReadExecutor {
   private flushScheduled = false;
 
   constructor(private readonly file: string) {}
-
-  /** Null when the worker script is not where the server runs from (the caller reads in-thread). */
-  static forFile(file: string): WorkerReads | null {
-    if (!fs.existsSync(WORKER_FILE)) {
-      console.warn(`[hallmark] ${WORKER_FILE} not found (is the server running from the project directory?); SQLite reads stay on the main thread`);
-      return null;
-    }
-    return new WorkerReads(file);
-  }
 
   get(sql: string, args: unknown[], opts: { expand?: boolean } = {}): Promise<unknown> {
     return this.send(sql, args, false, opts.expand ?? false);
@@ -126,33 +115,5 @@ export class WorkerReads implements ReadExecutor {
     this.worker = worker;
     this.sentToWorker = new Set();
     return worker;
-  }
-}
-
-/** Read statements on the main thread, on the reader connection under Prisma's read client. */
-export class InThreadReads implements ReadExecutor {
-  private readonly statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
-
-  constructor(private readonly connection: () => Promise<BetterSqlite3.Database>) {}
-
-  async get(sql: string, args: unknown[], opts: { expand?: boolean } = {}): Promise<unknown> {
-    return this.statement(await this.connection(), sql, opts.expand ?? false).get(...args);
-  }
-
-  async all(sql: string, args: unknown[]): Promise<unknown[]> {
-    return this.statement(await this.connection(), sql, false).all(...args);
-  }
-
-  async close(): Promise<void> {}
-
-  private statement(conn: BetterSqlite3.Database, sql: string, expand: boolean): BetterSqlite3.Statement {
-    let m = this.statements.get(conn);
-    if (!m) this.statements.set(conn, (m = new Map()));
-    let s = m.get(sql);
-    if (!s) {
-      m.set(sql, (s = conn.prepare(sql)));
-      if (expand) s.expand(true);
-    }
-    return s;
   }
 }

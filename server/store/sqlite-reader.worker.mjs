@@ -1,5 +1,6 @@
 // The SQLite read worker (server/store/sqlite-reader.ts): runs read statements on its own
-// connection, on its own thread. Plain JavaScript, loaded by path at run time, never bundled.
+// connection, on its own thread. Plain JavaScript: Next.js bundles it as a worker entry, tsx
+// and Vitest run it as it is.
 //
 // Messages in: batches of { id, s, sql?, args, all, expand }, where s numbers a statement and
 // sql comes with the first use of s. Messages out: batches of { id, value } or

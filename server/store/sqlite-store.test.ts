@@ -1,6 +1,5 @@
 // The SQLite hot-path statements against the portable Prisma implementation, on the same file:
-// both must return exactly the same rows, so callers cannot tell which one serves them. The
-// statements run on the read worker (as in the server) and on the main thread (its fallback).
+// both must return exactly the same rows, so callers cannot tell which one serves them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteLog, useTemporaryDataDir, type SqliteLog } from "../test-support/sqlite-log";
 import type { NodePosition } from "../crypto/merkle-tree";
@@ -10,7 +9,7 @@ const dir = useTemporaryDataDir("store");
 let m: SqliteLog;
 let ids: string[];
 let prisma: HotReads;
-const sqlite: Record<string, HotReads> = {};
+let sqlite: HotReads;
 
 beforeAll(async () => {
   m = await openSqliteLog(dir);
@@ -19,22 +18,17 @@ beforeAll(async () => {
   await Promise.all(entries.map((e) => seq.append(e)));
   ids = entries.map((e) => e.row.id);
   const { prismaStore } = await import("./prisma-store");
-  const { InThreadReads } = await import("./sqlite-reader");
-  const { readerConnection, sqliteStore } = await import("./sqlite-store");
-  const db = m.db.getDb();
-  const withSqlite = { ...db, sqlite: db.sqlite! };
-  prisma = prismaStore(db).reads;
-  sqlite.worker = m.store.getStore().reads;
-  sqlite["main thread"] = sqliteStore(withSqlite, new InThreadReads(readerConnection(withSqlite))).reads;
+  prisma = prismaStore(m.db.getDb()).reads;
+  sqlite = m.store.getStore().reads;
 }, 60_000);
 
 afterAll(async () => {
   await m?.close();
 });
 
-describe.each(["worker", "main thread"])("SQLite hot reads (%s)", (where) => {
+describe("SQLite hot reads", () => {
   it("reads nodes in one call, more than one statement's worth, leaving out absent ones", async () => {
-    const reads = sqlite[where]!;
+    const reads = sqlite;
     const positions: NodePosition[] = [];
     for (let level = 0; level <= 7; level++) for (let index = 0; index < 12; index++) positions.push({ level, index });
     positions.push({ level: 0, index: 10_000 }); // beyond the log: absent
@@ -48,7 +42,7 @@ describe.each(["worker", "main thread"])("SQLite hot reads (%s)", (where) => {
   });
 
   it("reads a bundle's rows, with the newest checkpoint, exactly as Prisma does, and no private key", async () => {
-    const reads = sqlite[where]!;
+    const reads = sqlite;
     for (const id of [ids[0]!, ids[40]!, ids[74]!]) {
       const { lowerNodes, ...rows } = (await reads.bundleRows(id, m.tenantId))!;
       const { lowerNodes: none, ...want } = (await prisma.bundleRows(id, m.tenantId))!;
@@ -68,7 +62,7 @@ describe.each(["worker", "main thread"])("SQLite hot reads (%s)", (where) => {
   });
 
   it("reads the single rows exactly as Prisma does", async () => {
-    const reads = sqlite[where]!;
+    const reads = sqlite;
     const { attestation } = (await prisma.bundleRows(ids[3]!, m.tenantId))!;
     expect(await reads.attestation(ids[3]!, m.tenantId)).toEqual(attestation);
     expect(await reads.issuer(m.issuerId)).toEqual(await prisma.issuer(m.issuerId));
@@ -78,21 +72,21 @@ describe.each(["worker", "main thread"])("SQLite hot reads (%s)", (where) => {
   });
 
   it("finds no bundle for an unknown id or another tenant's attestation", async () => {
-    const reads = sqlite[where]!;
+    const reads = sqlite;
     expect(await reads.bundleRows("00000000-0000-7000-8000-000000000000", m.tenantId)).toBeNull();
     expect(await reads.bundleRows(ids[0]!, "another-tenant")).toBeNull();
     expect(await prisma.bundleRows(ids[0]!, "another-tenant")).toBeNull();
   });
 
   it("answers many concurrent reads each with its own rows", async () => {
-    const reads = sqlite[where]!;
+    const reads = sqlite;
     const got = await Promise.all(ids.map((id) => reads.bundleRows(id, m.tenantId)));
     expect(got.map((r) => r?.attestation.id)).toEqual(ids);
     expect(new Set(got.map((r) => Number(r?.attestation.logIndex))).size).toBe(ids.length);
   });
 
   it("sees a commit at once", async () => {
-    const reads = sqlite[where]!;
+    const reads = sqlite;
     const e = m.entry();
     expect(await reads.attestation(e.row.id, m.tenantId)).toBeNull();
     await m.sequencer.getSequencer().append(e);

@@ -10,8 +10,8 @@ import type { BundleRows, LogWriter, NodeHashes, Store } from "./types";
 /**
  * The hot paths as prepared statements (measured: a Prisma findUnique costs ~0.9 ms here, the
  * prepared statement ~10 µs). Reads go to a ReadExecutor (sqlite-reader.ts: a worker thread
- * with its own connection, else the reader connection under Prisma); writes run on the
- * writer connection inside db.write, so they share Prisma's transaction and its mutex.
+ * with its own connection); writes run on the writer connection inside db.write, so they
+ * share Prisma's transaction and its mutex.
  */
 type Stmt = BetterSqlite3.Statement;
 const cache = new WeakMap<BetterSqlite3.Database, Map<string, Stmt>>();
@@ -139,11 +139,6 @@ async function connection(handle: RawHandle, connect: () => Promise<void>): Prom
   if (!handle.connection) await connect();
   if (!handle.connection) throw new Error("SQLite connection is not available");
   return handle.connection;
-}
-
-/** The main thread's read connection: the one under Prisma's read client. */
-export function readerConnection(db: Database & { sqlite: NonNullable<Database["sqlite"]> }): () => Promise<BetterSqlite3.Database> {
-  return () => connection(db.sqlite.reader, () => db.read.$connect());
 }
 
 export function sqliteStore(db: Database & { sqlite: NonNullable<Database["sqlite"]> }, exec: ReadExecutor): Store {
