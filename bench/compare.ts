@@ -1,0 +1,47 @@
+// Interleaved load runs and their ratios. These machines are noisy, and their speed drifts
+// over minutes, so a ratio is taken between runs made next to each other in time: each round
+// runs every workload once (the order rotating), each round gives one ratio, and the median
+// of the rounds is reported with its range.
+import { load, type LoadResult, type Workload } from "./load";
+
+export interface Comparison<K extends string> {
+  /** Each workload's runs combined: mean rates and latencies, the worst p99, summed counts. */
+  mean: Record<K, LoadResult>;
+  /** Per-round requests/s of `a` over `b`. */
+  ratio(a: K, b: K): { median: number; min: number; max: number };
+}
+
+const avg = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+
+function combine(rs: LoadResult[]): LoadResult {
+  return {
+    rps: avg(rs.map((r) => r.rps)),
+    p50: avg(rs.map((r) => r.p50)),
+    p99: Math.max(...rs.map((r) => r.p99)),
+    mean: avg(rs.map((r) => r.mean)),
+    ok: rs.reduce((s, r) => s + r.ok, 0),
+    errors: rs.reduce((s, r) => s + r.errors, 0),
+  };
+}
+
+export async function compare<K extends string>(workloads: Record<K, Workload>, rounds: number): Promise<Comparison<K>> {
+  const names = Object.keys(workloads) as K[];
+  const runs = Object.fromEntries(names.map((n) => [n, [] as LoadResult[]])) as Record<K, LoadResult[]>;
+  for (const n of names) await load({ ...workloads[n], seconds: 2 }); // warm-up: JIT, connection setup
+  for (let i = 0; i < rounds; i++) {
+    const order = [...names.slice(i % names.length), ...names.slice(0, i % names.length)];
+    for (const n of order) runs[n].push(await load(workloads[n]));
+  }
+  return {
+    mean: Object.fromEntries(names.map((n) => [n, combine(runs[n])])) as Record<K, LoadResult>,
+    ratio(a, b) {
+      const rs = runs[a].map((r, i) => r.rps / runs[b][i]!.rps).sort((x, y) => x - y);
+      const mid = rs.length / 2;
+      const median = rs.length % 2 ? rs[Math.floor(mid)]! : (rs[mid - 1]! + rs[mid]!) / 2;
+      return { median, min: rs[0]!, max: rs[rs.length - 1]! };
+    },
+  };
+}
+
+export const fmtRatio = (r: { median: number; min: number; max: number }) =>
+  `${r.median.toFixed(2)} (rounds ${r.min.toFixed(2)}–${r.max.toFixed(2)})`;
