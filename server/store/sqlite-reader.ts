@@ -22,9 +22,9 @@ type Result = { id: number; value?: unknown; error?: { message: string; code?: s
  * Why: inside the server, a statement run on the main thread costs several times what it
  * costs in a tight loop, because the server's other work evicts SQLite's code and pages from
  * the CPU caches between two statements; and it holds the event loop meanwhile. On its own
- * thread SQLite stays warm: measured on a 1,000,000-leaf log, proof bundles went from 0.66x to
- * 0.96x the bare route of the same URL shape, with less CPU per request in all. This is what
- * an asynchronous database driver does anyway; PostgreSQL runs in its own processes.
+ * thread SQLite stays warm, and the server used less CPU per proof bundle in all, not just
+ * another core (measured: README, Performance). This is what an asynchronous database driver
+ * does anyway; PostgreSQL runs in its own processes.
  *
  * Statements issued in the same turn of the event loop travel in one message. The worker
  * starts with the first read; if it stops, what was in flight is rejected and the next read
