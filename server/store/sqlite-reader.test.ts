@@ -1,5 +1,10 @@
-// The read worker itself: errors come back as errors, a stopped worker rejects what was in
-// flight and the next read starts a new one, and it never writes.
+// The read worker itself: errors come back as errors (and a failed statement can succeed
+// later), a stopped worker rejects what was sent to it and the next read starts a new one, a
+// worker that cannot start fails reads fast, an idle worker never keeps a process alive, and
+// it never writes.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openSqliteLog, useTemporaryDataDir, type SqliteLog } from "../test-support/sqlite-log";
 import type { WorkerReads } from "./sqlite-reader";
@@ -7,11 +12,13 @@ import type { WorkerReads } from "./sqlite-reader";
 const dir = useTemporaryDataDir("reader");
 let m: SqliteLog;
 let reads: WorkerReads;
+let Reads: typeof WorkerReads;
+const turn = () => new Promise((r) => setImmediate(r)); // the batch of this turn is posted
 
 beforeAll(async () => {
   m = await openSqliteLog(dir);
-  const { WorkerReads } = await import("./sqlite-reader");
-  reads = new WorkerReads(`${dir}/hallmark.db`);
+  ({ WorkerReads: Reads } = await import("./sqlite-reader"));
+  reads = new Reads(`${dir}/hallmark.db`);
 }, 60_000);
 
 afterAll(async () => {
@@ -33,25 +40,68 @@ describe("SQLite read worker", () => {
     expect(await reads.get("SELECT 1 AS one", [])).toEqual({ one: 1n });
   });
 
+  it("prepares a statement again after it failed to prepare, once it can", async () => {
+    const sql = "SELECT count(*) AS n FROM appears_later";
+    await expect(reads.get(sql, [])).rejects.toThrow(/no such table/);
+    await expect(reads.get(sql, [])).rejects.toThrow(/no such table/); // the text is kept, not lost
+    await m.db.getDb().write((tx) => tx.$executeRawUnsafe("CREATE TABLE appears_later (x INTEGER)"));
+    expect(await reads.get(sql, [])).toEqual({ n: 0n });
+  });
+
   it("never writes", async () => {
     await expect(reads.get("UPDATE issuers SET name = 'x' RETURNING id", [])).rejects.toThrow(/readonly|read-only|query_only/i);
-    const { issuer } = await import("../db").then(async (db) => ({ issuer: await db.getDb().read.issuer.findUnique({ where: { id: m.issuerId } }) }));
+    const issuer = await m.db.getDb().read.issuer.findUnique({ where: { id: m.issuerId } });
     expect(issuer?.name).toBe("Unit");
   });
 
-  it("rejects what is in flight when the worker stops, and starts a new one for the next read", async () => {
-    const inFlight = expect(reads.get("SELECT 1 AS one", [])).rejects.toThrow(/worker/);
-    await reads.close(); // terminates the worker before the batch is answered
+  it("rejects reads queued or in flight when closed, and starts a new worker for the next read", async () => {
+    const queued = expect(reads.get("SELECT 1 AS one", [])).rejects.toThrow(/closed/);
+    await reads.close();
+    await queued;
+    const inFlight = expect(reads.get("SELECT 2 AS two", [])).rejects.toThrow(/closed/);
+    await turn();
+    await reads.close();
     await inFlight;
-    expect(await reads.get("SELECT 2 AS two", [])).toEqual({ two: 2n });
-    // A worker that dies on its own is replaced too: a malformed message kills this one before
-    // it reaches the batch posted after it.
+    expect(await reads.get("SELECT 3 AS three", [])).toEqual({ three: 3n });
+  });
+
+  it("replaces a worker that dies, rejecting only what was sent to it", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const sent = expect(reads.get("SELECT 4 AS four", [])).rejects.toThrow(/not iterable|exited/);
+    await turn();
+    // A malformed message kills the worker after the batch above and before any later one.
     (reads as unknown as { worker: import("node:worker_threads").Worker }).worker.postMessage(42);
-    const crashed = expect(reads.get("SELECT 3 AS three", [])).rejects.toThrow(/not iterable|exited/);
-    await crashed;
+    await sent.catch(() => {}); // the batch may already be answered: then it resolved
+    await new Promise((r) => setTimeout(r, 200));
     expect(logged).toHaveBeenCalledWith("[hallmark] SQLite read worker failed:", expect.any(Error));
     logged.mockRestore();
-    expect(await reads.get("SELECT 4 AS four", [])).toEqual({ four: 4n });
+    expect(await reads.get("SELECT 5 AS five", [])).toEqual({ five: 5n });
+  });
+
+  it("fails reads fast while a worker cannot start, and tries again later", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const broken = new Reads(`${dir}/missing/hallmark.db`);
+    await expect(broken.get("SELECT 1", [])).rejects.toThrow(/unable to open|does not exist|directory/i);
+    const started = Date.now();
+    await expect(broken.get("SELECT 1", [])).rejects.toThrow(/unable to open|does not exist|directory/i);
+    expect(Date.now() - started).toBeLessThan(500); // no new worker: the same error at once
+    expect(logged).toHaveBeenCalledTimes(1);
+    await new Promise((r) => setTimeout(r, 1100));
+    await expect(broken.get("SELECT 1", [])).rejects.toThrow(/unable to open|does not exist|directory/i);
+    expect(logged).toHaveBeenCalledTimes(2); // a second attempt, after the pause
+    logged.mockRestore();
+    await broken.close();
+  });
+
+  it("keeps a process alive while reads are out, and not once they are answered", () => {
+    // A child process that reads once and ends without closing: it must print, then exit.
+    const script = `
+      import { WorkerReads } from ${JSON.stringify(new URL("./sqlite-reader.ts", import.meta.url).pathname)};
+      const r = new WorkerReads(${JSON.stringify(`${dir}/hallmark.db`)});
+      console.log(JSON.stringify(await r.get("SELECT 6 AS six", []), (_k, v) => (typeof v === "bigint" ? Number(v) : v)));`;
+    const file = path.join(dir, "read-once.mts");
+    fs.writeFileSync(file, script);
+    const out = execFileSync("node_modules/.bin/tsx", ["--conditions=react-server", file], { encoding: "utf8", timeout: 20_000 });
+    expect(out.trim()).toBe('{"six":6}');
   });
 });

@@ -13,8 +13,20 @@ export interface ReadExecutor {
 // run the file itself.
 const WORKER_FILE = path.join(process.cwd(), "server/store/sqlite-reader.worker.mjs");
 
-type Pending = { resolve: (value: unknown) => void; reject: (err: Error) => void };
+type Item = {
+  id: number;
+  s: number;
+  sql: string;
+  args: unknown[];
+  all: boolean;
+  expand: boolean;
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+};
 type Result = { id: number; value?: unknown; error?: { message: string; code?: string } };
+
+/** After a worker fails before answering anything, reads fail fast for this long instead of starting another. */
+const RESTART_PAUSE_MS = 1000;
 
 /**
  * Read statements on a worker thread with its own connection (sqlite-reader.worker.mjs).
@@ -32,10 +44,12 @@ type Result = { id: number; value?: unknown; error?: { message: string; code?: s
  */
 export class WorkerReads implements ReadExecutor {
   private worker: Worker | null = null;
-  private readonly pending = new Map<number, Pending>();
+  private answered = false;
+  private startFailure: { err: Error; at: number } | null = null;
   private readonly statementIds = new Map<string, number>();
   private sentToWorker = new Set<number>();
-  private queue: { id: number; s: number; sql: string; args: unknown[]; all: boolean; expand: boolean }[] = [];
+  private queue: Item[] = [];
+  private readonly inFlight = new Map<number, Item>();
   private nextId = 0;
   private flushScheduled = false;
 
@@ -49,12 +63,14 @@ export class WorkerReads implements ReadExecutor {
     return this.send(sql, args, true, false) as Promise<unknown[]>;
   }
 
-  /** Stops the worker; reads still queued or in flight are rejected. A later read starts a new one. */
+  /** Stops the worker; reads queued or in flight are rejected. A later read starts a new one. */
   async close(): Promise<void> {
-    const w = this.worker;
-    this.stopped(w, new Error("SQLite read worker closed"));
+    const worker = this.worker;
+    const err = new Error("SQLite read worker closed");
+    this.stopped(worker, err);
+    this.rejectAll(this.queue, err);
     this.queue = [];
-    if (w) await w.terminate();
+    if (worker) await worker.terminate();
   }
 
   private send(sql: string, args: unknown[], all: boolean, expand: boolean): Promise<unknown> {
@@ -62,8 +78,7 @@ export class WorkerReads implements ReadExecutor {
     if (s === undefined) this.statementIds.set(sql, (s = this.statementIds.size));
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.queue.push({ id, s, sql, args, all, expand });
+      this.queue.push({ id, s, sql, args, all, expand, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
@@ -73,46 +88,67 @@ export class WorkerReads implements ReadExecutor {
 
   private flush(): void {
     this.flushScheduled = false;
-    if (this.queue.length === 0) return;
-    const worker = this.ensureWorker();
-    // A statement's text goes to a worker once; after that its number is enough.
-    const batch = this.queue.map(({ sql, ...item }) => {
-      if (this.sentToWorker.has(item.s)) return item;
-      this.sentToWorker.add(item.s);
-      return { ...item, sql };
-    });
+    const items = this.queue;
     this.queue = [];
-    worker.postMessage(batch);
+    if (items.length === 0) return;
+    const introduced: number[] = [];
+    try {
+      const worker = this.ensureWorker();
+      // A statement's text goes to a worker once; after that its number is enough.
+      const batch = items.map(({ id, s, sql, args, all, expand }) => {
+        if (this.sentToWorker.has(s)) return { id, s, args, all, expand };
+        this.sentToWorker.add(s);
+        introduced.push(s);
+        return { id, s, sql, args, all, expand };
+      });
+      worker.postMessage(batch);
+      for (const item of items) this.inFlight.set(item.id, item);
+      worker.ref(); // while reads are out, the process waits for them
+    } catch (err) {
+      for (const s of introduced) this.sentToWorker.delete(s);
+      this.rejectAll(items, err instanceof Error ? err : new Error(String(err)));
+    }
   }
 
-  /** Forgets `worker` if it is the current one and rejects everything sent to it. */
-  private stopped(worker: Worker | null, err: Error): void {
-    if (this.worker !== worker) return; // a worker already replaced: nothing of ours was sent to it
+  private rejectAll(items: Iterable<Item>, err: Error): void {
+    for (const item of items) item.reject(err);
+  }
+
+  /** Forgets `worker` if it is the current one and rejects what was sent to it. */
+  private stopped(worker: Worker | null, err: Error, failed = false): void {
+    if (this.worker !== worker) return; // already replaced: nothing in flight was sent to it
+    if (failed && !this.answered) this.startFailure = { err, at: Date.now() };
     this.worker = null;
     this.sentToWorker = new Set();
-    for (const p of this.pending.values()) p.reject(err);
-    this.pending.clear();
+    this.rejectAll(this.inFlight.values(), err);
+    this.inFlight.clear();
   }
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
+    if (this.startFailure && Date.now() - this.startFailure.at < RESTART_PAUSE_MS) throw this.startFailure.err;
     const worker = new Worker(WORKER_FILE, { workerData: { file: this.file } });
-    worker.unref(); // never what keeps a process alive
     worker.on("message", (results: Result[]) => {
+      this.answered = true;
+      this.startFailure = null;
       for (const r of results) {
-        const p = this.pending.get(r.id);
-        if (!p) continue;
-        this.pending.delete(r.id);
-        if (r.error) p.reject(Object.assign(new Error(r.error.message), { code: r.error.code }));
-        else p.resolve(r.value);
+        const item = this.inFlight.get(r.id);
+        if (!item) continue;
+        this.inFlight.delete(r.id);
+        if (r.error) item.reject(Object.assign(new Error(r.error.message), { code: r.error.code }));
+        else item.resolve(r.value);
       }
+      if (this.inFlight.size === 0) worker.unref();
     });
     worker.on("error", (err) => {
       console.error("[hallmark] SQLite read worker failed:", err);
-      this.stopped(worker, err);
+      this.stopped(worker, err, true);
     });
-    worker.on("exit", (code) => this.stopped(worker, new Error(`SQLite read worker exited (code ${code})`)));
+    worker.on("exit", (code) => this.stopped(worker, new Error(`SQLite read worker exited (code ${code})`), true));
+    // After the listeners (a 'message' listener refs the port again): idle, it never keeps a process alive.
+    worker.unref();
     this.worker = worker;
+    this.answered = false;
     this.sentToWorker = new Set();
     return worker;
   }

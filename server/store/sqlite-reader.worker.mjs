@@ -16,16 +16,22 @@ db.pragma("mmap_size = 1073741824");
 db.pragma("query_only = ON");
 db.defaultSafeIntegers(true);
 
+const texts = [];
 const statements = [];
 
 parentPort.on("message", (batch) => {
   const out = [];
   for (const { id, s, sql, args, all, expand } of batch) {
     try {
+      // The text arrives once; a statement is kept only once it prepared, so a failed
+      // prepare (a missing table, SQLITE_BUSY) is tried again on the next use.
+      if (sql !== undefined) texts[s] = sql;
       let stmt = statements[s];
       if (!stmt) {
-        stmt = statements[s] = db.prepare(sql);
+        if (texts[s] === undefined) throw new Error(`statement ${s} was never sent`);
+        stmt = db.prepare(texts[s]);
         if (expand) stmt.expand(true);
+        statements[s] = stmt;
       }
       out.push({ id, value: all ? stmt.all(...args) : stmt.get(...args) });
     } catch (err) {
