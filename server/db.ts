@@ -61,6 +61,23 @@ class SqliteAdapter extends PrismaBetterSQLite3 {
   }
 }
 
+/**
+ * The first statement of every write transaction on SQLite: a write that changes nothing, so
+ * the transaction holds the write lock before it reads. The adapter opens transactions with a
+ * plain (deferred) BEGIN: a read would take a snapshot, and if another process (`npm run admin`
+ * beside the server) committed before the transaction's first write, that write would fail at
+ * once with SQLITE_BUSY, busy timeout or not. Taking the lock first waits within the busy
+ * timeout instead. (Making BEGIN itself IMMEDIATE is not safe: the adapter does not release its
+ * mutex when BEGIN throws.) If the wait times out, the statement throws and the transaction
+ * rolls back as any other failure does.
+ */
+function takeWriteLock(handle: RawHandle): void {
+  const conn = handle.connection;
+  if (!conn) throw new Error("SQLite connection is not available");
+  (lockStatements.get(conn) ?? lockStatements.set(conn, conn.prepare("DELETE FROM checkpoints WHERE 0")).get(conn)!).run();
+}
+const lockStatements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();
+
 function openSqlite(url: string): Database {
   const file = url.replace(/^file:/, "");
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -72,7 +89,11 @@ function openSqlite(url: string): Database {
     kind: "sqlite",
     sqlite: handles,
     read: reader,
-    write: (fn) => writer.$transaction(fn, TX_OPTIONS),
+    write: (fn) =>
+      writer.$transaction(async (tx) => {
+        takeWriteLock(handles.writer);
+        return fn(tx);
+      }, TX_OPTIONS),
     close: async () => {
       await Promise.all([writer.$disconnect(), reader.$disconnect()]);
     },
@@ -103,6 +124,18 @@ export function getDb(): Database {
 
 /** Prisma's Bytes input type wants an ArrayBuffer-backed array; ours always are. */
 export const dbBytes = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => bytes as Uint8Array<ArrayBuffer>;
+
+/**
+ * True for a database that is busy rather than a request that is wrong: SQLite's lock held by
+ * another process past the busy timeout (SQLITE_BUSY from a raw statement, P1008 through
+ * Prisma), a transaction that could not start or finish in time (P2028), a write conflict or
+ * deadlock (P2034). Worth a retry a moment later.
+ */
+export const isBusy = (err: unknown): boolean => {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return false;
+  return code === "P1008" || code === "P2028" || code === "P2034" || code.startsWith("SQLITE_BUSY");
+};
 
 /** True for Prisma's unique-constraint violation (P2002), on either database. */
 export const isUniqueViolation = (err: unknown): boolean => (err as { code?: string } | null)?.code === "P2002";

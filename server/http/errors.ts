@@ -1,5 +1,6 @@
 import "server-only";
 import { TRPCError } from "@trpc/server";
+import { isBusy } from "../db";
 import { AppError, type FieldError } from "../domain/errors";
 import { appErrorResponse, problemResponse } from "./problem";
 
@@ -17,8 +18,8 @@ function validationIssues(err: unknown): Issue[] | null {
 
 /**
  * Maps anything a route handler throws to problem+json. AppErrors (possibly wrapped by tRPC)
- * keep their code; input validation failures become 422 (body) or 400 (query, path);
- * anything else is a 500 whose details stay in the server log.
+ * keep their code; input validation failures become 422 (body) or 400 (query, path); a busy
+ * database is a 503 with Retry-After; anything else is a 500 whose details stay in the server log.
  */
 export function errorToResponse(err: unknown, inputIn: "body" | "query", requestId: string): Response {
   const cause = err instanceof TRPCError ? err.cause : err;
@@ -34,6 +35,13 @@ export function errorToResponse(err: unknown, inputIn: "body" | "query", request
     return inputIn === "body"
       ? problemResponse("validation_failed", "The request body failed validation; see errors.", { errors })
       : problemResponse("invalid_parameter", "A query parameter is not valid; see errors.", { errors });
+  }
+  if (isBusy(cause)) {
+    // Nothing was written (the transaction rolled back); the caller may simply retry.
+    console.warn(`[hallmark] request ${requestId}: database busy (${(cause as { code: string }).code}); answered 503`);
+    return problemResponse("service_unavailable", `The database is busy; try again in a moment (request ${requestId}).`, {
+      headers: { "retry-after": "1" },
+    });
   }
   console.error(`[hallmark] request ${requestId} failed:`, err);
   return problemResponse("internal_error", `An internal error occurred (request ${requestId}).`);
