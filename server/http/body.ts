@@ -6,6 +6,26 @@ export const MAX_BODY_BYTES = 256 * 1024;
 /** How much of an oversized body is read and discarded before the connection is dropped. */
 const DRAIN_BYTES = 8 * 1024 * 1024;
 
+/**
+ * The client went away while sending its body (the read failed: the connection was reset or
+ * closed). Nobody will see the answer; it is not the server's failure either, so it is not
+ * logged as one.
+ */
+export class ClientClosedRequest extends Error {
+  constructor(cause: unknown) {
+    super("The client closed the connection before its request body arrived.", { cause });
+    this.name = "ClientClosedRequest";
+  }
+}
+
+async function readChunk(reader: ReadableStreamDefaultReader<Uint8Array>) {
+  try {
+    return await reader.read();
+  } catch (err) {
+    throw new ClientClosedRequest(err);
+  }
+}
+
 function isJsonMediaType(contentType: string | null): boolean {
   if (!contentType) return false;
   const type = contentType.split(";")[0]!.trim().toLowerCase();
@@ -34,14 +54,14 @@ export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Pro
   if (req.body) {
     const reader = req.body.getReader();
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await readChunk(reader);
       if (done) break;
       total += value.byteLength;
       if (total > maxBytes) {
         // Read on without keeping anything, so the client gets the 413 once its upload ends
         // rather than a broken pipe, and the connection stays usable; give up past the allowance.
         for (;;) {
-          const next = await reader.read();
+          const next = await readChunk(reader);
           if (next.done) throw tooLarge(false);
           total += next.value.byteLength;
           if (total > maxBytes + DRAIN_BYTES) {

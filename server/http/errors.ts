@@ -2,6 +2,7 @@ import "server-only";
 import { TRPCError } from "@trpc/server";
 import { isBusy } from "../db";
 import { AppError, type FieldError } from "../domain/errors";
+import { ClientClosedRequest } from "./body";
 import { appErrorResponse, problemResponse } from "./problem";
 
 type Issue = { path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>; message: string; code?: string; keys?: string[] };
@@ -36,6 +37,8 @@ export function errorToResponse(err: unknown, inputIn: "body" | "query", request
       ? problemResponse("validation_failed", "The request body failed validation; see errors.", { errors })
       : problemResponse("invalid_parameter", "A query parameter is not valid; see errors.", { errors });
   }
+  // nginx's 499: never delivered, and not a failure of ours to log.
+  if (cause instanceof ClientClosedRequest) return new Response(null, { status: 499 });
   if (isBusy(cause)) {
     // Nothing was written (the transaction rolled back); the caller may simply retry.
     console.warn(`[hallmark] request ${requestId}: database busy (${(cause as { code: string }).code}); answered 503`);
