@@ -7,6 +7,8 @@ import { load, type LoadResult, type Workload } from "./load";
 export interface Comparison<K extends string> {
   /** Each workload's runs combined: mean rates and latencies, the worst p99, summed counts. */
   mean: Record<K, LoadResult>;
+  /** Each workload's per-round p99 latencies, in ms, in round order. */
+  p99s: Record<K, number[]>;
   /** Per-round requests/s of `a` over `b`. */
   ratio(a: K, b: K): { median: number; min: number; max: number };
 }
@@ -34,6 +36,7 @@ export async function compare<K extends string>(workloads: Record<K, Workload>, 
   }
   return {
     mean: Object.fromEntries(names.map((n) => [n, combine(runs[n])])) as Record<K, LoadResult>,
+    p99s: Object.fromEntries(names.map((n) => [n, runs[n].map((r) => r.p99)])) as Record<K, number[]>,
     ratio(a, b) {
       const rs = runs[a].map((r, i) => r.rps / runs[b][i]!.rps).sort((x, y) => x - y);
       const mid = rs.length / 2;

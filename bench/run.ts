@@ -2,7 +2,8 @@
 // bare route handler (app/bench/bare) measured in the same run, so the ratios hold on a noisy
 // machine. Options: --leaves N (size of the big log, default 1,000,000), --seconds S per run
 // (default 4), --rounds R (default 8; each runs every workload once, see compare.ts), --only writes|reads,
-// --no-build to measure the last benchmark build instead of building the working tree.
+// --latency-seconds L (default 20) for the writes' latency runs, --no-build to measure the last
+// benchmark build instead of building the working tree.
 // The big log is seeded once into bench/.cache and reused.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -12,7 +13,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { compare, fmtRatio } from "./compare";
-import { generator, type LoadResult } from "./load";
+import { generator, load, type LoadResult } from "./load";
 import { DIST_DIR, envFor, migrate, startServer, type Server } from "./server";
 
 const { values } = parseArgs({
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     leaves: { type: "string", default: "1000000" },
     seconds: { type: "string", default: "4" },
     rounds: { type: "string", default: "8" },
+    "latency-seconds": { type: "string", default: "20" },
     only: { type: "string" },
     build: { type: "boolean", default: true },
   },
@@ -28,6 +30,7 @@ const { values } = parseArgs({
 const BIG = Number(values.leaves);
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
+const LATENCY_SECONDS = Number(values["latency-seconds"]);
 const CONNECTIONS = 32;
 const SMALL = 1000;
 
@@ -43,6 +46,7 @@ function seed(dataDir: string, leaves: number): Creds {
   return JSON.parse(out.trim().split("\n").pop()!) as Creds;
 }
 
+const fmtList = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(", ");
 const fmt = (r: LoadResult) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, mean ${r.mean.toFixed(1)} ms`;
 
 /** Size of one real answer, for a baseline that serves as many bytes. */
@@ -86,6 +90,10 @@ async function writes(): Promise<string[]> {
       ROUNDS,
     );
     const r = c.mean;
+    // Latency in a steady state: in a short run the first request of each of the 32 new
+    // connections (all at once) is a visible share of the slowest 1%, in both routes.
+    const steadyBase = await load({ ...post, seconds: LATENCY_SECONDS, url: `${server.url}/bench/bare?bytes=${bytes}` });
+    const steady = await load({ ...post, seconds: LATENCY_SECONDS, url: `${server.url}/v1/attestations`, onId: (id) => acked.push(id) });
     // Every 201 must be in the log: acknowledged only once appended.
     const logged = (await treeSize(server)) - before;
     const missing = countMissing(dir, acked);
@@ -93,6 +101,8 @@ async function writes(): Promise<string[]> {
       `POST /v1/attestations, ${CONNECTIONS} clients: ${fmt(r.target)}; errors ${r.target.errors}`,
       `bare POST route (same answer size), same run: ${fmt(r.base)}`,
       `ratio attestations/bare: ${fmtRatio(c.ratio("target", "base"))} (issue asks >= 0.6, and >= 1000/s, p99 < 100 ms)`,
+      `latency, one ${LATENCY_SECONDS} s run each after the rounds: attestations ${fmt(steady)}; bare ${fmt(steadyBase)}`,
+      `p99 of each ${SECONDS} s round (ms; these include each run's first burst of new connections): attestations ${fmtList(c.p99s.target)}; bare ${fmtList(c.p99s.base)}`,
       // Requests in flight when a run stops are committed but never seen as acknowledged.
       `durability: ${acked.length} attestations answered 201, ${missing} of them missing from the log; ${logged} new leaves`,
     ];
