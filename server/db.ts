@@ -21,8 +21,8 @@ export type Tx = Prisma.TransactionClient;
  */
 export interface Database {
   kind: "sqlite" | "postgres";
-  /** SQLite only: the raw connection under `write` (set once connected), for the log's append. */
-  sqlite?: { writer: RawHandle };
+  /** SQLite only: the database file, and the raw connection under `write` (set once connected) for the log's append. */
+  sqlite?: { file: string; writer: RawHandle };
   read: Client;
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -33,6 +33,12 @@ const TX_OPTIONS = { maxWait: 15_000, timeout: 30_000 } as const;
 /** The connection under an adapter, for the prepared statements of server/store/sqlite-store.ts. */
 export interface RawHandle {
   connection: BetterSqlite3.Database | null;
+}
+
+/** The handle's connection; inside `db.write` it is always there (the transaction opened it). */
+export function rawConnection(handle: RawHandle): BetterSqlite3.Database {
+  if (!handle.connection) throw new Error("SQLite connection is not available");
+  return handle.connection;
 }
 
 /** Adds the pragmas the adapter does not set: WAL, durable commits, a busy timeout. */
@@ -72,16 +78,17 @@ class SqliteAdapter extends PrismaBetterSQLite3 {
  * rolls back as any other failure does.
  */
 function takeWriteLock(handle: RawHandle): void {
-  const conn = handle.connection;
-  if (!conn) throw new Error("SQLite connection is not available");
-  (lockStatements.get(conn) ?? lockStatements.set(conn, conn.prepare("DELETE FROM checkpoints WHERE 0")).get(conn)!).run();
+  const conn = rawConnection(handle);
+  let lock = lockStatements.get(conn);
+  if (!lock) lockStatements.set(conn, (lock = conn.prepare("DELETE FROM checkpoints WHERE 0")));
+  lock.run();
 }
 const lockStatements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();
 
 function openSqlite(url: string): Database {
   const file = url.replace(/^file:/, "");
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const handles = { writer: { connection: null } };
+  const handles = { file, writer: { connection: null } };
   const writer = new SqliteClient({ adapter: new SqliteAdapter(url, false, handles.writer) });
   // A second connection for reads: under WAL it sees only committed transactions.
   const reader = new SqliteClient({ adapter: new SqliteAdapter(url, true) });

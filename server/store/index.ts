@@ -1,6 +1,5 @@
 import "server-only";
 import { getDb } from "../db";
-import { getConfig } from "../config";
 import { prismaStore } from "./prisma-store";
 import { WorkerReads } from "./sqlite-reader";
 import { sqliteStore } from "./sqlite-store";
@@ -15,9 +14,7 @@ export function getStore(): Store {
   if (!store) {
     const db = getDb();
     if (db.sqlite) {
-      const sqlite = { ...db, sqlite: db.sqlite };
-      const file = getConfig().databaseUrl.replace(/^file:/, "");
-      store = sqliteStore(sqlite, new WorkerReads(file));
+      store = sqliteStore({ ...db, sqlite: db.sqlite }, new WorkerReads(db.sqlite.file));
     } else {
       store = prismaStore(db);
     }

@@ -1,6 +1,6 @@
 import "server-only";
 import type BetterSqlite3 from "better-sqlite3";
-import type { Database, RawHandle } from "../db";
+import { rawConnection, type Database } from "../db";
 import { nodeKey, type NodePosition } from "../crypto/merkle-tree";
 import { MIN_LEVEL } from "../crypto/node-cache";
 import { apiKeyRow, attestationRow, checkpointRow, issuerRow, publicSigningKeyRow, signingKeyRow, toSqliteDate } from "./sqlite-rows";
@@ -135,12 +135,6 @@ function writer(conn: BetterSqlite3.Database): LogWriter {
   };
 }
 
-async function connection(handle: RawHandle, connect: () => Promise<void>): Promise<BetterSqlite3.Database> {
-  if (!handle.connection) await connect();
-  if (!handle.connection) throw new Error("SQLite connection is not available");
-  return handle.connection;
-}
-
 export function sqliteStore(db: Database & { sqlite: NonNullable<Database["sqlite"]> }, exec: ReadExecutor): Store {
   const one = async <T>(sql: string, map: (r: Record<string, unknown>) => T, ...args: unknown[]): Promise<T | null> => {
     const row = (await exec.get(sql, args)) as Record<string, unknown> | undefined;
@@ -158,7 +152,7 @@ export function sqliteStore(db: Database & { sqlite: NonNullable<Database["sqlit
     },
     // The Prisma transaction opens BEGIN/COMMIT and holds the adapter's mutex; the writer's
     // statements run on the same connection, inside it.
-    append: (fn) => db.write(async () => fn(writer(await connection(db.sqlite.writer, () => Promise.resolve())))),
+    append: (fn) => db.write(() => fn(writer(rawConnection(db.sqlite.writer)))),
     close: () => exec.close(),
   };
 }
