@@ -7,6 +7,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient, type Prisma } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { getConfig } from "./config";
+import { READ_PRAGMAS } from "./sqlite-pragmas.mjs";
 
 /** Both generated clients have the same model API; the SQLite one names the type. */
 export type Client = SqliteClient;
@@ -56,12 +57,8 @@ class SqliteAdapter extends PrismaBetterSQLite3 {
     if (this.handle) this.handle.connection = raw;
     raw.pragma("journal_mode = WAL");
     raw.pragma("synchronous = FULL");
-    raw.pragma("busy_timeout = 5000");
     raw.pragma("foreign_keys = ON");
-    // Reads (proofs over a large log especially) are page lookups: keep pages in memory and
-    // map the file instead of a read() per page.
-    raw.pragma("cache_size = -65536");
-    raw.pragma("mmap_size = 1073741824");
+    for (const pragma of READ_PRAGMAS) raw.pragma(pragma);
     if (this.readOnly) raw.pragma("query_only = ON");
     return adapter;
   }

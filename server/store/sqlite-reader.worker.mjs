@@ -7,12 +7,11 @@
 // { id, error: { message, code } }, in the order received.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
+import { READ_PRAGMAS } from "../sqlite-pragmas.mjs";
 
 const db = new Database(workerData.file, { fileMustExist: true });
-// The same settings as the main thread's reader (server/db.ts), and never a write.
-db.pragma("busy_timeout = 5000");
-db.pragma("cache_size = -65536");
-db.pragma("mmap_size = 1073741824");
+// The same settings as the database handle's connections (server/db.ts), and never a write.
+for (const pragma of READ_PRAGMAS) db.pragma(pragma);
 db.pragma("query_only = ON");
 db.defaultSafeIntegers(true);
 

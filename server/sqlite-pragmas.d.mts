@@ -1,0 +1,2 @@
+/** See sqlite-pragmas.mjs. */
+export declare const READ_PRAGMAS: readonly string[];
