@@ -28,24 +28,22 @@ afterAll(async () => {
 
 describe("SQLite hot reads", () => {
   it("reads nodes in one call, more than one statement's worth, leaving out absent ones", async () => {
-    const reads = sqlite;
     const positions: NodePosition[] = [];
     for (let level = 0; level <= 7; level++) for (let index = 0; index < 12; index++) positions.push({ level, index });
     positions.push({ level: 0, index: 10_000 }); // beyond the log: absent
-    const got = await reads.nodes(positions);
+    const got = await sqlite.nodes(positions);
     const want = await prisma.nodes(positions);
     expect(positions.length).toBeGreaterThan(64);
     expect(got.size).toBeGreaterThan(32);
     expect(got.has("0:10000")).toBe(false);
     expect([...got.entries()].sort()).toEqual([...want.entries()].sort());
-    expect(await reads.nodes([])).toEqual(new Map());
+    expect(await sqlite.nodes([])).toEqual(new Map());
   });
 
   it("reads a bundle's rows, with the newest checkpoint, exactly as Prisma does, and no private key", async () => {
-    const reads = sqlite;
     let complete = 0;
     for (const id of [ids[0]!, ids[40]!, ids[74]!]) {
-      const { lowerNodes, ...rows } = (await reads.bundleRows(id, m.tenantId))!;
+      const { lowerNodes, ...rows } = (await sqlite.bundleRows(id, m.tenantId))!;
       const { lowerNodes: none, ...want } = (await prisma.bundleRows(id, m.tenantId))!;
       expect(rows).toEqual(want);
       expect(none.size).toBe(0);
@@ -67,34 +65,30 @@ describe("SQLite hot reads", () => {
   });
 
   it("reads the single rows exactly as Prisma does", async () => {
-    const reads = sqlite;
     const { attestation } = (await prisma.bundleRows(ids[3]!, m.tenantId))!;
-    expect(await reads.attestation(ids[3]!, m.tenantId)).toEqual(attestation);
-    expect(await reads.issuer(m.issuerId)).toEqual(await prisma.issuer(m.issuerId));
-    expect(await reads.signingKey(m.kid)).toEqual(await prisma.signingKey(m.kid));
-    expect(await reads.latestCheckpoint()).toEqual(await prisma.latestCheckpoint());
-    expect(await reads.issuer("nobody")).toBeNull();
+    expect(await sqlite.attestation(ids[3]!, m.tenantId)).toEqual(attestation);
+    expect(await sqlite.issuer(m.issuerId)).toEqual(await prisma.issuer(m.issuerId));
+    expect(await sqlite.signingKey(m.kid)).toEqual(await prisma.signingKey(m.kid));
+    expect(await sqlite.latestCheckpoint()).toEqual(await prisma.latestCheckpoint());
+    expect(await sqlite.issuer("nobody")).toBeNull();
   });
 
   it("finds no bundle for an unknown id or another tenant's attestation", async () => {
-    const reads = sqlite;
-    expect(await reads.bundleRows("00000000-0000-7000-8000-000000000000", m.tenantId)).toBeNull();
-    expect(await reads.bundleRows(ids[0]!, "another-tenant")).toBeNull();
+    expect(await sqlite.bundleRows("00000000-0000-7000-8000-000000000000", m.tenantId)).toBeNull();
+    expect(await sqlite.bundleRows(ids[0]!, "another-tenant")).toBeNull();
     expect(await prisma.bundleRows(ids[0]!, "another-tenant")).toBeNull();
   });
 
   it("answers many concurrent reads each with its own rows", async () => {
-    const reads = sqlite;
-    const got = await Promise.all(ids.map((id) => reads.bundleRows(id, m.tenantId)));
+    const got = await Promise.all(ids.map((id) => sqlite.bundleRows(id, m.tenantId)));
     expect(got.map((r) => r?.attestation.id)).toEqual(ids);
     expect(new Set(got.map((r) => Number(r?.attestation.logIndex))).size).toBe(ids.length);
   });
 
   it("sees a commit at once", async () => {
-    const reads = sqlite;
     const e = m.entry();
-    expect(await reads.attestation(e.row.id, m.tenantId)).toBeNull();
+    expect(await sqlite.attestation(e.row.id, m.tenantId)).toBeNull();
     await m.sequencer.getSequencer().append(e);
-    expect((await reads.attestation(e.row.id, m.tenantId))?.id).toBe(e.row.id);
+    expect((await sqlite.attestation(e.row.id, m.tenantId))?.id).toBe(e.row.id);
   });
 });
