@@ -82,18 +82,16 @@ async function writes(): Promise<string[]> {
     const bytes = await answerBytes(`${server.url}/v1/attestations`, { method: "POST", headers, body: sample });
     const acked: string[] = [];
     const post = { method: "POST" as const, headers, bodyTemplate, connections: CONNECTIONS, seconds: SECONDS };
-    const c = await compare(
-      {
-        base: { ...post, url: `${server.url}/bench/bare?bytes=${bytes}` },
-        target: { ...post, url: `${server.url}/v1/attestations`, onId: (id) => acked.push(id) },
-      },
-      ROUNDS,
-    );
+    const workloads = {
+      base: { ...post, url: `${server.url}/bench/bare?bytes=${bytes}` },
+      target: { ...post, url: `${server.url}/v1/attestations`, onId: (id: string) => acked.push(id) },
+    };
+    const c = await compare(workloads, ROUNDS);
     const r = c.mean;
     // Latency in a steady state: in a short run the first request of each of the 32 new
     // connections (all at once) is a visible share of the slowest 1%, in both routes.
-    const steadyBase = await load({ ...post, seconds: LATENCY_SECONDS, url: `${server.url}/bench/bare?bytes=${bytes}` });
-    const steady = await load({ ...post, seconds: LATENCY_SECONDS, url: `${server.url}/v1/attestations`, onId: (id) => acked.push(id) });
+    const steadyBase = await load({ ...workloads.base, seconds: LATENCY_SECONDS });
+    const steady = await load({ ...workloads.target, seconds: LATENCY_SECONDS });
     // Every 201 must be in the log: acknowledged only once appended.
     const logged = (await treeSize(server)) - before;
     const missing = countMissing(dir, acked);
