@@ -1,18 +1,13 @@
 #!/usr/bin/env node
 // Validates the configuration, applies pending migrations, then serves Hallmark.
-//   node scripts/start.mjs          next start (after `npm run build`)
-//   node scripts/start.mjs --dev    next dev
+//   node scripts/start.mjs          the production server (after `npm run build`)
+//   node scripts/start.mjs --dev    the development server
+// Both are scripts/serve.mjs: Next.js's request handler behind Hallmark's gate.
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
-import { readEnv } from "../server/env.mjs";
+import { readEnvOrExit } from "../server/env.mjs";
 
-let env;
-try {
-  env = readEnv();
-} catch (err) {
-  console.error(err.message);
-  process.exit(1);
-}
+const env = readEnvOrExit();
 const dev = process.argv.includes("--dev");
 if (!dev && !fs.existsSync(".next/BUILD_ID")) {
   console.error("No build found: run `npm run build` first.");
@@ -22,10 +17,7 @@ if (!fs.existsSync("server/generated/sqlite")) execFileSync("node", ["scripts/pr
 execFileSync("node", ["scripts/prisma.mjs", "deploy"], { stdio: ["ignore", "ignore", "inherit"] });
 console.log(`[hallmark] ${env.dbKind} database ready; serving ${env.baseUrl}`);
 
-// Idle keep-alive sockets stay open longer than a proxy's or client's reuse window (Node's
-// default of 5 s lets a reused socket be closed under the client: "other side closed").
-const args = dev ? ["dev", "-p", String(env.port)] : ["start", "-p", String(env.port), "--keepAliveTimeout", "65000"];
-const child = spawn("node_modules/.bin/next", args, {
+const child = spawn(process.execPath, ["scripts/serve.mjs", ...(dev ? ["--dev"] : []), "-p", String(env.port)], {
   stdio: "inherit",
   env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: env.databaseUrl },
 });

@@ -13,5 +13,8 @@ export type HallmarkEnv = {
   mailFrom: string;
   /** Shared store for rate limits across instances; without one, limits are per instance. */
   redisUrl: string | undefined;
+  /** Reverse proxies in front of Hallmark that append to X-Forwarded-For (server/gate/client-address.mjs). */
+  trustedProxies: number;
 };
 export function readEnv(source?: Record<string, string | undefined>): HallmarkEnv;
+export function readEnvOrExit(): HallmarkEnv;

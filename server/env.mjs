@@ -32,9 +32,20 @@ const ZEnv = z.object({
   HALLMARK_SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
   HALLMARK_MAIL_FROM: z.string().min(3).default("Hallmark <no-reply@hallmark.local>"),
   HALLMARK_REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
+  HALLMARK_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
 });
 
 /** @typedef {import("./env.d.mts").HallmarkEnv} HallmarkEnv */
+
+/** For command-line entry points: the environment, or the process ends with the message naming what is wrong. */
+export function readEnvOrExit() {
+  try {
+    return readEnv();
+  } catch (err) {
+    console.error(err.message);
+    process.exit(1);
+  }
+}
 
 /** @returns {HallmarkEnv} */
 export function readEnv(source = process.env) {
@@ -62,5 +73,6 @@ export function readEnv(source = process.env) {
     smtpUrl: e.HALLMARK_SMTP_URL,
     mailFrom: e.HALLMARK_MAIL_FROM,
     redisUrl: e.HALLMARK_REDIS_URL,
+    trustedProxies: e.HALLMARK_TRUSTED_PROXIES,
   };
 }

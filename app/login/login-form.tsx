@@ -2,6 +2,7 @@
 import { signIn } from "next-auth/react";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
+import { sameOriginPath } from "@/lib/same-origin-path";
 import { Alert, Button, Field, Input } from "../_components/ui";
 
 /** next-auth reports a failed Credentials sign-in as `error`: our stable code, or CredentialsSignin. */
@@ -11,8 +12,6 @@ const MESSAGES: Record<string, string> = {
   too_many_attempts: "Too many failed attempts. Wait a few minutes, then try again.",
 };
 
-/** Only same-site paths: `next` must never send someone to another site after logging in. */
-const safeNext = (next: string | null) => (next && /^\/(?![/\\])/.test(next) ? next : "/dashboard");
 
 export function LoginForm({ next }: { next: string | null }) {
   const [error, setError] = useState<string | null>(null);
@@ -26,7 +25,8 @@ export function LoginForm({ next }: { next: string | null }) {
     setError(null);
     const res = await signIn("credentials", { email: String(form.get("email")), password: String(form.get("password")), redirect: false });
     if (res?.ok && !res.error) {
-      window.location.assign(safeNext(next));
+      // Only this origin: `next` must never send someone to another site after logging in.
+      window.location.assign(sameOriginPath(next, window.location.origin, "/dashboard"));
       return;
     }
     setPending(false);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, expectProblem, logInfo, streamOf, type ApiResponse, orgWithIssuer } from "./helpers";
+import { api, createMintingConsumer, expectProblem, logInfo, streamOf, type ApiResponse, orgWithIssuer } from "./helpers";
 
 const pointers = (res: ApiResponse) => (res.body?.errors ?? []).map((e: { pointer: string }) => e.pointer) as string[];
 const KiB = 1024;
@@ -36,6 +36,34 @@ describe("errors", () => {
       expect(pointers(res).sort(), JSON.stringify(body)).toEqual(expected.sort());
       for (const e of res.body.errors) expect(e.detail).toEqual(expect.any(String));
     }
+  });
+
+  it("signs exactly what was sent, or refuses it: duplicate members and inexact numbers are 422 with pointers, and write nothing", async () => {
+    const consumer = createMintingConsumer();
+    const raw = (path: string, text: string, k = key) => api(path, { key: k, raw: text, headers: { "content-type": "application/json" } });
+    const before = await logInfo();
+    const cases: [string, string, string, string[]][] = [
+      [key, "/v1/attestations", `{"issuer_id":"${issuerId}","payload":{"a":1,"a":2}}`, ["/payload/a"]],
+      [key, "/v1/attestations", `{"issuer_id":"${issuerId}","issuer_id":"${issuerId}","payload":{"a":1}}`, ["/issuer_id"]],
+      [key, "/v1/attestations", `{"issuer_id":"${issuerId}","payload":{"n":12345678901234567890}}`, ["/payload/n"]],
+      [key, "/v1/attestations", `{"issuer_id":"${issuerId}","payload":{"n":[9007199254740993,1e-400,1e400,0.30000000000000000001]}}`, ["/payload/n/0", "/payload/n/1", "/payload/n/2", "/payload/n/3"]],
+      [key, "/v1/attestations", `{"issuer_id":"${issuerId}","payload":{"x":{"k\u0061":1,"ka":2}}}`, ["/payload/x/ka"]],
+      [consumer.apiKey, "/v1/consumer/mint", `{"content_hash":"${"a".repeat(64)}","ai_metadata":{"score":1e21,"t":1,"t":2}}`, ["/ai_metadata/score", "/ai_metadata/t"]],
+      [key, "/v1/attestation-packs", `{"name":"p","rules":{"max_age_days":7,"max_age_days":9}}`, ["/rules/max_age_days"]],
+      [key, "/v1/api-keys", `{"name":"k","scopes":["attestations:read"],"daily_quota":1e30}`, ["/daily_quota"]],
+    ];
+    for (const [k, path, text, expected] of cases) {
+      const res = await raw(path, text, k);
+      expectProblem(res, 422, "validation_failed");
+      expect(pointers(res), text).toEqual(expected);
+    }
+    const after = await logInfo();
+    expect(after.tree_size).toBe(before.tree_size);
+    expect((await api("/v1/consumer/protections", { key: consumer.apiKey })).body.total).toBe(0);
+    // What survives a parse and a print is signed exactly as sent.
+    const exact = await raw("/v1/attestations", `{"issuer_id":"${issuerId}","payload":{"n":[0.1,9007199254740991,5e-324,1E2]}}`);
+    expect(exact.status, exact.text).toBe(201);
+    expect(exact.body.payload).toEqual({ n: [0.1, 9007199254740991, 5e-324, 100] });
   });
 
   it("requires the payload to be a JSON object", async () => {

@@ -71,6 +71,27 @@ export function createOrg(name = `org-${randomUUID().slice(0, 8)}`): { tenantId:
   return { tenantId: parsed.tenant_id, apiKey: parsed.api_key };
 }
 
+/** An organisation whose owner logs in (the operator CLI's --owner-* options): its key and the owner's credentials. */
+export function createOrgOwner(): { tenantId: string; apiKey: string; email: string; password: string } {
+  const email = `owner-${randomUUID().slice(0, 12)}@example.org`;
+  const password = `pw-${randomUUID()}`;
+  const out = execFileSync(
+    "npm",
+    ["run", "--silent", "admin", "--", "create-org", "--name", `org-${randomUUID().slice(0, 8)}`, "--owner-email", email, "--owner-password", password, "--json"],
+    { encoding: "utf8", env: process.env },
+  );
+  const parsed = JSON.parse(out.trim().split("\n").pop()!);
+  return { tenantId: parsed.tenant_id, apiKey: parsed.api_key, email, password };
+}
+
+/** Logs in over REST (from a client address of its own) and returns the session token. */
+export async function sessionToken(email: string, password: string, instance = 0): Promise<string> {
+  const client = `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join(".")}`;
+  const res = await api("/v1/consumer/login", { json: { email, password }, headers: { "x-forwarded-for": client }, instance });
+  expect(res.status, res.text).toBe(200);
+  return res.body.session_token as string;
+}
+
 /** A fresh organisation with one issuer: the usual starting point of a test file. */
 export async function orgWithIssuer(): Promise<{ key: string; issuerId: string }> {
   const key = createOrg().apiKey;

@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { checkPageQuality, createConsumer, logIn, uniqueEmail, verificationLink, waitForMail } from "./support";
+import { expect, test, checkPageQuality, createConsumer, logIn, uniqueEmail, verificationLink, waitForMail } from "./support";
 
 test("landing page says what a protection proves and what it does not @phone", async ({ page }, testInfo) => {
   await page.goto("/");

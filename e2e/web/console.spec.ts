@@ -1,8 +1,8 @@
 // The organisation console (API keys, issuers and their signing keys) and a creator's own API
 // keys page, driven as a person would: the keys made here are then used over REST.
 import { ORGANIZATION_SCOPES } from "../../server/domain/scopes";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { checkPageQuality, createConsumer, createOrgWithOwner, logIn } from "./support";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test, checkPageQuality, createConsumer, createOrgWithOwner, logIn } from "./support";
 
 const listKeys = (request: APIRequestContext, key: string) => request.get("/v1/api-keys", { headers: { "X-API-Key": key } });
 
@@ -281,6 +281,7 @@ test.describe("a creator's API keys", () => {
 
 test.describe("page quality", () => {
   test("the console, its issuers and an issuer page pass the checks @phone", async ({ page }, testInfo) => {
+    test.setTimeout(120_000); // six pages and dialogs, each through axe and a full-page screenshot
     const org = createOrgWithOwner();
     await logIn(page, org);
     await page.goto("/console");

@@ -5,8 +5,7 @@ import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
-import { logIn, uniqueEmail, verificationLink, waitForMail } from "./support";
+import { expect, test, logIn, uniqueEmail, verificationLink, waitForMail } from "./support";
 
 function fileWith(name: string, bytes: Buffer) {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-journey-")), name);

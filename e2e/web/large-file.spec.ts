@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, expect, test } from "@playwright/test";
 import config from "../playwright.config";
-import { createConsumer, logIn } from "./support";
+import { createConsumer, logIn, watchCsp } from "./support";
 
 const SIZE = 2 * 1024 ** 3;
 const MiB = 1024 ** 2;
@@ -72,6 +72,7 @@ test("hashing a 2 GiB file keeps the browser's memory flat", async ({}, testInfo
   const userDataDir = path.join(dir, "profile");
   const use = config.use!;
   const context = await chromium.launchPersistentContext(userDataDir, { ...use.launchOptions, baseURL: use.baseURL, viewport: { width: 1280, height: 800 } });
+  const cspViolations = await watchCsp(context);
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await logIn(page, createConsumer(), /\/dashboard$/);
@@ -105,6 +106,7 @@ test("hashing a 2 GiB file keeps the browser's memory flat", async ({}, testInfo
     // the file would add 2048 MiB, 1536 of them after the first quarter.
     expect(growth, summary).toBeLessThan(512 * MiB);
     expect(lateGrowth, summary).toBeLessThan(256 * MiB);
+    expect(cspViolations, "Content-Security-Policy violations").toEqual([]);
   } finally {
     await context.close();
     fs.rmSync(dir, { recursive: true, force: true });

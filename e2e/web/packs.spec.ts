@@ -2,9 +2,9 @@
 // owner would: templates, clone, edit with the server's validation, archive and restore, and
 // verifications of a real attestation (made over REST with the organisation's key).
 import { createHash, randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { PACK_TEMPLATES } from "../../server/domain/pack-templates";
-import { checkPageQuality, createOrgWithOwner, logIn } from "./support";
+import { expect, test, checkPageQuality, createOrgWithOwner, logIn } from "./support";
 
 type PackItem = { id: string; name: string; is_template: boolean; verifications_count: number };
 
@@ -254,6 +254,7 @@ test.describe("verification packs", () => {
   });
 
   test("the pages pass the quality checks @phone", async ({ page, request }, testInfo) => {
+    test.setTimeout(120_000); // five pages, each through axe and a full-page screenshot
     const org = createOrgWithOwner();
     const att = await attestation(request, org.apiKey);
     const pack = await clonePack(request, org.apiKey, "Newsroom media authenticity", "Newsroom, 30 days");

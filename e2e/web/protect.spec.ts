@@ -2,9 +2,9 @@
 // are hashed in the browser, the hash is minted, and the result's proof verifies offline.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
-import { expect, test, type Locator, type Page, type TestInfo } from "@playwright/test";
+import type { Locator, Page, TestInfo } from "@playwright/test";
 import { verifyProofBundle } from "../../lib/verify";
-import { checkPageQuality, createConsumer, logIn } from "./support";
+import { expect, test, checkPageQuality, createConsumer, logIn } from "./support";
 
 /** A file on disk, written by the test, with its SHA-256 computed here in Node. */
 function makeFile(testInfo: TestInfo, name: string, bytes: Buffer = randomBytes(3000 + Math.floor(Math.random() * 5000))) {

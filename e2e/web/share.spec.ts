@@ -1,8 +1,7 @@
 // The share page (a work and its creator, with the way to verify it) and the creator's
 // public portfolio. Private work shows only its cryptographic record and is never listed.
 import { randomUUID } from "node:crypto";
-import { expect, test } from "@playwright/test";
-import { checkPageQuality, createConsumer } from "./support";
+import { expect, test, checkPageQuality, createConsumer } from "./support";
 import { mint, tempDir, type Minted } from "./visitor-fixtures";
 
 let dir: string;

@@ -3,9 +3,45 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, type TestInfo } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
 
 export { waitForMail, verificationLink } from "../api/mail";
+export { expect };
+
+/**
+ * Records every Content-Security-Policy violation in a browser context: the
+ * `securitypolicyviolation` events of every document, and the browser's own console reports
+ * ("Refused to …", which also cover what a page's workers were refused).
+ */
+export async function watchCsp(context: BrowserContext): Promise<string[]> {
+  const violations: string[] = [];
+  await context.exposeBinding("__hallmarkCspViolation", (_source, report: string) => void violations.push(report));
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => {
+      const report = `${e.effectiveDirective} refused ${e.blockedURI || "inline"} on ${location.pathname} (${e.sourceFile}:${e.lineNumber})`;
+      (window as unknown as { __hallmarkCspViolation(r: string): void }).__hallmarkCspViolation(report);
+    });
+  });
+  context.on("console", (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) violations.push(`console: ${msg.text()} on ${msg.page()?.url() ?? "?"}`);
+  });
+  return violations;
+}
+
+/**
+ * Every spec's `test`: Playwright's, failing any test whose pages met a CSP violation, so the
+ * policy the gate sends (server/gate/security-headers.mjs) is one the app really satisfies.
+ */
+export const test = base.extend<{ cspViolations: string[] }>({
+  cspViolations: [
+    async ({ context }, use) => {
+      const violations = await watchCsp(context);
+      await use(violations);
+      expect(violations, "Content-Security-Policy violations").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
 
 export const uniqueEmail = (tag = "web") => `${tag}-${randomUUID().slice(0, 8)}@example.com`;
 

@@ -2,8 +2,8 @@
 // bundle it downloads (tampered bundles are served with page.route), and a dropped file is
 // hashed locally and compared.
 import { randomUUID } from "node:crypto";
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { checkPageQuality, createConsumer } from "./support";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test, checkPageQuality, createConsumer } from "./support";
 import { fetchBundle, mint, tempDir, writeFile, type Minted } from "./visitor-fixtures";
 
 const CHECKS = ["Log checkpoint signature", "Included in the log", "Signature by the issuer's key", "Key valid at signing time", "Bundle matches this page"];

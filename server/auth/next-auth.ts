@@ -2,11 +2,13 @@ import "server-only";
 import type { AuthOptions } from "next-auth";
 import type { JWT } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { sameOriginPath } from "@/lib/same-origin-path";
 import { getConfig } from "../config";
 import { ZLoginInput } from "../api/routers/consumer-auth.types";
 import { login, realmOfTenantKind } from "../domain/accounts";
 import { AppError } from "../domain/errors";
-import { liveSession, SESSION_MAX_AGE, secureCookies, sessionSecret } from "../domain/sessions";
+import { liveSession, SESSION_MAX_AGE, sessionSecret } from "../domain/sessions";
+import { secureCookies } from "./session-cookie";
 import { clientAddress } from "../http/client-address";
 
 let options: AuthOptions | undefined;
@@ -45,7 +47,13 @@ export function getAuthOptions(): AuthOptions {
         },
       }),
     ],
+    // next-auth never shows a page of its own: the app's login page handles every outcome.
+    pages: { signIn: "/login", error: "/login" },
     callbacks: {
+      // A callbackUrl elsewhere (or malformed: "NaN", "javascript:…") lands on the home page.
+      async redirect({ url, baseUrl: origin }) {
+        return origin + sameOriginPath(url, origin, "/");
+      },
       async jwt({ token, user }) {
         if (user) return { ...token, sub: user.id, sid: (user as { sid?: string }).sid, realm: (user as { realm?: string }).realm };
         // Every later use re-checks the Session row: a logout anywhere ends the dashboard session too.

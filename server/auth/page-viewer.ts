@@ -1,18 +1,17 @@
 import "server-only";
 import { TRPCError } from "@trpc/server";
-import { cookies } from "next/headers";
+import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { createCaller } from "../api/root";
 import { AppError } from "../domain/errors";
 import type { SessionPrincipal } from "../domain/principal";
-import { SESSION_COOKIE } from "../domain/sessions";
+import { sessionTokenFromCookieHeader } from "./session-cookie";
 import { sessionPrincipalOrNull } from "./dashboard-principal";
 import { getViewer, type Viewer } from "../domain/viewer";
 
 /** The session of a server-rendered page's request, or null (no cookie, or an ended session). */
 export async function pagePrincipal(): Promise<SessionPrincipal | null> {
-  const store = await cookies();
-  return sessionPrincipalOrNull(store.get(`__Secure-${SESSION_COOKIE}`)?.value ?? store.get(SESSION_COOKIE)?.value);
+  return sessionPrincipalOrNull(sessionTokenFromCookieHeader((await headers()).get("cookie")));
 }
 
 /** The signed-in user of a server-rendered page, or null. */

@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import { getDb } from "../db";
 import { hashPassword, verifyPassword } from "../crypto/passwords";
 import { sha256Hex } from "../crypto/hash";
+import { RateLimiterRes } from "rate-limiter-flexible";
 import { getLimiter, type Limiter } from "../limits/limiter";
 import { alreadyRegisteredMessage, verificationMessage } from "../mail/messages";
 import { sendMailInBackground } from "../mail/transport";
@@ -21,7 +22,7 @@ export const realmOfTenantKind = (kind: string): Realm => (kind === "ORGANIZATIO
 export const VERIFY_EMAIL_PURPOSE = "verify_email";
 export const VERIFY_TOKEN_HOURS = 24;
 
-/** Login throttling: failures per account (e-mail) and per client address, in a fixed window. */
+/** Login throttling: password checks per account (e-mail) and per client address, in a fixed window (the right password gives its check back). */
 export const LOGIN_ACCOUNT_FAILURES = 5;
 export const LOGIN_CLIENT_FAILURES = 20;
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
@@ -141,48 +142,65 @@ export async function verifyEmail(input: { token: string }) {
   });
 }
 
-/** Seconds until `key` may try again, or 0 when it is not blocked. */
-async function blockedFor(limiter: Limiter, key: string, points: number): Promise<number> {
-  const res = await limiter.get(key);
-  return res && res.consumedPoints >= points ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 0;
-}
-
 function tooMany(seconds: number): AppError {
   return new AppError("too_many_attempts", `Too many failed logins; try again in ${seconds} s.`, undefined, {
     "retry-after": String(seconds),
   });
 }
 
+/** A limiter's refusal (its budget is spent) as 429; its store failing (Redis and the in-memory insurance both) as 503. */
+function limiterError(err: unknown): AppError {
+  if (err instanceof RateLimiterRes) return tooMany(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
+  console.error("[hallmark] login throttle unavailable:", err);
+  return new AppError("service_unavailable", "Logging in is unavailable for a moment; try again shortly.", undefined, { "retry-after": "1" });
+}
+
 /**
- * Checks e-mail and password, then starts a session. Failures are counted per account and per
- * client address (LOGIN_* above); once either budget is spent, every attempt (even a correct
- * one) is 429 until the window ends. A success clears the account's count.
+ * Takes one password check from the client's and the account's budgets, or throws 429. The
+ * counters are consumed atomically (in memory, or in Redis across instances), so however many
+ * attempts arrive at once, and however they are batched, at most LOGIN_* of them get this far
+ * in a window. An attempt refused for the account gives the client's unit back: no password
+ * was checked.
+ */
+async function reserveLoginAttempt(perClient: Limiter, client: string, perAccount: Limiter, email: string): Promise<void> {
+  try {
+    await perClient.consume(client);
+  } catch (err) {
+    throw limiterError(err);
+  }
+  try {
+    await perAccount.consume(email);
+  } catch (err) {
+    await perClient.reward(client, 1);
+    throw limiterError(err);
+  }
+}
+
+/**
+ * Checks e-mail and password, then starts a session. Every attempt is reserved against the
+ * account's and the client address's budgets (LOGIN_* above) before the password is checked;
+ * once either is spent, every attempt (even a correct one) is 429 until the window ends. The
+ * right password gives its attempt back, so the budgets count failures, and a successful login
+ * clears the account's count.
  * A wrong password and an unknown e-mail are the same 401 (verifyPassword spends the same
  * time on both); a correct password on an unverified address is 403.
  */
 export async function login(input: { email: string; password: string; client: string }) {
   const email = normalizeEmail(input.email);
-  const perAccount = getLimiter("login-fail-account", LOGIN_ACCOUNT_FAILURES, LOGIN_WINDOW_SECONDS);
-  const perClient = getLimiter("login-fail-client", LOGIN_CLIENT_FAILURES, LOGIN_WINDOW_SECONDS);
-  const wait = Math.max(
-    await blockedFor(perClient, input.client, LOGIN_CLIENT_FAILURES),
-    await blockedFor(perAccount, email, LOGIN_ACCOUNT_FAILURES),
-  );
-  if (wait > 0) throw tooMany(wait);
+  const perAccount = getLimiter("login-attempt-account", LOGIN_ACCOUNT_FAILURES, LOGIN_WINDOW_SECONDS);
+  const perClient = getLimiter("login-attempt-client", LOGIN_CLIENT_FAILURES, LOGIN_WINDOW_SECONDS);
+  await reserveLoginAttempt(perClient, input.client, perAccount, email);
 
   const user = await getDb().read.user.findUnique({
     where: { email },
     select: { id: true, email: true, name: true, passwordHash: true, emailVerifiedAt: true, tenant: { select: { kind: true } } },
   });
   const ok = await verifyPassword(user?.passwordHash, input.password);
-  if (!user || !ok) {
-    await Promise.all([perAccount.penalty(email, 1), perClient.penalty(input.client, 1)]);
-    throw new AppError("invalid_credentials", "The e-mail address or the password is wrong.");
-  }
+  if (!user || !ok) throw new AppError("invalid_credentials", "The e-mail address or the password is wrong.");
+  await Promise.all([perClient.reward(input.client, 1), user.emailVerifiedAt ? perAccount.delete(email) : perAccount.reward(email, 1)]);
   if (!user.emailVerifiedAt) {
     throw new AppError("email_not_verified", "Confirm your e-mail address first: follow the link we sent you (or ask for a new one).");
   }
-  await perAccount.delete(email);
   const { sid, token } = await createSession(user);
   return { session_token: token, sid, user: view(user) };
 }

@@ -5,6 +5,7 @@
 export const ERROR_STATUS = {
   validation_failed: 422,
   invalid_parameter: 400,
+  malformed_request: 400,
   malformed_json: 415,
   unsupported_media_type: 415,
   payload_too_large: 413,
@@ -20,12 +21,14 @@ export const ERROR_STATUS = {
   quota_exceeded: 429,
   daily_quota_exceeded: 429,
   insufficient_scope: 403,
+  cross_origin_request: 403,
   not_found: 404,
   conflict: 409,
   issuer_not_active: 409,
   pack_read_only: 409,
   pack_archived: 409,
   rate_limited: 429,
+  headers_too_large: 431,
   service_unavailable: 503,
   internal_error: 500,
 } as const;

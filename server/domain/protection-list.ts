@@ -28,7 +28,9 @@ const encodeCursor = (createdAt: Date, id: string) => Buffer.from(JSON.stringify
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   try {
     const [t, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (typeof t === "number" && Number.isSafeInteger(t) && typeof id === "string" && id.length <= 64) return { createdAt: new Date(t), id };
+    // A time outside what a Date can hold (|t| > 8.64e15 ms) is not one this API wrote either.
+    const createdAt = typeof t === "number" && Number.isSafeInteger(t) ? new Date(t) : null;
+    if (createdAt && !Number.isNaN(createdAt.getTime()) && typeof id === "string" && id.length <= 64) return { createdAt, id };
   } catch {}
   throw new AppError("invalid_parameter", "A query parameter is not valid; see errors.", [{ pointer: "/cursor", detail: "is not a cursor this API returned" }]);
 }

@@ -1,6 +1,5 @@
 import "server-only";
 import { decode, encode } from "next-auth/jwt";
-import { getConfig } from "../config";
 import { sha256Hex } from "../crypto/hash";
 import { deriveKey } from "../crypto/master-key";
 import { getDb } from "../db";
@@ -9,23 +8,8 @@ import { newId } from "./ids";
 import type { SessionPrincipal } from "./principal";
 import { scopesOfTenantKind } from "./scopes";
 
-/** The session cookie's name (next-auth's, so the dashboard and /v1 share one session). */
-export const SESSION_COOKIE = "next-auth.session-token";
-
 /** How long a session lasts (next-auth's default maxAge): 30 days, in seconds. */
 export const SESSION_MAX_AGE = 30 * 24 * 60 * 60;
-
-/** The session token a request presents: Authorization: Bearer, else the session cookie. */
-export function sessionTokenFromRequest(req: Request): string | null {
-  const auth = req.headers.get("authorization");
-  if (auth && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, "").trim() || null;
-  const cookies = req.headers.get("cookie") ?? "";
-  for (const part of cookies.split(";")) {
-    const [name, ...rest] = part.trim().split("=");
-    if (name === SESSION_COOKIE || name === `__Secure-${SESSION_COOKIE}`) return decodeURIComponent(rest.join("="));
-  }
-  return null;
-}
 
 /**
  * The next-auth secret, derived from the master key (never configured separately): /v1 login
@@ -36,24 +20,6 @@ export function sessionSecret(): string {
   secret ??= deriveKey("next-auth-session").toString("base64url");
   return secret;
 }
-
-/** Secure cookies unless the base URL is plain http (local development). */
-export const secureCookies = (): boolean => getConfig().baseUrl.startsWith("https://");
-
-/** next-auth's cookie name: `__Secure-` prefixed when the base URL is https. */
-export const sessionCookieName = (): string => (secureCookies() ? `__Secure-${SESSION_COOKIE}` : SESSION_COOKIE);
-
-function cookie(value: string, maxAge: number): string {
-  const parts = [`${sessionCookieName()}=${value}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${maxAge}`];
-  if (secureCookies()) parts.push("Secure");
-  return parts.join("; ");
-}
-
-/** The Set-Cookie value carrying a session token. */
-export const sessionCookie = (token: string): string => cookie(token, SESSION_MAX_AGE);
-/** The Set-Cookie value removing the session cookie. */
-export const clearedSessionCookie = (): string => cookie("", 0);
-
 
 /** The claims of a session token (a next-auth JWT, encrypted with the derived secret). */
 export interface SessionClaims {

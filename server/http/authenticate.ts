@@ -2,7 +2,8 @@ import "server-only";
 import { authenticateApiKey } from "../domain/api-keys";
 import { AppError } from "../domain/errors";
 import type { Principal } from "../domain/principal";
-import { authenticateSessionToken, sessionTokenFromRequest } from "../domain/sessions";
+import { sessionTokenFromRequest } from "../auth/session-cookie";
+import { authenticateSessionToken } from "../domain/sessions";
 import { enforceKeyLimits } from "./limits";
 
 /**

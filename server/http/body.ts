@@ -1,5 +1,6 @@
 import "server-only";
 import { AppError } from "../domain/errors";
+import { parseJsonText } from "./json-text";
 
 /** Largest request body any /v1 endpoint accepts. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -33,18 +34,15 @@ function isJsonMediaType(contentType: string | null): boolean {
 }
 
 /**
- * Reads a JSON body with a hard size cap (checked against Content-Length first, then while
- * streaming, so an oversized body is never buffered whole). A body that is not declared or
- * not parseable as JSON is 415; an oversized one 413.
+ * Reads a body as UTF-8 text with a hard size cap (checked against Content-Length first, then
+ * while streaming, so an oversized body is never buffered whole): 413 past `maxBytes`, 415
+ * malformed_json when it is not UTF-8.
  */
-export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
+export async function readBodyText(req: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
   // `close`: the rest of the body stays unread, so the connection cannot carry another request
   // (a keep-alive client would send its next one into a stalled socket).
   const tooLarge = (close: boolean) =>
     new AppError("payload_too_large", `The body exceeds ${maxBytes} bytes.`, undefined, close ? { connection: "close" } : undefined);
-  if (!isJsonMediaType(req.headers.get("content-type"))) {
-    throw new AppError("unsupported_media_type", "Send the body as application/json.");
-  }
   const declared = Number(req.headers.get("content-length") ?? NaN);
   // An unread body of declared length is discarded by the HTTP server itself; past the drain
   // allowance the connection is closed instead.
@@ -74,8 +72,16 @@ export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Pro
     }
   }
   try {
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks)));
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
-    throw new AppError("malformed_json", "The body is not valid UTF-8 JSON.");
+    throw new AppError("malformed_json", "The body is not valid UTF-8.");
   }
+}
+
+/** Reads a JSON body (readBodyText's cap, then parseJsonText); not declared as JSON is 415. */
+export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
+  if (!isJsonMediaType(req.headers.get("content-type"))) {
+    throw new AppError("unsupported_media_type", "Send the body as application/json.");
+  }
+  return parseJsonText(await readBodyText(req, maxBytes));
 }

@@ -1,20 +1,15 @@
 import "server-only";
 
 /**
- * The address a request came from, for throttling logins. Route handlers do not see the
- * socket; `next start` puts the socket's address into X-Forwarded-For when the request has
- * none. Behind a reverse proxy that appends to X-Forwarded-For (nginx
- * `$proxy_add_x_forwarded_for`, most load balancers), the LAST entry is the address the
- * nearest proxy saw, which a client cannot forge; earlier entries can be. So the last entry
- * is used, then X-Real-IP, then one shared "unknown" bucket.
+ * The address a request came from, for throttling logins and sign-ups. The gate
+ * (server/gate/client-address.mjs) decides it from the connection and the trusted proxies
+ * (HALLMARK_TRUSTED_PROXIES) and writes it as the request's only X-Forwarded-For entry; a
+ * value a client sent never gets this far. Without it (a caller outside the HTTP server),
+ * every such request shares one "unknown" bucket.
  */
 export function clientAddress(headers: { get(name: string): string | null }): string {
-  const forwarded = (headers.get("x-forwarded-for") ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const last = forwarded.at(-1) ?? headers.get("x-real-ip")?.trim();
-  return last ? last.replace(/^::ffff:/, "").slice(0, 64) : "unknown";
+  const forwarded = headers.get("x-forwarded-for")?.trim();
+  return forwarded ? forwarded.slice(0, 64) : "unknown";
 }
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;

@@ -2,15 +2,13 @@ import "server-only";
 import { TRPCError } from "@trpc/server";
 import { isBusy } from "../db";
 import { AppError, type FieldError } from "../domain/errors";
+import { jsonPointer } from "../domain/json-pointer";
 import { ClientClosedRequest } from "./body";
 import { appErrorResponse, problemResponse } from "./problem";
 
 type Issue = { path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>; message: string; code?: string; keys?: string[] };
 
-function pointer(path: Issue["path"], base: string): string {
-  const parts = (path ?? []).map((p) => String(typeof p === "object" ? p.key : p).replace(/~/g, "~0").replace(/\//g, "~1"));
-  return base + (parts.length ? "/" + parts.join("/") : "");
-}
+const pointer = (path: Issue["path"]): string => jsonPointer((path ?? []).map((p) => (typeof p === "object" ? p.key : p)));
 
 function validationIssues(err: unknown): Issue[] | null {
   const issues = (err as { issues?: unknown })?.issues;
@@ -30,8 +28,8 @@ export function errorToResponse(err: unknown, inputIn: "body" | "query", request
     // An unknown member is reported at its own pointer (e.g. /extra), not at the object holding it.
     const errors: FieldError[] = issues.flatMap((i) =>
       i.code === "unrecognized_keys" && Array.isArray(i.keys) && i.keys.length > 0
-        ? i.keys.map((k) => ({ pointer: pointer([...(i.path ?? []), k], ""), detail: "is not a known field" }))
-        : [{ pointer: pointer(i.path, ""), detail: i.message }],
+        ? i.keys.map((k) => ({ pointer: pointer([...(i.path ?? []), k]), detail: "is not a known field" }))
+        : [{ pointer: pointer(i.path), detail: i.message }],
     );
     return inputIn === "body"
       ? problemResponse("validation_failed", "The request body failed validation; see errors.", { errors })

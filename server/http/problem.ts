@@ -1,9 +1,10 @@
 import "server-only";
 import { AppError, ERROR_STATUS, type ErrorCode, type FieldError } from "../domain/errors";
 
-const TITLES: Record<ErrorCode, string> = {
+export const TITLES: Record<ErrorCode, string> = {
   validation_failed: "The request is not valid",
   invalid_parameter: "A parameter is not valid",
+  malformed_request: "Malformed request",
   malformed_json: "The body is not JSON",
   unsupported_media_type: "Unsupported media type",
   payload_too_large: "The body is too large",
@@ -19,12 +20,14 @@ const TITLES: Record<ErrorCode, string> = {
   quota_exceeded: "Monthly protection quota exceeded",
   daily_quota_exceeded: "Daily API key quota exceeded",
   insufficient_scope: "Insufficient scope",
+  cross_origin_request: "Cross-origin request refused",
   not_found: "Not found",
   conflict: "Conflict",
   issuer_not_active: "The issuer cannot sign",
   pack_read_only: "Built-in templates are read-only",
   pack_archived: "The pack is archived",
   rate_limited: "Too many requests",
+  headers_too_large: "Request headers too large",
   service_unavailable: "Service unavailable",
   internal_error: "Internal error",
 };

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { canonicalJson } from "@/lib/verify";
-import { hasLoneSurrogate } from "@/lib/verify/encoding";
 import { CATEGORIES, VISIBILITIES, type MintInput } from "../../domain/protections";
 import { ZPayload } from "./attestations.types";
 import { parseBody } from "./parse-body";
@@ -14,12 +13,8 @@ const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-const text = (max: number, min = 0) =>
-  z
-    .string()
-    .min(min)
-    .max(max)
-    .refine((s) => !hasLoneSurrogate(s), "must not contain unpaired UTF-16 surrogates");
+// Well-formed Unicode is checked for every string when the JSON is parsed (server/http/json-text.ts).
+const text = (max: number, min = 0) => z.string().min(min).max(max);
 
 /** The body of POST /v1/consumer/mint. Unknown members are rejected. */
 export const ZMintBody = z.strictObject({

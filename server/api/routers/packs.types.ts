@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { hasLoneSurrogate } from "@/lib/verify/encoding";
 import { AppError } from "../../domain/errors";
 import { parseBody } from "./parse-body";
 import { ZIntParam } from "./query-params";
@@ -11,8 +10,7 @@ const text = (max: number, min = 0) =>
     .string()
     .trim()
     .min(min, min === 1 ? "must not be empty" : `must be at least ${min} characters`)
-    .max(max, `must be at most ${max} characters`)
-    .refine((s) => !hasLoneSurrogate(s), "must not contain unpaired UTF-16 surrogates");
+    .max(max, `must be at most ${max} characters`);
 
 /** POST /v1/attestation-packs. Unknown members are rejected. */
 export const ZCreatePackInput = z.strictObject({

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AppError, type FieldError } from "../../domain/errors";
+import { jsonPointer as pointerOf } from "../../domain/json-pointer";
 
-const pointerOf = (path: ReadonlyArray<PropertyKey>): string => path.map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
 
 /**
  * Validates a request body inside a procedure (so JSON pointers are relative to the body, not to

@@ -1,9 +1,22 @@
+import crypto from "node:crypto";
 import NextAuth from "next-auth";
+import type { NextRequest } from "next/server";
 import { getAuthOptions } from "@/server/auth/next-auth";
+import { screenAuthRequest } from "@/server/http/auth-request";
+import { errorToResponse } from "@/server/http/errors";
+import { otherMethods } from "@/server/http/method-not-allowed";
 
 type Ctx = { params: Promise<{ nextauth: string[] }> };
 
 // The options are built per request (lazily, once): their secret derives from the master key.
-const handler = (req: Request, ctx: Ctx) => NextAuth(req as never, ctx as never, getAuthOptions()) as Promise<Response>;
+const handler = async (raw: NextRequest, ctx: Ctx): Promise<Response> => {
+  try {
+    const req = await screenAuthRequest(raw, (await ctx.params).nextauth.join("/"));
+    return (await NextAuth(req as never, ctx as never, getAuthOptions())) as Response;
+  } catch (err) {
+    return errorToResponse(err, "body", crypto.randomUUID());
+  }
+};
 
 export { handler as GET, handler as POST };
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

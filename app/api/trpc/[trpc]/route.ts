@@ -1,16 +1,28 @@
+import crypto from "node:crypto";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { MAX_BATCH_CALLS } from "@/server/api/batching";
 import { appRouter } from "@/server/api/root";
 import type { ConsumerAuthContext } from "@/server/api/routers/consumer-auth";
 import { dashboardPrincipal } from "@/server/auth/dashboard-principal";
 import { AppError } from "@/server/domain/errors";
 import { clientAddress } from "@/server/http/client-address";
+import { errorToResponse } from "@/server/http/errors";
+import { otherMethods } from "@/server/http/method-not-allowed";
+import { screenTrpcRequest } from "@/server/http/trpc-request";
 
 // The dashboard's tRPC endpoint: the same procedures as /v1, for the signed-in session.
-const handler = (req: Request) =>
-  fetchRequestHandler({
+const handler = async (raw: Request): Promise<Response> => {
+  let req: Request;
+  try {
+    req = await screenTrpcRequest(raw);
+  } catch (err) {
+    return errorToResponse(err, "body", crypto.randomUUID());
+  }
+  const res = await fetchRequestHandler({
     endpoint: "/api/trpc",
     req,
     router: appRouter,
+    maxBatchSize: MAX_BATCH_CALLS,
     createContext: async (): Promise<ConsumerAuthContext> => ({
       principal: await dashboardPrincipal(req),
       clientAddress: clientAddress(req.headers),
@@ -28,5 +40,11 @@ const handler = (req: Request) =>
       }
     },
   });
+  // tRPC answers a call it refuses before running (mixed queries and mutations in one batch)
+  // with a JSON body but no content type; say what it is.
+  if (res.body && !res.headers.get("content-type")?.startsWith("application/json")) res.headers.set("content-type", "application/json");
+  return res;
+};
 
 export { handler as GET, handler as POST };
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

@@ -1,6 +1,6 @@
 import { createCaller } from "@/server/api/root";
 import type { ConsumerAuthContext } from "@/server/api/routers/consumer-auth";
-import { sessionCookie } from "@/server/domain/sessions";
+import { sessionCookie } from "@/server/auth/session-cookie";
 import { apiRoute } from "@/server/http/api-route";
 import { clientAddress, ignoringSession } from "@/server/http/client-address";
 import { otherMethods } from "@/server/http/method-not-allowed";

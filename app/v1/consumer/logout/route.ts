@@ -1,4 +1,4 @@
-import { clearedSessionCookie } from "@/server/domain/sessions";
+import { clearedSessionCookie } from "@/server/auth/session-cookie";
 import { apiRoute } from "@/server/http/api-route";
 import { otherMethods } from "@/server/http/method-not-allowed";
 

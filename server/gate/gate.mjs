@@ -1,0 +1,176 @@
+// The gate: what every HTTP request meets before Next.js. It answers, as problem+json, what
+// Next.js would otherwise turn into a 500 or a dropped connection (methods the Fetch API cannot
+// represent, such as TRACE; CONNECT; malformed request lines; paths with invalid
+// percent-encoding), refuses cross-site requests that ride on cookies, pins the request's
+// host to HALLMARK_BASE_URL, decides the client address, and sets the security headers.
+// It reads headers only, never a body, so it costs the hot paths a few microseconds.
+import crypto from "node:crypto";
+import { createRequire } from "node:module";
+import { resolveClientAddress } from "./client-address.mjs";
+import { crossOriginRefusal } from "./same-origin.mjs";
+import { kindOfPath, securityHeaders } from "./security-headers.mjs";
+
+/** The methods Hallmark serves; anything else is 405 before it reaches Next.js. */
+export const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+const ALLOWED = new Set(ALLOWED_METHODS);
+/** Pages are read, never posted to: Hallmark has no Server Actions, so no page takes a body. */
+const PAGE_METHODS = ["GET", "HEAD", "OPTIONS"];
+
+// Next.js's own check of the Next-Router-State-Tree header (sent with client-side navigations):
+// a header it cannot parse makes it throw mid-render, a 500. Pinned with Next.js's version.
+const { parseAndValidateFlightRouterState } = createRequire(import.meta.url)("next/dist/server/app-render/parse-and-validate-flight-router-state.js");
+const routerStateIsValid = (value) => {
+  try {
+    parseAndValidateFlightRouterState(value);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The problems the gate answers (codes, statuses and titles as in server/domain/errors.ts and server/http/problem.ts). */
+export const GATE_PROBLEMS = {
+  malformed_request: { status: 400, title: "Malformed request" },
+  cross_origin_request: { status: 403, title: "Cross-origin request refused" },
+  method_not_allowed: { status: 405, title: "Method not allowed" },
+  headers_too_large: { status: 431, title: "Request headers too large" },
+  internal_error: { status: 500, title: "Internal error" },
+};
+
+function problemBody(code, detail) {
+  const { status, title } = GATE_PROBLEMS[code];
+  return JSON.stringify({ type: `urn:hallmark:problem:${code}`, title, status, detail, code });
+}
+
+/** True when every percent-escape in the path decodes to UTF-8 (what Next.js's routing assumes). */
+function decodes(path) {
+  if (!path.includes("%")) return true;
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function setAll(res, headers) {
+  for (const name in headers) res.setHeader(name, headers[name]);
+}
+
+/**
+ * @param {{ baseUrl: string, trustedProxies?: number, dev?: boolean }} options
+ */
+export function createGate({ baseUrl, trustedProxies = 0, dev = false }) {
+  const base = new URL(baseUrl);
+  const protocol = base.protocol.slice(0, -1);
+  const sets = securityHeaders({ https: base.protocol === "https:", dev });
+
+  /**
+   * A problem answer written to a socket that never became a request (CONNECT, a parse error).
+   * `withBody: false` for an answer that may go to a HEAD request: a body there would be read as
+   * the start of another answer.
+   */
+  function rawAnswer(status, reason, code, detail, { extra = "", withBody = true } = {}) {
+    const body = withBody ? problemBody(code, detail) : "";
+    const type = withBody ? { "content-type": "application/problem+json" } : {};
+    const head = Object.entries({ ...sets.api, ...type, "cache-control": "no-store" })
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join("");
+    return `HTTP/1.1 ${status} ${reason}\r\n${head}${extra}content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+  }
+
+  function answer(req, res, code, detail, headers = {}) {
+    const body = problemBody(code, detail);
+    // A refused request's body is never read: the connection closes after the answer, rather
+    // than leave the rest of the body where the next request would be read (Node keeps a TRACE
+    // connection open but resets it when the unread body arrives).
+    const unreadBody = Number(req.headers["content-length"]) > 0 || req.headers["transfer-encoding"] !== undefined;
+    res.writeHead(GATE_PROBLEMS[code].status, {
+      "content-type": "application/problem+json",
+      "cache-control": "no-store",
+      "content-length": Buffer.byteLength(body),
+      ...(unreadBody ? { connection: "close" } : {}),
+      ...headers,
+    });
+    res.end(req.method === "HEAD" ? undefined : body);
+    return true;
+  }
+
+  return {
+    /**
+     * Screens one request; true when the gate answered it (Next.js must not see it), false when
+     * it may go on, with its headers set and its request headers normalised.
+     */
+    screen(req, res) {
+      const url = req.url ?? "";
+      const q = url.indexOf("?");
+      const path = q === -1 ? url : url.slice(0, q);
+      const kind = kindOfPath(path);
+      const headers = req.headers;
+      // Next.js takes the script nonce from the request's CSP header: only the gate may set it.
+      delete headers["content-security-policy-report-only"];
+      if (kind === "page") {
+        setAll(res, sets.pageCommon);
+        const policy = sets.pagePolicy(crypto.randomBytes(16).toString("base64"));
+        headers["content-security-policy"] = policy;
+        res.setHeader("content-security-policy", policy);
+      } else {
+        delete headers["content-security-policy"];
+        setAll(res, kind === "api" ? sets.api : sets.staticFiles);
+      }
+
+      if (!ALLOWED.has(req.method)) {
+        return answer(req, res, "method_not_allowed", `${req.method} is not served here.`, { allow: ALLOWED_METHODS.join(", ") });
+      }
+      if (!path.startsWith("/") || !decodes(path)) {
+        return answer(req, res, "malformed_request", "The request path is not a valid percent-encoded path.");
+      }
+      if (kind === "page") {
+        if (!PAGE_METHODS.includes(req.method)) {
+          return answer(req, res, "method_not_allowed", `Pages are only read; ${req.method} is not served here.`, { allow: PAGE_METHODS.join(", ") });
+        }
+        const state = headers["next-router-state-tree"];
+        if (state !== undefined && !routerStateIsValid(state)) {
+          return answer(req, res, "malformed_request", "The Next-Router-State-Tree header is not a router state.");
+        }
+      }
+      // Absolute URLs and redirects are Hallmark's own, never the Host a client chose.
+      headers.host = base.host;
+      headers["x-forwarded-host"] = base.host;
+      headers["x-forwarded-proto"] = protocol;
+      headers["x-forwarded-for"] = resolveClientAddress(headers["x-forwarded-for"], req.socket.remoteAddress, trustedProxies);
+      delete headers["x-real-ip"];
+      if (kind === "api") {
+        const refusal = crossOriginRefusal(req.method, path, headers, base.origin);
+        if (refusal) return answer(req, res, "cross_origin_request", refusal);
+      }
+      return false;
+    },
+
+    /** Answers a request that failed after the gate let it through (Next.js's handler threw). */
+    fail(req, res, err) {
+      console.error(`[hallmark] ${req.method} ${String(req.url).slice(0, 200)} failed before a route answered:`, err);
+      if (res.headersSent) return res.destroy();
+      answer(req, res, "internal_error", "An internal error occurred.");
+    },
+
+    /** CONNECT never becomes a request (Node hands over the socket): answered 405 and closed. */
+    onConnect(_req, socket) {
+      socket.end(rawAnswer(405, "Method Not Allowed", "method_not_allowed", "CONNECT is not served here.", { extra: `allow: ${ALLOWED_METHODS.join(", ")}\r\n` }));
+    },
+
+    /** A request the HTTP parser refused (unknown method, bad header, oversized headers). */
+    onClientError(err, socket) {
+      if (err.code === "ECONNRESET" || !socket.writable) return socket.destroy();
+      // The problem body only when the failed packet shows a request line that is not HEAD (a
+      // packet may be a later piece of the request, whose method cannot be known).
+      const line = /^([A-Z-]+) /.exec(err.rawPacket?.subarray(0, 16).toString("latin1") ?? "");
+      const withBody = line !== null && line[1] !== "HEAD";
+      socket.end(
+        err.code === "HPE_HEADER_OVERFLOW"
+          ? rawAnswer(431, "Request Header Fields Too Large", "headers_too_large", "The request headers are too large.", { withBody })
+          : rawAnswer(400, "Bad Request", "malformed_request", "The request is not valid HTTP/1.1.", { withBody }),
+      );
+    },
+  };
+}

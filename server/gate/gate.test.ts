@@ -1,0 +1,213 @@
+// The gate over real HTTP: a Node server with the gate in front of a handler that echoes what
+// it was handed, so each test sees both what the client got and what Next.js would have seen.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { httpRequest as request, rawHttp as raw } from "../test-support/raw-http";
+import { ERROR_STATUS } from "../domain/errors";
+import { TITLES } from "../http/problem";
+import { resolveClientAddress } from "./client-address.mjs";
+import { createGate, GATE_PROBLEMS } from "./gate.mjs";
+import { crossOriginRefusal } from "./same-origin.mjs";
+
+const BASE = "https://hallmark.example";
+
+interface Running {
+  url: string;
+  close(): Promise<void>;
+}
+
+async function serve(baseUrl: string, trustedProxies = 0): Promise<Running> {
+  const gate = createGate({ baseUrl, trustedProxies });
+  const server = http.createServer((req, res) => {
+    if (gate.screen(req, res)) return;
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers }));
+  });
+  server.on("connect", gate.onConnect);
+  server.on("clientError", gate.onClientError);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+describe("the gate", () => {
+  let https: Running;
+  let plain: Running;
+  let proxied: Running;
+  beforeAll(async () => {
+    [https, plain, proxied] = await Promise.all([serve(BASE), serve("http://localhost:3000"), serve(BASE, 1)]);
+  });
+  afterAll(() => Promise.all([https, plain, proxied].map((s) => s.close())));
+
+  it("answers methods Next.js cannot represent with 405 problem+json and Allow, before anything runs", async () => {
+    for (const method of ["TRACE", "PROPFIND", "PURGE", "SEARCH"]) {
+      const res = await request(https.url, "/v1/log", { method });
+      expect(res.status, method).toBe(405);
+      expect(res.headers["content-type"]).toBe("application/problem+json");
+      expect(res.headers.allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+      expect(res.body).toMatchObject({ status: 405, code: "method_not_allowed" });
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    }
+    const connect = await raw(https.url, "CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n");
+    expect(connect).toMatch(/^HTTP\/1\.1 405 /);
+    expect(connect).toContain('"code":"method_not_allowed"');
+  });
+
+  it("closes the connection after refusing a request whose body it did not read", async () => {
+    const refused = await raw(https.url, `TRACE /v1/log HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello`);
+    expect(refused).toMatch(/^HTTP\/1\.1 405 [^]*\r\nconnection: close\r\n/i);
+    const agent = new http.Agent({ keepAlive: true });
+    const bodiless = await request(https.url, "/v1/log", { method: "TRACE", agent });
+    agent.destroy();
+    expect(bodiless.headers.connection).toBe("keep-alive");
+  });
+
+  it("answers what the HTTP parser refuses with problem+json, not a bare 400", async () => {
+    const unknownMethod = await raw(https.url, "FROB / HTTP/1.1\r\nHost: x\r\n\r\n");
+    expect(unknownMethod).toMatch(/^HTTP\/1\.1 400 /);
+    expect(unknownMethod).toContain("application/problem+json");
+    expect(unknownMethod).toContain('"code":"malformed_request"');
+    const huge = await raw(https.url, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
+    expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+    expect(huge).toContain('"code":"headers_too_large"');
+    // To HEAD, the same answer without a body (a body would read as the start of another answer).
+    const headAnswer = await raw(https.url, `HEAD / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
+    expect(headAnswer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(headAnswer.endsWith("\r\n\r\n")).toBe(true);
+  });
+
+  it("serves pages only to GET, HEAD and OPTIONS (there are no Server Actions), and refuses a router state Next.js cannot parse", async () => {
+    for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
+      const res = await request(https.url, "/dashboard", { method, headers: { "next-action": "x" } });
+      expect({ status: res.status, allow: res.headers.allow, code: res.body.code }, method).toEqual({ status: 405, allow: "GET, HEAD, OPTIONS", code: "method_not_allowed" });
+    }
+    for (const state of ["garbage", "%", "[1,2", encodeURIComponent('["",{"children":7}]')]) {
+      const res = await request(https.url, "/dashboard", { headers: { rsc: "1", "next-router-state-tree": state } });
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: "malformed_request" });
+    }
+    const valid = encodeURIComponent(JSON.stringify(["", { children: ["dashboard", {}] }]));
+    expect((await request(https.url, "/dashboard", { headers: { rsc: "1", "next-router-state-tree": valid } })).status).toBe(200);
+  });
+
+  it("refuses paths whose percent-encoding does not decode, and lets well-formed ones through", async () => {
+    for (const path of ["/v1/attestations/%ff%fe", "/v1/foo/%E0%A4%A", "/verify/%ff", "/%", "/a%zz"]) {
+      const res = await request(https.url, path);
+      expect(res.status, path).toBe(400);
+      expect(res.body.code).toBe("malformed_request");
+    }
+    const ok = await request(https.url, "/v1/protections/%C3%A9t%C3%A9?q=%ff");
+    expect(ok.status).toBe(200);
+    expect(ok.body.url).toBe("/v1/protections/%C3%A9t%C3%A9?q=%ff");
+  });
+
+  it("pins the host to the base URL, whatever Host or X-Forwarded-Host the client sent", async () => {
+    const res = await request(https.url, "/login", { headers: { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" } });
+    expect(res.body.headers).toMatchObject({ host: "hallmark.example", "x-forwarded-host": "hallmark.example", "x-forwarded-proto": "https" });
+  });
+
+  it("takes the client address from the connection, and from X-Forwarded-For only behind trusted proxies", async () => {
+    const spoofed = { "x-forwarded-for": "203.0.113.7", "x-real-ip": "203.0.113.8" };
+    const direct = await request(https.url, "/v1/log", { headers: spoofed });
+    expect(direct.body.headers["x-forwarded-for"]).toBe("127.0.0.1");
+    expect(direct.body.headers["x-real-ip"]).toBeUndefined();
+    const viaProxy = await request(proxied.url, "/v1/log", { headers: { "x-forwarded-for": "198.51.100.1, 203.0.113.7" } });
+    expect(viaProxy.body.headers["x-forwarded-for"]).toBe("203.0.113.7");
+  });
+
+  it("sets the security headers on every kind of answer, HSTS only under https", async () => {
+    const page = await request(https.url, "/dashboard");
+    const again = await request(https.url, "/dashboard");
+    const api = await request(https.url, "/v1/log");
+    const file = await request(https.url, "/_next/static/chunks/x.js");
+    for (const res of [page, api, file]) {
+      expect(res.headers).toMatchObject({
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "strict-origin-when-cross-origin",
+        "x-frame-options": "DENY",
+        "strict-transport-security": "max-age=31536000; includeSubDomains",
+      });
+      expect(res.headers["permissions-policy"]).toContain("camera=()");
+      expect(res.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+    }
+    const nonce = (csp: unknown) => /'nonce-([^']+)'/.exec(String(csp))?.[1];
+    expect(nonce(page.headers["content-security-policy"])).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    expect(nonce(page.headers["content-security-policy"])).not.toBe(nonce(again.headers["content-security-policy"]));
+    expect(page.headers["content-security-policy"]).toContain("'strict-dynamic'");
+    expect(page.headers["content-security-policy"]).toContain("upgrade-insecure-requests");
+    expect(page.headers["cross-origin-opener-policy"]).toBe("same-origin");
+    // Next.js reads the nonce from the request's CSP header: the gate's, never the client's.
+    expect(page.body.headers["content-security-policy"]).toBe(page.headers["content-security-policy"]);
+    expect(api.headers["content-security-policy"]).toMatch(/^default-src 'none'/);
+    expect(file.headers["content-security-policy"]).toContain("'wasm-unsafe-eval'");
+    const plainPage = await request(plain.url, "/dashboard");
+    expect(plainPage.headers["strict-transport-security"]).toBeUndefined();
+    expect(plainPage.headers["content-security-policy"]).not.toContain("upgrade-insecure-requests");
+  });
+
+  it("never lets a client choose the nonce", async () => {
+    const planted = "script-src 'nonce-planted'";
+    const page = await request(https.url, "/", { headers: { "content-security-policy": planted } });
+    expect(page.body.headers["content-security-policy"]).not.toContain("planted");
+    const api = await request(https.url, "/v1/log", { headers: { "content-security-policy": planted, "content-security-policy-report-only": planted } });
+    expect(api.body.headers["content-security-policy"]).toBeUndefined();
+    expect(api.body.headers["content-security-policy-report-only"]).toBeUndefined();
+  });
+
+  it("refuses a cookie-borne change from another origin with 403 problem+json", async () => {
+    const cookie = "next-auth.session-token=x";
+    const refused = await request(https.url, "/v1/api-keys/x/revoke", { method: "POST", headers: { cookie, origin: "https://evil.example" } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: "cross_origin_request", status: 403, title: "Cross-origin request refused" });
+    const allowed = await request(https.url, "/v1/api-keys/x/revoke", { method: "POST", headers: { cookie, origin: BASE } });
+    expect(allowed.status).toBe(200);
+  });
+});
+
+describe("crossOriginRefusal", () => {
+  const ours = "https://hallmark.example";
+  const cookie = { cookie: "next-auth.session-token=t" };
+  const cases: [string, string, string, Record<string, string>, boolean][] = [
+    ["cookie, foreign Origin", "POST", "/v1/api-keys/x/revoke", { ...cookie, origin: "https://evil.example" }, true],
+    ["cookie, a sibling origin of the same site", "POST", "/api/trpc/apiKeys.create", { ...cookie, origin: "https://other.hallmark.example" }, true],
+    ["cookie, the same host over http", "POST", "/v1/issuers/x/keys", { ...cookie, origin: "http://hallmark.example" }, true],
+    ["cookie, Origin null", "DELETE", "/v1/x", { ...cookie, origin: "null" }, true],
+    ["cookie, own Origin", "POST", "/v1/api-keys/x/revoke", { ...cookie, origin: ours }, false],
+    ["cookie, no Origin, Sec-Fetch-Site same-origin", "PATCH", "/v1/attestation-packs/x", { ...cookie, "sec-fetch-site": "same-origin" }, false],
+    ["cookie, no Origin, Sec-Fetch-Site same-site", "POST", "/v1/x", { ...cookie, "sec-fetch-site": "same-site" }, true],
+    ["cookie, no Origin, Sec-Fetch-Site cross-site", "POST", "/v1/x", { ...cookie, "sec-fetch-site": "cross-site" }, true],
+    ["cookie and nothing to show where it comes from", "POST", "/v1/consumer/logout", cookie, true],
+    ["no cookie, no Origin (curl, a server)", "POST", "/v1/consumer/login", {}, false],
+    ["login form posted from elsewhere, no cookie", "POST", "/v1/consumer/login", { origin: "https://evil.example" }, true],
+    ["next-auth credentials from elsewhere", "POST", "/api/auth/callback/credentials", { origin: "https://evil.example" }, true],
+    ["an API key, whatever the Origin", "POST", "/v1/attestations", { ...cookie, "x-api-key": "hm_live_x", origin: "https://evil.example" }, false],
+    ["a blank API key is no key", "POST", "/v1/attestations", { ...cookie, "x-api-key": " ", origin: "https://evil.example" }, true],
+    ["X-API-Key is no credential on /api/trpc", "POST", "/api/trpc/apiKeys.create", { ...cookie, "x-api-key": "k", origin: "https://evil.example" }, true],
+    ["a bearer token, whatever the Origin", "POST", "/api/trpc/apiKeys.create", { authorization: "Bearer t", origin: "https://evil.example" }, false],
+    ["reads are never refused", "GET", "/v1/api-keys", { ...cookie, origin: "https://evil.example" }, false],
+  ];
+  it.each(cases)("%s", (_name, method, path, headers, refused) => {
+    expect(crossOriginRefusal(method, path, headers, ours) !== null).toBe(refused);
+  });
+});
+
+describe("resolveClientAddress", () => {
+  it.each([
+    ["no proxy: the peer, whatever the header says", "203.0.113.7", "10.0.0.1", 0, "10.0.0.1"],
+    ["an IPv4-mapped peer is written as IPv4", undefined, "::ffff:10.0.0.1", 0, "10.0.0.1"],
+    ["one proxy: the entry it appended", "198.51.100.1, 203.0.113.7", "10.0.0.1", 1, "203.0.113.7"],
+    ["two proxies: the entry the outer one appended", "198.51.100.1, 203.0.113.7, 10.0.0.2", "10.0.0.1", 2, "203.0.113.7"],
+    ["more trusted proxies than entries: the leftmost", "203.0.113.7", "10.0.0.1", 3, "203.0.113.7"],
+    ["one proxy, no header: the proxy itself", undefined, "10.0.0.1", 1, "10.0.0.1"],
+  ] as const)("%s", (_name, forwarded, peer, trusted, expected) => {
+    expect(resolveClientAddress(forwarded, peer, trusted)).toBe(expected);
+  });
+});
+
+describe("the gate's problems", () => {
+  it("use the codes, statuses and titles of every other answer", () => {
+    for (const [code, { status, title }] of Object.entries(GATE_PROBLEMS)) {
+      expect({ code, status, title }).toEqual({ code, status: ERROR_STATUS[code as keyof typeof ERROR_STATUS], title: TITLES[code as keyof typeof TITLES] });
+    }
+  });
+});

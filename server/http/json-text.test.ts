@@ -1,0 +1,65 @@
+import fc from "fast-check";
+import { isSafeNumber } from "lossless-json";
+import { describe, expect, it } from "vitest";
+import { AppError } from "../domain/errors";
+import { numberProblem, parseJsonText } from "./json-text";
+
+const refusal = (text: string) => {
+  try {
+    parseJsonText(text);
+  } catch (err) {
+    return err as AppError;
+  }
+  throw new Error(`${text} was accepted`);
+};
+const pointers = (text: string) => refusal(text).errors?.map((e) => e.pointer);
+
+describe("parseJsonText", () => {
+  it("parses JSON, well-formed surrogate pairs included", () => {
+    expect(parseJsonText('{"a":["\\ud83d\\ude00","é"],"\\\\ud800":1}')).toEqual({ a: ["😀", "é"], "\\ud800": 1 });
+  });
+
+  it("refuses a lone surrogate in a string or a member name, with a pointer to each", () => {
+    const err = refusal('{"a":{"b":"x\\ud800"},"c":["\\udfff"],"d\\udbff":1,"e":"\\ud83d"}');
+    expect(err.code).toBe("validation_failed");
+    expect(err.errors?.map((e) => e.pointer)).toEqual(["/a/b", "/c/0", "/d\udbff", "/e"]);
+  });
+
+  it("refuses a member name given twice in one object, however it is escaped, at the second", () => {
+    expect(pointers('{"a":1,"a":2}')).toEqual(["/a"]);
+    expect(pointers('{"x":{"a/b":1,"a\\/b":2},"y":[{"k":1,"\\u006b":2}]}')).toEqual(["/x/a~1b", "/y/0/k"]);
+    // The same name in two objects is no duplicate.
+    expect(parseJsonText('{"a":{"k":1},"b":{"k":2},"c":[{"k":1},{"k":2}]}')).toBeTruthy();
+  });
+
+  it("refuses numbers that do not survive a parse and a print, with a pointer to each", () => {
+    expect(pointers('{"a":12345678901234567890,"b":[9007199254740993,1e-400],"c":{"d":0.30000000000000000001}}')).toEqual(["/a", "/b/0", "/b/1", "/c/d"]);
+    expect(refusal('{"n":9007199254740992}').errors?.[0]?.detail).toMatch(/beyond ±\(2\^53−1\)/);
+  });
+
+  it("keeps numbers that do", () => {
+    const ok = '[0,-0,1,-1,0.1,1.5,1e-7,5e-324,1E2,1.0,100.000,9007199254740991,-9007199254740991,0.30000000000000004,2.5e-10]';
+    expect(parseJsonText(ok)).toEqual(JSON.parse(ok));
+  });
+
+  it("refuses what is not JSON as malformed_json", () => {
+    for (const text of ["", "{", "{'a':1}", "[1,]", "nul", "// c\n1", "NaN"]) expect(refusal(text).code).toBe("malformed_json");
+  });
+});
+
+describe("numberProblem against lossless-json (an independent implementation)", () => {
+  const numeral = fc
+    .tuple(fc.boolean(), fc.stringMatching(/^(0|[1-9]\d{0,24})$/), fc.option(fc.stringMatching(/^\d{1,20}$/)), fc.option(fc.integer({ min: -400, max: 400 })))
+    .map(([neg, int, frac, exp]) => `${neg ? "-" : ""}${int}${frac === null ? "" : `.${frac}`}${exp === null ? "" : `e${exp}`}`);
+
+  it("agrees on every numeral within ±(2^53−1): exact when lossless-json calls it safe", () => {
+    fc.assert(
+      fc.property(numeral, (text) => {
+        const value = Number(text);
+        if (Math.abs(value) > Number.MAX_SAFE_INTEGER) return numberProblem(text) !== null;
+        return (numberProblem(text) === null) === isSafeNumber(text);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+});
