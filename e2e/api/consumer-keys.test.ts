@@ -48,12 +48,16 @@ describe("consumer API keys", () => {
     expectProblem(res, 403, "insufficient_scope");
   });
 
-  it("a consumer key gets 403 on every organisation endpoint", async () => {
+  it("a consumer key gets 403 on every organisation endpoint, and 404 for an organisation's attestation", async () => {
     const k = consumer.apiKey;
     const org = createOrg().apiKey;
     const issuerId = (await createIssuer(org)).id;
-    const answers = await Promise.all(organisationRequests(k, issuerId));
-    for (const res of answers) expectProblem(res, 403, "insufficient_scope");
+    const orgAttestation = (await api("/v1/attestations", { key: org, json: { issuer_id: issuerId, payload: { a: 1 } } })).body.id;
+    const answers = await Promise.all(organisationRequests(k, issuerId, orgAttestation));
+    // Issuers and attestation writes are organisation features; a consumer reads attestations,
+    // but only its own (another tenant's answers exactly like an unknown id).
+    for (const res of answers.slice(0, 5)) expectProblem(res, 403, "insufficient_scope");
+    for (const res of answers.slice(5)) expectProblem(res, 404, "not_found");
   });
 
   it("keeps accounts apart: neither side sees or revokes the other's keys", async () => {

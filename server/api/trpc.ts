@@ -2,6 +2,7 @@ import "server-only";
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
 import type { Principal } from "../domain/principal";
 import { AppError } from "../domain/errors";
+import { jsonPointer } from "../domain/json-pointer";
 import type { Scope } from "../domain/scopes";
 
 /** Who is calling. Route handlers and the dashboard authenticate first and pass it in. */
@@ -26,7 +27,7 @@ function fieldErrorsOf(cause: unknown): Record<string, string> | null {
 /** Every field failure with its full JSON pointer ("/rules/max_age_days"), for forms that edit nested values. */
 function fieldPointersOf(cause: unknown): { pointer: string; detail: string }[] | null {
   const issues = (cause as { issues?: unknown } | null)?.issues;
-  const out = Array.isArray(issues) ? (issues as Issue[]).map((i) => ({ pointer: (i.path ?? []).map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join(""), detail: i.message })) : [];
+  const out = Array.isArray(issues) ? (issues as Issue[]).map((i) => ({ pointer: jsonPointer(i.path ?? []), detail: i.message })) : [];
   if (cause instanceof AppError) out.push(...(cause.errors ?? []).map((e) => ({ pointer: e.pointer, detail: e.detail })));
   return out.length ? out : null;
 }
@@ -70,8 +71,8 @@ export const createCallerFactory = t.createCallerFactory;
 
 export const publicProcedure = t.procedure;
 
-/** A procedure for a caller whose API key holds `scope`. */
-export function scopedProcedure(scope: Scope) {
+/** A procedure for a caller whose API key or session holds `scope` (or any of `alternatives`). */
+export function scopedProcedure(scope: Scope, ...alternatives: Scope[]) {
   return t.procedure.use(({ ctx, next }) => {
     const principal = ctx.principal;
     if (!principal) {
@@ -80,7 +81,7 @@ export function scopedProcedure(scope: Scope) {
         cause: new AppError("unauthenticated", "Send an API key in X-API-Key, or a session (cookie or Authorization: Bearer)."),
       });
     }
-    if (!principal.scopes.has(scope)) {
+    if (!principal.scopes.has(scope) && !alternatives.some((s) => principal.scopes.has(s))) {
       throw new TRPCError({
         code: "FORBIDDEN",
         cause: new AppError("insufficient_scope", `This API key lacks the "${scope}" scope.`),

@@ -30,9 +30,9 @@ describe("log append transaction", () => {
   it("writes a batch entirely: attestations, leaves and nodes, one checkpoint", async () => {
     const before = await state();
     const id = await m.identity.getLogIdentity();
-    const first = await m.store.getStore().append((w) => m.append.appendBatch(w, id, [entry(), entry(), entry()]));
+    const outcomes = await m.store.getStore().append((w) => m.append.appendBatch(w, id, [entry(), entry(), entry()]));
     const after = await state();
-    expect(first).toBe(before.size);
+    expect(outcomes).toEqual([0, 1, 2].map((i) => ({ logIndex: before.size + i })));
     expect(after).toMatchObject({ size: before.size + 3, attestations: before.attestations + 3, checkpoints: before.checkpoints + 1 });
     expect(after.nodes).toBeGreaterThan(before.nodes + 2);
   });
@@ -66,5 +66,58 @@ describe("log append transaction", () => {
     const before = (await state()).size;
     const indexes = await Promise.all(Array.from({ length: 200 }, () => seq.append(entry())));
     expect([...indexes].sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, i) => before + i));
+  });
+
+  it("commits an entry's own rows with it; a refused entry fails alone and the rest of its batch is logged", async () => {
+    const seq = m.sequencer.getSequencer();
+    const before = await state();
+    const tenantId = m.tenantId;
+    const withEffects = (key: string, refuse: boolean) => {
+      const e = entry();
+      e.effects = {
+        admit: async (w, batch) => {
+          if (refuse) throw new Error(`refused ${key}`);
+          if (batch.has(key) || (await w.idempotencyRecord(tenantId, key))) throw new Error(`taken ${key}`);
+          batch.set(key, true);
+        },
+        write: (w) => w.putIdempotencyRecord({ tenantId, key, requestHash: "h", status: 201, response: JSON.stringify({ id: e.row.id }), createdAt: new Date() }),
+      };
+      return e;
+    };
+    const k = () => crypto.randomUUID();
+    const [a, b, c, d] = [k(), k(), k(), k()];
+    const results = await Promise.allSettled([
+      seq.append(withEffects(a, false)),
+      seq.append(withEffects(b, true)),
+      seq.append(withEffects(c, false)),
+      seq.append(withEffects(c, false)), // the same key again, in the same batch
+      seq.append(withEffects(d, false)),
+    ]);
+    expect(results.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual([
+      before.size,
+      `refused ${b}`,
+      before.size + 1,
+      `taken ${c}`,
+      before.size + 2,
+    ]);
+    expect(await state()).toMatchObject({ size: before.size + 3, attestations: before.attestations + 3, checkpoints: before.checkpoints + 1 });
+    const records = await m.db.getDb().read.idempotencyRecord.findMany({ where: { tenantId, key: { in: [a, b, c, d] } } });
+    expect(records.map((r) => r.key).sort()).toEqual([a, c, d].sort());
+    // Committed: a later batch sees the key taken.
+    await expect(seq.append(withEffects(a, false))).rejects.toThrow(`taken ${a}`);
+  });
+
+  it("writes nothing of a batch whose entry fails to write its own rows", async () => {
+    const seq = m.sequencer.getSequencer();
+    const before = await state();
+    const records = await m.db.getDb().read.idempotencyRecord.count();
+    const ok = entry();
+    ok.effects = { write: (w) => w.putIdempotencyRecord({ tenantId: m.tenantId, key: crypto.randomUUID(), requestHash: "h", status: 201, response: "{}", createdAt: new Date() }) };
+    const broken = entry();
+    broken.effects = { write: (w) => w.insertProtection({ id: crypto.randomUUID(), tenantId: m.tenantId, userId: "no such user", attestationId: broken.row.id, contentHash: "x", title: null, description: null, contentType: null, fileName: null, fileSize: null, category: "other", visibility: "private", aiMetadata: null, createdAt: new Date() }) };
+    const results = await Promise.allSettled([seq.append(ok), seq.append(broken)]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(await state()).toEqual(before);
+    expect(await m.db.getDb().read.idempotencyRecord.count()).toBe(records);
   });
 });

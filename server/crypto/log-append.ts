@@ -1,5 +1,5 @@
 import "server-only";
-import type { LogWriter } from "../store/types";
+import type { EntryWriter, LogWriter } from "../store/types";
 import { appendLeaves, frontierPositions, nodeKey } from "./merkle-tree";
 import { signCheckpoint, type LogIdentity } from "./log-identity";
 
@@ -17,16 +17,55 @@ export interface LogEntry {
   };
   /** RFC 9162 leaf hash of the attestation's leaf data (lib/verify leafData). */
   leafHash: Uint8Array;
+  /** The rows that belong to this entry: they commit in its transaction, or none of them does. */
+  effects?: EntryEffects;
 }
 
+/** Scratch space shared by the entries of one batch (e.g. an Idempotency-Key already taken in it). */
+export type BatchScope = Map<string, unknown>;
+
 /**
- * Appends a batch through `w`, inside one transaction: lock the log row, extend the tree from
- * its stored frontier, write the attestations, their leaves and new nodes, and one signed
- * checkpoint. Nothing of it is visible until the transaction commits, and then all of it is.
- * Returns the log index of the first entry.
+ * What an entry writes besides its attestation, leaf and nodes (a mint's protection, quota
+ * unit and idempotency answer). Both run inside the append's transaction, with the log locked,
+ * so what they read cannot change under them, on any instance.
  */
-export async function appendBatch(w: LogWriter, id: LogIdentity, entries: LogEntry[]): Promise<number> {
+export interface EntryEffects {
+  /**
+   * Decides whether the entry may be logged, before it gets a log index, and takes what it needs
+   * (a quota unit). Throwing refuses this entry alone (its caller gets what was thrown; the rest
+   * of the batch goes on), so it must write nothing before it throws.
+   */
+  admit?(w: EntryWriter, batch: BatchScope): Promise<void>;
+  /** Writes the entry's own rows, after its attestation row. A failure here fails the whole batch. */
+  write?(w: EntryWriter): Promise<void>;
+}
+
+/** Each entry's fate in its batch: its log index, or why it was refused. */
+export type EntryOutcome = { logIndex: number } | { refused: unknown };
+
+/**
+ * Appends a batch through `w`, inside one transaction: lock the log row, admit each entry (in
+ * order; a refused one is left out), extend the tree from its stored frontier, write the
+ * admitted attestations, their leaves and new nodes, one signed checkpoint, and each entry's own
+ * rows. Nothing of it is visible until the transaction commits, and then all of it is. Returns
+ * each entry's outcome, in order.
+ */
+export async function appendBatch(w: LogWriter, id: LogIdentity, all: LogEntry[]): Promise<EntryOutcome[]> {
   const size = await w.lockHead();
+  const outcomes: EntryOutcome[] = new Array(all.length);
+  const entries: LogEntry[] = [];
+  const scope: BatchScope = new Map();
+  for (const [i, entry] of all.entries()) {
+    try {
+      await entry.effects?.admit?.(w.entries, scope);
+    } catch (refused) {
+      outcomes[i] = { refused };
+      continue;
+    }
+    outcomes[i] = { logIndex: size + entries.length };
+    entries.push(entry);
+  }
+  if (entries.length === 0) return outcomes;
   const positions = frontierPositions(size);
   const stored = await w.nodes(positions);
   const frontier = positions.map((p) => {
@@ -40,5 +79,6 @@ export async function appendBatch(w: LogWriter, id: LogIdentity, entries: LogEnt
   const cp = signCheckpoint(id, grown.size, grown.root);
   await w.insertCheckpoint({ ...cp, treeSize: BigInt(cp.treeSize), rootHash: cp.rootHash as Uint8Array<ArrayBuffer> });
   await w.setHead(grown.size, grown.root);
-  return size;
+  for (const entry of entries) await entry.effects?.write?.(w.entries);
+  return outcomes;
 }

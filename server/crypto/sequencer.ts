@@ -16,8 +16,9 @@ interface Waiter {
  * Group commit. Entries that arrive while a batch is being written form the next batch, so
  * under load each transaction carries many entries and under no load an entry waits for no
  * timer. `append` resolves with the entry's log index only after its transaction (and the
- * checkpoint that covers it) has committed; if the transaction fails nothing of the batch
- * was written and every waiter is rejected.
+ * checkpoint that covers it, and the entry's own rows) has committed; an entry its effects
+ * refused is rejected with their reason once the batch has committed; if the transaction
+ * fails, nothing of the batch was written and every waiter is rejected.
  * One sequencer per process; across processes the log row lock in appendBatch serialises.
  */
 class Sequencer {
@@ -40,8 +41,12 @@ class Sequencer {
         const batch = this.queue.splice(0, MAX_BATCH);
         try {
           const identity = await getLogIdentity();
-          const first = await getStore().append((w) => appendBatch(w, identity, batch.map((x) => x.entry)));
-          batch.forEach((w, i) => w.resolve(first + i));
+          const outcomes = await getStore().append((w) => appendBatch(w, identity, batch.map((x) => x.entry)));
+          batch.forEach((w, i) => {
+            const o = outcomes[i]!;
+            if ("logIndex" in o) w.resolve(o.logIndex);
+            else w.reject(o.refused);
+          });
         } catch (err) {
           batch.forEach((w) => w.reject(err));
         }

@@ -7,7 +7,7 @@ import { getSequencer } from "../crypto/sequencer";
 import { AppError, notFound } from "./errors";
 import { iso, newId } from "./ids";
 import { getSigner, type Signer } from "./signing-keys";
-import type { LogEntry } from "../crypto/log-append";
+import type { EntryEffects, LogEntry } from "../crypto/log-append";
 import { getActiveIssuer } from "./issuer-cache";
 import { MAX_PAYLOAD_BYTES } from "./limits";
 
@@ -47,12 +47,14 @@ export function toAttestationView(row: AttestationRow): AttestationView {
 
 /**
  * Signs `payload` with the issuer's current key and appends it to the log. Resolves only
- * once the attestation, its leaf and a checkpoint covering it are committed.
+ * once the attestation, its leaf and a checkpoint covering it are committed, with the rows
+ * `effects` make for the signed entry (see EntryEffects: they commit with it, or it is refused).
  */
 export async function createAttestation(opts: {
   tenantId: string;
   issuerId: string;
   payload: Record<string, unknown>;
+  effects?: (row: LogEntry["row"]) => EntryEffects;
 }): Promise<AttestationView> {
   const payloadJcs = canonicalJson(opts.payload);
   const size = Buffer.byteLength(payloadJcs, "utf8");
@@ -63,6 +65,7 @@ export async function createAttestation(opts: {
   }
   await getActiveIssuer(opts.tenantId, opts.issuerId);
   const entry = signAttestation(await getSigner(opts.issuerId), { ...opts, payloadJcs });
+  if (opts.effects) entry.effects = opts.effects(entry.row);
   const logIndex = await getSequencer().append(entry);
   return {
     id: entry.row.id,

@@ -1,15 +1,12 @@
 import "server-only";
 import { sha256Hex } from "../crypto/hash";
 import { canonicalJson } from "@/lib/verify";
-import { getDb, type Tx, isUniqueViolation } from "../db";
+import type { BatchScope } from "../crypto/log-append";
+import type { EntryWriter, IdempotencyRecord } from "../store/types";
 import { AppError } from "./errors";
 
-/** A claim whose request has not finished after this long is taken to be abandoned (a crash). */
-const CLAIM_STALE_MS = 60_000;
 /** A finished answer is replayed for this long; afterwards the key may be used afresh. */
 const RECORD_TTL_MS = 24 * 3600 * 1000;
-/** status of a claimed record whose request is still running. */
-const IN_FLIGHT = 0;
 
 const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
 
@@ -23,64 +20,59 @@ export function parseIdempotencyKey(value: string | null | undefined): string | 
 }
 
 /** SHA-256 (hex) of the RFC 8785 canonical JSON of the request body. */
-export const requestHashOf = (body: unknown): string =>
-  sha256Hex(canonicalJson(body ?? null));
+export const requestHashOf = (body: unknown): string => sha256Hex(canonicalJson(body ?? null));
 
-export type Claim = { kind: "claimed"; claimedAt: Date } | { kind: "replay"; status: number; body: unknown };
+export interface IdempotentRequest {
+  tenantId: string;
+  key: string;
+  requestHash: string;
+}
+
+/** The answer a request with an Idempotency-Key gets when the key already has one: the first. */
+export class IdempotentReplay {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
+const reused = () => new AppError("idempotency_key_reused", "This Idempotency-Key was already used with a different request body.");
 
 /**
- * Claims (tenant, key) for this request by inserting its record first: the primary key makes
- * concurrent retries serialise, so exactly one runs. A later request with the same key gets the
- * stored answer (same body) or 422 idempotency_key_reused (different body); while the first is
- * still running, 409 conflict with Retry-After: 1.
+ * The stored answer for the request's key, or null when the key is free: never used, expired,
+ * or the in-flight mark (status 0) of an earlier version's attempt that never finished.
+ * Another body under the same key is 422 idempotency_key_reused.
  */
-export async function claimIdempotencyKey(tenantId: string, key: string, requestHash: string): Promise<Claim> {
-  const db = getDb();
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const claimedAt = new Date();
-    try {
-      await db.write((tx) =>
-        tx.idempotencyRecord.create({ data: { tenantId, key, requestHash, status: IN_FLIGHT, response: "", createdAt: claimedAt } }),
-      );
-      return { kind: "claimed", claimedAt };
-    } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
-    }
-    const row = await db.read.idempotencyRecord.findUnique({ where: { tenantId_key: { tenantId, key } } });
-    if (!row) continue; // released meanwhile: claim again
-    const age = Date.now() - row.createdAt.getTime();
-    if (age > RECORD_TTL_MS || (row.status === IN_FLIGHT && age > CLAIM_STALE_MS)) {
-      const taken = await db.write((tx) =>
-        tx.idempotencyRecord.updateMany({
-          where: { tenantId, key, status: row.status, createdAt: row.createdAt },
-          data: { requestHash, status: IN_FLIGHT, response: "", createdAt: claimedAt },
-        }),
-      );
-      if (taken.count === 1) return { kind: "claimed", claimedAt };
-      continue;
-    }
-    if (row.requestHash !== requestHash) {
-      throw new AppError("idempotency_key_reused", "This Idempotency-Key was already used with a different request body.");
-    }
-    if (row.status === IN_FLIGHT) {
-      throw new AppError("conflict", "A request with this Idempotency-Key is still in progress; retry shortly.", undefined, {
-        "Retry-After": "1",
-      });
-    }
-    return { kind: "replay", status: row.status, body: JSON.parse(row.response) };
+function replayOf(row: IdempotencyRecord | null, req: IdempotentRequest): IdempotentReplay | null {
+  if (!row || row.status === 0 || Date.now() - row.createdAt.getTime() > RECORD_TTL_MS) return null;
+  if (row.requestHash !== req.requestHash) throw reused();
+  return new IdempotentReplay(row.status, JSON.parse(row.response));
+}
+
+const scopeKey = (req: IdempotentRequest) => `idempotency\n${req.tenantId}\n${req.key}`;
+type Held = { requestHash: string; answer: IdempotentReplay };
+
+/**
+ * Inside the append (the log locked, so no other request can take the key meanwhile): throws
+ * the first answer when the key has one, committed or earlier in this batch, or 422 for another
+ * body. Writes nothing.
+ */
+export async function checkIdempotencyKey(w: EntryWriter, batch: BatchScope, req: IdempotentRequest): Promise<void> {
+  const held = batch.get(scopeKey(req)) as Held | undefined;
+  if (held) {
+    if (held.requestHash !== req.requestHash) throw reused();
+    throw held.answer;
   }
-  throw new AppError("conflict", "A request with this Idempotency-Key is still in progress; retry shortly.", undefined, { "Retry-After": "1" });
+  const replay = replayOf(await w.idempotencyRecord(req.tenantId, req.key), req);
+  if (replay) throw replay;
 }
 
-/** Stores the answer inside the transaction that commits the request's effect. */
-export async function completeIdempotencyKey(tx: Tx, tenantId: string, key: string, status: number, body: unknown): Promise<void> {
-  await tx.idempotencyRecord.update({
-    where: { tenantId_key: { tenantId, key } },
-    data: { status, response: JSON.stringify(body) },
-  });
+/** Marks the key taken in this batch by an admitted entry whose answer is `status`/`body`. */
+export function holdIdempotencyKey(batch: BatchScope, req: IdempotentRequest, status: number, body: unknown): void {
+  batch.set(scopeKey(req), { requestHash: req.requestHash, answer: new IdempotentReplay(status, body) } satisfies Held);
 }
 
-/** Drops this request's claim after a failure, so a retry runs afresh (failures are not replayed). */
-export async function releaseIdempotencyKey(tenantId: string, key: string, claimedAt: Date): Promise<void> {
-  await getDb().write((tx) => tx.idempotencyRecord.deleteMany({ where: { tenantId, key, status: IN_FLIGHT, createdAt: claimedAt } }));
+/** Stores the answer with the request's effect, in its transaction. */
+export async function storeIdempotentAnswer(w: EntryWriter, req: IdempotentRequest, status: number, body: unknown, at: Date): Promise<void> {
+  await w.putIdempotencyRecord({ tenantId: req.tenantId, key: req.key, requestHash: req.requestHash, status, response: JSON.stringify(body), createdAt: at });
 }

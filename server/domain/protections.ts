@@ -1,12 +1,13 @@
 import "server-only";
 import { getConfig } from "../config";
-import { getDb, type Tx } from "../db";
+import { getDb } from "../db";
+import type { ProtectionInsert } from "../store/types";
 import { createAttestation } from "./attestations";
 import { AppError } from "./errors";
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from "./idempotency";
-import { newId } from "./ids";
+import { checkIdempotencyKey, holdIdempotencyKey, IdempotentReplay, storeIdempotentAnswer } from "./idempotency";
+import { iso, newId } from "./ids";
 import { ensurePersonalIssuer } from "./personal-issuer";
-import { planOf, releaseUnit, reserveUnit } from "./quotas";
+import { monthOf, PLAN_LIMITS, planOf, quotaExceeded } from "./quotas";
 
 export const CATEGORIES = ["code", "research", "design", "media", "dataset", "ai-output", "writing", "digital-art", "other"] as const;
 export const VISIBILITIES = ["public", "private"] as const;
@@ -47,10 +48,20 @@ export const urlsOf = (protectionId: string) => {
   return { verify_url: `${base}/verify/${protectionId}`, share_url: `${base}/share/${protectionId}` };
 };
 
-/** The consumer behind a personal tenant (User.tenantId is unique). */
+const CONSUMER_TTL_MS = 5_000;
+const consumers = new Map<string, { user: { id: string; plan: string; name: string }; until: number }>();
+
+/**
+ * The consumer behind a personal tenant (User.tenantId is unique), from a few-seconds cache on
+ * the mint's hot path (a user's id never changes; a plan change holds within CONSUMER_TTL_MS).
+ */
 export async function consumerOf(tenantId: string) {
+  const now = Date.now();
+  const hit = consumers.get(tenantId);
+  if (hit && hit.until > now) return hit.user;
   const user = await getDb().read.user.findUnique({ where: { tenantId }, select: { id: true, plan: true, name: true } });
   if (!user) throw new AppError("insufficient_scope", "Only a consumer account can hold protections.");
+  consumers.set(tenantId, { user, until: now + CONSUMER_TTL_MS });
   return user;
 }
 
@@ -64,70 +75,66 @@ function signedPayload(protectionId: string, input: MintInput): Record<string, u
 }
 
 /**
- * POST /v1/consumer/mint. With an Idempotency-Key, the first answer is stored in the same
- * transaction as the protection and replayed for retries; a failed attempt releases its claim.
+ * POST /v1/consumer/mint: one log entry whose own rows (the protection, the month's quota unit
+ * and, with an Idempotency-Key, the answer to replay) commit in the transaction that logs its
+ * attestation, or none of them does: a crash at any moment leaves either the whole mint or
+ * nothing. The quota and the key are checked only inside that transaction (with the log locked,
+ * so exactly on every instance; a retry signs an entry that its admit then turns into the first
+ * answer, which costs less than a read before every mint); a mint refused there fails alone,
+ * never its batch. A retry with
+ * the key gets the first answer if the mint committed, and mints once if it did not; a request
+ * that arrives while the first is still running waits for it and gets its answer.
  */
 export async function mintProtection(opts: { tenantId: string; input: MintInput; idempotency?: { key: string; requestHash: string } }): Promise<MintResult> {
-  const { tenantId, input, idempotency } = opts;
+  const { tenantId, input } = opts;
   const user = await consumerOf(tenantId);
-  if (!idempotency) return { status: 201, body: await mintOnce(tenantId, user, input), replayed: false };
-  const claim = await claimIdempotencyKey(tenantId, idempotency.key, idempotency.requestHash);
-  if (claim.kind === "replay") return { status: claim.status, body: claim.body as MintView, replayed: true };
+  const idempotency = opts.idempotency && { tenantId, ...opts.idempotency };
   try {
-    const body = await mintOnce(tenantId, user, input, (tx, view) => completeIdempotencyKey(tx, tenantId, idempotency.key, 201, view));
-    return { status: 201, body, replayed: false };
+    const issuerId = await ensurePersonalIssuer(tenantId, user.name);
+    const protectionId = newId();
+    const plan = planOf(user.plan);
+    let view!: MintView;
+    await createAttestation({
+      tenantId,
+      issuerId,
+      payload: signedPayload(protectionId, input),
+      effects: (row) => {
+        view = { protection_id: protectionId, attestation_id: row.id, ...urlsOf(protectionId), status: "protected", content_hash: input.content_hash, protected_at: iso(row.createdAt) };
+        return {
+          admit: async (w, batch) => {
+            if (idempotency) await checkIdempotencyKey(w, batch, idempotency);
+            if (!(await w.takeUsageUnit(user.id, monthOf(row.createdAt), PLAN_LIMITS[plan]))) throw quotaExceeded(plan, row.createdAt);
+            if (idempotency) holdIdempotencyKey(batch, idempotency, 201, view);
+          },
+          write: async (w) => {
+            await w.insertProtection(protectionRow(protectionId, tenantId, user.id, row, input));
+            if (idempotency) await storeIdempotentAnswer(w, idempotency, 201, view, row.createdAt);
+          },
+        };
+      },
+    });
+    return { status: 201, body: view, replayed: false };
   } catch (err) {
-    await releaseIdempotencyKey(tenantId, idempotency.key, claim.claimedAt).catch(() => {});
+    if (err instanceof IdempotentReplay) return { status: err.status, body: err.body as MintView, replayed: true };
     throw err;
   }
 }
 
-async function mintOnce(
-  tenantId: string,
-  user: { id: string; plan: string; name: string },
-  input: MintInput,
-  finish?: (tx: Tx, view: MintView) => Promise<void>,
-): Promise<MintView> {
-  // The quota unit is taken before anything is signed, and given back if nothing was logged.
-  const month = await reserveUnit(user.id, planOf(user.plan));
-  let logged = false;
-  try {
-    const issuerId = await ensurePersonalIssuer(tenantId, user.name);
-    const protectionId = newId();
-    const attestation = await createAttestation({ tenantId, issuerId, payload: signedPayload(protectionId, input) });
-    logged = true;
-    const view: MintView = {
-      protection_id: protectionId,
-      attestation_id: attestation.id,
-      ...urlsOf(protectionId),
-      status: "protected",
-      content_hash: input.content_hash,
-      protected_at: attestation.created_at,
-    };
-    await getDb().write(async (tx) => {
-      await tx.protection.create({
-        data: {
-          id: protectionId,
-          tenantId,
-          userId: user.id,
-          attestationId: attestation.id,
-          contentHash: input.content_hash,
-          title: input.title ?? null,
-          description: input.description ?? null,
-          contentType: input.content_type ?? null,
-          fileName: input.file_name ?? null,
-          fileSize: input.file_size === undefined || input.file_size === null ? null : BigInt(input.file_size),
-          category: input.category,
-          visibility: input.visibility,
-          aiMetadata: input.ai_metadata ? JSON.stringify(input.ai_metadata) : null,
-          createdAt: new Date(attestation.created_at),
-        },
-      });
-      if (finish) await finish(tx, view);
-    });
-    return view;
-  } catch (err) {
-    if (!logged) await releaseUnit(user.id, month).catch(() => {});
-    throw err;
-  }
+function protectionRow(id: string, tenantId: string, userId: string, attestation: { id: string; createdAt: Date }, input: MintInput): ProtectionInsert {
+  return {
+    id,
+    tenantId,
+    userId,
+    attestationId: attestation.id,
+    contentHash: input.content_hash,
+    title: input.title ?? null,
+    description: input.description ?? null,
+    contentType: input.content_type ?? null,
+    fileName: input.file_name ?? null,
+    fileSize: input.file_size === undefined || input.file_size === null ? null : BigInt(input.file_size),
+    category: input.category,
+    visibility: input.visibility,
+    aiMetadata: input.ai_metadata ? JSON.stringify(input.ai_metadata) : null,
+    createdAt: attestation.createdAt,
+  };
 }

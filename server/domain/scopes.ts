@@ -1,8 +1,9 @@
 /**
  * What an API key may do. A key holds a subset; every procedure names the one scope it needs.
  * Consumers (personal tenants) hold CONSUMER_SCOPES only: their keys and sessions reach the
- * consumer endpoints and their own API keys, never an organisation's issuers or attestations.
- *   attestations:read   GET attestations and their proof bundles
+ * consumer endpoints, their own API keys and the attestations of their own protections, never
+ * an organisation's issuers or attestations.
+ *   attestations:read   GET attestations and their proof bundles (a consumer reads its own with protections:read)
  *   attestations:write  POST /v1/attestations (sign and log with the tenant's issuers)
  *   issuers:read        list and read issuers and their public keys
  *   issuers:write       create issuers, rotate their signing keys

@@ -1,7 +1,7 @@
 import "server-only";
 import { dbBytes, type Database, type Tx, type Client } from "../db";
 import { nodeKey, type NodePosition } from "../crypto/merkle-tree";
-import type { LogWriter, NodeHashes, Store } from "./types";
+import type { EntryWriter, LogWriter, NodeHashes, Store } from "./types";
 
 async function readNodes(db: Client | Tx, positions: readonly NodePosition[]): Promise<NodeHashes> {
   const map: NodeHashes = new Map();
@@ -11,8 +11,28 @@ async function readNodes(db: Client | Tx, positions: readonly NodePosition[]): P
   return map;
 }
 
+function entryWriter(tx: Tx): EntryWriter {
+  return {
+    idempotencyRecord: (tenantId, key) => tx.idempotencyRecord.findUnique({ where: { tenantId_key: { tenantId, key } } }),
+    putIdempotencyRecord: async (r) => {
+      const { tenantId, key, ...rest } = r;
+      await tx.idempotencyRecord.upsert({ where: { tenantId_key: { tenantId, key } }, create: r, update: rest });
+    },
+    takeUsageUnit: async (userId, month, limit) => {
+      await tx.$executeRaw`INSERT INTO usage_counters (user_id, month, "count") VALUES (${userId}, ${month}, 0) ON CONFLICT DO NOTHING`;
+      const taken = await tx.usageCounter.updateMany({
+        where: limit === null ? { userId, month } : { userId, month, count: { lt: limit } },
+        data: { count: { increment: 1 } },
+      });
+      return taken.count === 1;
+    },
+    insertProtection: async (p) => void (await tx.protection.create({ data: p })),
+  };
+}
+
 function writer(tx: Tx): LogWriter {
   return {
+    entries: entryWriter(tx),
     // An UPDATE takes the row lock on PostgreSQL and the write lock on SQLite.
     lockHead: async () => Number((await tx.log.update({ where: { id: 1 }, data: { updatedAt: new Date() } })).treeSize),
     nodes: (positions) => readNodes(tx, positions),

@@ -1,5 +1,5 @@
 import "server-only";
-import type { ApiKey, Attestation, Checkpoint, Issuer, PublicSigningKey, SigningKey } from "./types";
+import type { ApiKey, Attestation, Checkpoint, IdempotencyRecord, Issuer, PublicSigningKey, SigningKey } from "./types";
 
 // Raw SQLite rows (snake_case, ISO text dates, bigint integers) into the shapes Prisma returns,
 // and dates into the text the Prisma adapter writes, so both read each other's rows.
@@ -34,6 +34,15 @@ export const attestationRow = (r: Row): Attestation => ({
   signature: r.signature as string,
   status: r.status as string,
   logIndex: BigInt(r.log_index as bigint),
+  createdAt: date(r.created_at),
+});
+
+export const idempotencyRow = (r: Row): IdempotencyRecord => ({
+  tenantId: r.tenant_id as string,
+  key: r.key as string,
+  requestHash: r.request_hash as string,
+  status: Number(r.status),
+  response: r.response as string,
   createdAt: date(r.created_at),
 });
 

@@ -3,9 +3,9 @@ import type BetterSqlite3 from "better-sqlite3";
 import { rawConnection, type Database } from "../db";
 import { nodeKey, type NodePosition } from "../crypto/merkle-tree";
 import { MIN_LEVEL } from "../crypto/node-cache";
-import { apiKeyRow, attestationRow, checkpointRow, issuerRow, publicSigningKeyRow, signingKeyRow, toSqliteDate } from "./sqlite-rows";
+import { apiKeyRow, attestationRow, checkpointRow, idempotencyRow, issuerRow, publicSigningKeyRow, signingKeyRow, toSqliteDate } from "./sqlite-rows";
 import type { ReadExecutor } from "./sqlite-reader";
-import type { BundleRows, LogWriter, NodeHashes, Store } from "./types";
+import type { BundleRows, EntryWriter, LogWriter, NodeHashes, Store } from "./types";
 
 /**
  * The hot paths as prepared statements (measured: a Prisma findUnique costs ~0.9 ms here, the
@@ -100,8 +100,43 @@ function bundleRowsOf(r: Expanded | undefined, id: string): BundleRows | null {
   };
 }
 
+function entryWriter(conn: BetterSqlite3.Database): EntryWriter {
+  return {
+    idempotencyRecord: async (tenantId, key) => {
+      const row = stmt(conn, "SELECT * FROM idempotency_records WHERE tenant_id = ? AND key = ?").get(tenantId, key) as Record<string, unknown> | undefined;
+      return row ? idempotencyRow(row) : null;
+    },
+    putIdempotencyRecord: async (r) => {
+      stmt(
+        conn,
+        `INSERT INTO idempotency_records (tenant_id, key, request_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tenant_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
+           response = excluded.response, created_at = excluded.created_at`,
+      ).run(r.tenantId, r.key, r.requestHash, r.status, r.response, toSqliteDate(r.createdAt));
+    },
+    takeUsageUnit: async (userId, month, limit) => {
+      stmt(conn, 'INSERT INTO usage_counters (user_id, month, "count") VALUES (?, ?, 0) ON CONFLICT DO NOTHING').run(userId, month);
+      const taken = stmt(conn, 'UPDATE usage_counters SET "count" = "count" + 1 WHERE user_id = ? AND month = ? AND (? IS NULL OR "count" < ?)').run(
+        userId,
+        month,
+        limit,
+        limit,
+      );
+      return taken.changes === 1;
+    },
+    insertProtection: async (p) => {
+      stmt(
+        conn,
+        `INSERT INTO protections (id, tenant_id, user_id, attestation_id, content_hash, title, description, content_type, file_name,
+           file_size, category, visibility, ai_metadata, verification_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+      ).run(p.id, p.tenantId, p.userId, p.attestationId, p.contentHash, p.title, p.description, p.contentType, p.fileName, p.fileSize, p.category, p.visibility, p.aiMetadata, toSqliteDate(p.createdAt));
+    },
+  };
+}
+
 function writer(conn: BetterSqlite3.Database): LogWriter {
   return {
+    entries: entryWriter(conn),
     lockHead: async () => {
       const row = stmt(conn, "UPDATE log SET updated_at = ? WHERE id = 1 RETURNING tree_size").get(toSqliteDate(new Date())) as {
         tree_size: bigint;

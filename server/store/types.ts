@@ -1,7 +1,7 @@
-import type { ApiKey, Attestation, Checkpoint, Issuer, SigningKey } from "../generated/sqlite/client";
+import type { ApiKey, Attestation, Checkpoint, IdempotencyRecord, Issuer, Protection, SigningKey } from "../generated/sqlite/client";
 import type { NodePosition, StoredNode } from "../crypto/merkle-tree";
 
-export type { ApiKey, Attestation, Checkpoint, Issuer, SigningKey };
+export type { ApiKey, Attestation, Checkpoint, IdempotencyRecord, Issuer, Protection, SigningKey };
 export type NodeHashes = Map<string, Uint8Array>;
 /** What a proof bundle is made of, read together so the checkpoint covers the attestation. */
 export interface BundleRows {
@@ -39,8 +39,24 @@ export interface HotReads {
   nodes(positions: readonly NodePosition[]): Promise<NodeHashes>;
 }
 
+export type ProtectionInsert = Omit<Protection, "verificationCount">;
+
+/**
+ * The statements a log entry's own rows use (EntryEffects in crypto/log-append.ts), inside the
+ * append's transaction: what a mint reads and writes with its attestation.
+ */
+export interface EntryWriter {
+  idempotencyRecord(tenantId: string, key: string): Promise<IdempotencyRecord | null>;
+  /** Inserts the record, or replaces the one with the same (tenant, key). */
+  putIdempotencyRecord(row: IdempotencyRecord): Promise<void>;
+  /** Counts one mint for the user's month unless that makes more than `limit` (null: no limit); false when refused. */
+  takeUsageUnit(userId: string, month: string, limit: number | null): Promise<boolean>;
+  insertProtection(row: ProtectionInsert): Promise<void>;
+}
+
 /** The writes of one append, all inside one transaction opened by LogStore.append. */
 export interface LogWriter {
+  entries: EntryWriter;
   /** Locks the log row (first statement of the transaction) and returns its tree size. */
   lockHead(): Promise<number>;
   nodes(positions: readonly NodePosition[]): Promise<NodeHashes>;

@@ -10,10 +10,11 @@ export const attestationsRouter = router({
     .mutation(({ ctx, input }) =>
       createAttestation({ tenantId: ctx.principal.tenantId, issuerId: input.issuer_id, payload: input.payload }),
     ),
-  get: scopedProcedure("attestations:read")
+  // A consumer reads the attestations of its own protections (its tenant's) with protections:read.
+  get: scopedProcedure("attestations:read", "protections:read")
     .input(ZIdInput)
     .query(async ({ ctx, input }) => toAttestationView(await getAttestationOrThrow({ tenantId: ctx.principal.tenantId, id: input.id }))),
-  proofBundle: scopedProcedure("attestations:read")
+  proofBundle: scopedProcedure("attestations:read", "protections:read")
     .input(ZIdInput)
     .query(({ ctx, input }) => getProofBundle({ tenantId: ctx.principal.tenantId, id: input.id })),
 });
