@@ -15,6 +15,8 @@ export interface LoadResult {
 /** What to send. Templates vary per request: CONTENT_HASH becomes 64 fresh hex digits, ID a random entry of ids. */
 export interface Workload {
   url: string;
+  /** Several servers, each taking an equal share of the connections (the bench's own round-robin). */
+  urls?: string[];
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   bodyTemplate?: string;
@@ -22,6 +24,10 @@ export interface Workload {
   ids?: string[];
   /** Called with the id of every 201 answer (the durability check). */
   onId?: (id: string) => void;
+  /** The member of a 201 answer that names the attestation (default "id"; a mint answers "attestation_id"). */
+  idField?: string;
+  /** Send a fresh Idempotency-Key with every request, as a careful client does. */
+  idempotencyKeys?: boolean;
   connections: number;
   seconds: number;
 }
@@ -38,9 +44,10 @@ async function loadAutocannon(w: Workload): Promise<LoadResult> {
       {
         method: w.method ?? "GET",
         headers: w.headers,
-        ...(w.onId ? { onResponse: (status: number, body: string) => status === 201 && w.onId!((JSON.parse(body) as { id: string }).id) } : {}),
+        ...(w.onId ? { onResponse: (status: number, body: string) => status === 201 && w.onId!((JSON.parse(body) as Record<string, string>)[w.idField ?? "id"]!) } : {}),
         setupRequest: (req) => ({
           ...req,
+          ...(w.idempotencyKeys ? { headers: { ...req.headers, "idempotency-key": randomBytes(16).toString("hex") } } : {}),
           ...(w.pathTemplate ? { path: w.pathTemplate.replace("ID", pick()) } : {}),
           ...(w.bodyTemplate ? { body: w.bodyTemplate.replace("CONTENT_HASH", randomBytes(32).toString("hex")) } : {}),
         }),
@@ -51,8 +58,23 @@ async function loadAutocannon(w: Workload): Promise<LoadResult> {
   return { rps: ok / w.seconds, p50: result.latency.p50, p99: result.latency.p99, mean: result.latency.average, ok, errors: result.non2xx + result.errors + result.timeouts };
 }
 
-export function load(w: Workload): Promise<LoadResult> {
+function loadOne(w: Workload): Promise<LoadResult> {
   if (generator === "autocannon") return loadAutocannon(w);
   const { onId, ...spec } = w;
   return loadWrk({ ...spec, collectIds: Boolean(onId) }, onId);
+}
+
+/** One run; with `urls`, one generator per server at once, their results combined. */
+export async function load(w: Workload): Promise<LoadResult> {
+  if (!w.urls) return loadOne(w);
+  const parts = await Promise.all(w.urls.map((url) => loadOne({ ...w, url, urls: undefined, connections: Math.ceil(w.connections / w.urls!.length) })));
+  const ok = parts.reduce((s, r) => s + r.ok, 0);
+  return {
+    rps: parts.reduce((s, r) => s + r.rps, 0),
+    ok,
+    errors: parts.reduce((s, r) => s + r.errors, 0),
+    p50: Math.max(...parts.map((r) => r.p50)),
+    p99: Math.max(...parts.map((r) => r.p99)),
+    mean: parts.reduce((s, r) => s + r.mean * r.ok, 0) / Math.max(1, ok),
+  };
 }

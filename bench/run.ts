@@ -1,7 +1,7 @@
 // `npm run bench`: Hallmark's throughput against `next start` on SQLite, each figure beside a
 // bare route handler (app/bench/bare) measured in the same run, so the ratios hold on a noisy
 // machine. Options: --leaves N (size of the big log, default 1,000,000), --seconds S per run
-// (default 4), --rounds R (default 8; each runs every workload once, see compare.ts), --only writes|reads,
+// (default 4), --rounds R (default 8; each runs every workload once, see compare.ts), --only writes|reads|gate|postgres,
 // --latency-seconds L (default 20) for the writes' latency runs, --no-build to measure the last
 // benchmark build instead of building the working tree.
 // The big log is seeded once into bench/.cache and reused.
@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
+import pg from "pg";
 import { compare, fmtRatio } from "./compare";
 import { generator, load, type LoadResult } from "./load";
 import { DIST_DIR, envFor, migrate, startServer, type Server } from "./server";
@@ -34,11 +35,11 @@ const LATENCY_SECONDS = Number(values["latency-seconds"]);
 const CONNECTIONS = 32;
 const SMALL = 1000;
 
-type Creds = { api_key: string; issuer_id: string; sample_ids: string[] };
+type Creds = { api_key: string; issuer_id: string; consumer_key: string; sample_ids: string[] };
 
-function seed(dataDir: string, leaves: number): Creds {
+function seed(dataDir: string, leaves: number, databaseUrl?: string): Creds {
   const out = execFileSync("node_modules/.bin/tsx", ["--conditions=react-server", "bench/seed.ts", "--leaves", String(leaves)], {
-    env: envFor(dataDir),
+    env: envFor(dataDir, databaseUrl),
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
     maxBuffer: 64 * 1024 * 1024,
@@ -82,9 +83,20 @@ async function writes(): Promise<string[]> {
     const bytes = await answerBytes(`${server.url}/v1/attestations`, { method: "POST", headers, body: sample });
     const acked: string[] = [];
     const post = { method: "POST" as const, headers, bodyTemplate, connections: CONNECTIONS, seconds: SECONDS };
+    // A creator protecting a file as the dashboard does: a fresh Idempotency-Key per mint.
+    const mintBody = JSON.stringify({ content_hash: "CONTENT_HASH", title: "bench", file_name: "bench.png", category: "media", visibility: "public" });
     const workloads = {
       base: { ...post, url: `${server.url}/bench/bare?bytes=${bytes}` },
       target: { ...post, url: `${server.url}/v1/attestations`, onId: (id: string) => acked.push(id) },
+      mint: {
+        ...post,
+        url: `${server.url}/v1/consumer/mint`,
+        headers: { "content-type": "application/json", "x-api-key": creds.consumer_key },
+        bodyTemplate: mintBody,
+        idempotencyKeys: true,
+        idField: "attestation_id",
+        onId: (id: string) => acked.push(id),
+      },
     };
     const c = await compare(workloads, ROUNDS);
     const r = c.mean;
@@ -92,17 +104,20 @@ async function writes(): Promise<string[]> {
     // connections (all at once) is a visible share of the slowest 1%, in both routes.
     const steadyBase = await load({ ...workloads.base, seconds: LATENCY_SECONDS });
     const steady = await load({ ...workloads.target, seconds: LATENCY_SECONDS });
+    const steadyMint = await load({ ...workloads.mint, seconds: LATENCY_SECONDS });
     // Every 201 must be in the log: acknowledged only once appended.
     const logged = (await treeSize(server)) - before;
     const missing = countMissing(dir, acked);
     return [
       `POST /v1/attestations, ${CONNECTIONS} clients: ${fmt(r.target)}; errors ${r.target.errors}`,
+      `POST /v1/consumer/mint (Pro plan, an Idempotency-Key each), ${CONNECTIONS} clients: ${fmt(r.mint)}; errors ${r.mint.errors}`,
       `bare POST route (same answer size), same run: ${fmt(r.base)}`,
       `ratio attestations/bare: ${fmtRatio(c.ratio("target", "base"))} (issue asks >= 0.6, and >= 1000/s, p99 < 100 ms)`,
-      `latency, one ${LATENCY_SECONDS} s run each after the rounds: attestations ${fmt(steady)}; bare ${fmt(steadyBase)}`,
-      `p99 of each ${SECONDS} s round (ms; these include each run's first burst of new connections): attestations ${fmtList(c.p99s.target)}; bare ${fmtList(c.p99s.base)}`,
+      `ratio mint/attestations: ${fmtRatio(c.ratio("mint", "target"))} (issue asks >= 0.8, p99 < 100 ms); mint/bare ${fmtRatio(c.ratio("mint", "base"))}`,
+      `latency, one ${LATENCY_SECONDS} s run each after the rounds: attestations ${fmt(steady)}; mint ${fmt(steadyMint)}; bare ${fmt(steadyBase)}`,
+      `p99 of each ${SECONDS} s round (ms; these include each run's first burst of new connections): attestations ${fmtList(c.p99s.target)}; mint ${fmtList(c.p99s.mint)}; bare ${fmtList(c.p99s.base)}`,
       // Requests in flight when a run stops are committed but never seen as acknowledged.
-      `durability: ${acked.length} attestations answered 201, ${missing} of them missing from the log; ${logged} new leaves`,
+      `durability: ${acked.length} attestations and mints answered 201, ${missing} of them missing from the log; ${logged} new leaves`,
     ];
   } finally {
     await server.stop();
@@ -146,6 +161,108 @@ async function reads(dir: string, leaves: number, creds: Creds): Promise<{ lines
   }
 }
 
+/**
+ * What the gate (server/gate) costs every request: the same routes through Hallmark's server
+ * and through plain `next start` on the same build and data, interleaved.
+ */
+async function gate(): Promise<string[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-g-"));
+  migrate(dir);
+  const creds = seed(dir, 1);
+  const [gated, plain] = [await startServer(dir), await startServer(dir, { bare: true })];
+  try {
+    const headers = { "content-type": "application/json", "x-api-key": creds.api_key };
+    const bodyTemplate = JSON.stringify({ issuer_id: creds.issuer_id, payload: { content_hash: "CONTENT_HASH", title: "bench" } });
+    const common = { connections: CONNECTIONS, seconds: SECONDS };
+    const post = { ...common, method: "POST" as const, headers, bodyTemplate };
+    const c = await compare(
+      {
+        logGated: { ...common, url: `${gated.url}/v1/log` },
+        logPlain: { ...common, url: `${plain.url}/v1/log` },
+        writeGated: { ...post, url: `${gated.url}/v1/attestations` },
+        writePlain: { ...post, url: `${plain.url}/v1/attestations` },
+        pageGated: { ...common, url: `${gated.url}/login` },
+        pagePlain: { ...common, url: `${plain.url}/login` },
+      },
+      ROUNDS,
+    );
+    const r = c.mean;
+    return [
+      `gate: GET /v1/log ${fmt(r.logGated)}; without the gate (next start) ${fmt(r.logPlain)}; ratio ${fmtRatio(c.ratio("logGated", "logPlain"))}`,
+      `gate: POST /v1/attestations ${fmt(r.writeGated)}; without the gate ${fmt(r.writePlain)}; ratio ${fmtRatio(c.ratio("writeGated", "writePlain"))}`,
+      `gate: GET /login (a page, with its CSP nonce) ${fmt(r.pageGated)}; without the gate ${fmt(r.pagePlain)}; ratio ${fmtRatio(c.ratio("pageGated", "pagePlain"))}`,
+    ];
+  } finally {
+    await Promise.all([gated.stop(), plain.stop()]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The write workloads (attestations and mints) against servers at `urls`, each taking a share of the clients. */
+function writeWorkloads(urls: string[], creds: Creds) {
+  const common = { method: "POST" as const, connections: CONNECTIONS, seconds: SECONDS, url: urls[0]! };
+  return {
+    attest: {
+      ...common,
+      urls: urls.map((u) => `${u}/v1/attestations`),
+      headers: { "content-type": "application/json", "x-api-key": creds.api_key },
+      bodyTemplate: JSON.stringify({ issuer_id: creds.issuer_id, payload: { content_hash: "CONTENT_HASH", title: "bench" } }),
+    },
+    mint: {
+      ...common,
+      urls: urls.map((u) => `${u}/v1/consumer/mint`),
+      headers: { "content-type": "application/json", "x-api-key": creds.consumer_key },
+      bodyTemplate: JSON.stringify({ content_hash: "CONTENT_HASH", title: "bench", file_name: "bench.png", category: "media", visibility: "public" }),
+      idempotencyKeys: true,
+    },
+  };
+}
+
+/**
+ * The same writes on PostgreSQL, two instances sharing the load (one generator per instance),
+ * beside one SQLite instance in the same rounds. PostgreSQL is the local server
+ * (HALLMARK_TEST_PG_URL, or postgresql://postgres@127.0.0.1:5432/postgres); a fresh database is
+ * made for the run and dropped after.
+ */
+async function postgresWrites(): Promise<string[]> {
+  const adminUrl = process.env.HALLMARK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch (err) {
+    return [`postgres: skipped, no PostgreSQL at ${adminUrl.replace(/\/\/[^@]*@/, "//")} (${(err as Error).message})`];
+  }
+  const name = `hallmark_bench_${Date.now()}_${process.pid}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const pgUrl = url.toString();
+  const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-pg-"));
+  const liteDir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-lite-"));
+  const servers: Server[] = [];
+  try {
+    migrate(pgDir, pgUrl);
+    migrate(liteDir);
+    const pgCreds = seed(pgDir, 1, pgUrl);
+    const liteCreds = seed(liteDir, 1);
+    servers.push(await startServer(pgDir, { databaseUrl: pgUrl }), await startServer(pgDir, { databaseUrl: pgUrl }), await startServer(liteDir));
+    const onPg = writeWorkloads([servers[0]!.url, servers[1]!.url], pgCreds);
+    const onLite = writeWorkloads([servers[2]!.url], liteCreds);
+    const c = await compare({ pgAttest: onPg.attest, pgMint: onPg.mint, liteAttest: onLite.attest, liteMint: onLite.mint }, ROUNDS);
+    const r = c.mean;
+    return [
+      `PostgreSQL, two instances: POST /v1/attestations ${fmt(r.pgAttest)}; POST /v1/consumer/mint ${fmt(r.pgMint)}; errors ${r.pgAttest.errors + r.pgMint.errors}`,
+      `SQLite, one instance, same rounds: POST /v1/attestations ${fmt(r.liteAttest)}; POST /v1/consumer/mint ${fmt(r.liteMint)}`,
+      `ratio PostgreSQL/SQLite: attestations ${fmtRatio(c.ratio("pgAttest", "liteAttest"))}; mint ${fmtRatio(c.ratio("pgMint", "liteMint"))} (issue asks >= 0.7)`,
+    ];
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    await admin.end();
+    for (const d of [pgDir, liteDir]) fs.rmSync(d, { recursive: true, force: true });
+  }
+}
+
 async function bigLog(): Promise<{ dir: string; creds: Creds }> {
   const dir = path.resolve("bench/.cache", `log-${BIG}`);
   const credsFile = path.join(dir, "creds.json");
@@ -167,8 +284,11 @@ async function main() {
   const lines: string[] = [
     `Hallmark bench ${new Date().toISOString()} on ${os.cpus().length} cores; load by ${generator}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s runs per workload; ratios are medians of per-round ratios`,
   ];
+  if (values.only === "gate") return console.log("\n" + [...lines, ...(await gate())].join("\n"));
+  if (values.only === "postgres") return console.log("\n" + [...lines, ...(await postgresWrites())].join("\n"));
   if (values.only !== "reads") lines.push(...(await writes()));
   if (values.only === "writes") return console.log("\n" + lines.join("\n"));
+  if (values.only !== "reads") lines.push(...(await gate()), ...(await postgresWrites()));
 
   const smallDir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-r-"));
   migrate(smallDir);

@@ -1,6 +1,6 @@
 // Fills a log with real attestations (signed by the API's signAttestation and appended by the
 // production append path, in batches of BATCH) until it holds --leaves entries. Prints JSON
-// {api_key, issuer_id, sample_ids} for the benchmark. Env: DATABASE_URL, HALLMARK_DATA_DIR.
+// {api_key, issuer_id, consumer_key, sample_ids} for the benchmark. Env: DATABASE_URL, HALLMARK_DATA_DIR.
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { canonicalJson } from "@/lib/verify";
@@ -12,6 +12,9 @@ import { createOrganization } from "@/server/domain/tenants";
 import { createIssuer } from "@/server/domain/issuers";
 import { getSigner } from "@/server/domain/signing-keys";
 import { signAttestation } from "@/server/domain/attestations";
+import { createApiKey } from "@/server/domain/api-keys";
+import { createConsumer } from "@/server/domain/consumers";
+import { CONSUMER_SCOPES } from "@/server/domain/scopes";
 
 const BATCH = 5000;
 const { values } = parseArgs({ options: { leaves: { type: "string" }, samples: { type: "string", default: "2000" } } });
@@ -43,7 +46,10 @@ async function main() {
     where: { logIndex: { in: Array.from({ length: Math.min(samples, size) }, (_, i) => BigInt(i * step)) } },
     select: { id: true },
   });
-  console.log(JSON.stringify({ api_key: apiKey, issuer_id: issuer.id, sample_ids: rows.map((r) => r.id) }));
+  // A creator on the Pro plan (no monthly limit) with a key whose limits the load cannot reach, for the mint benchmark.
+  const creator = await createConsumer({ email: `bench-${randomBytes(6).toString("hex")}@example.org`, password: randomBytes(12).toString("hex"), name: "Bench Creator", plan: "pro", verified: true });
+  const consumerKey = await createApiKey({ tenantId: creator.tenantId, userId: creator.userId, name: "bench", scopes: CONSUMER_SCOPES, rateLimitPerMinute: 1_000_000, dailyQuota: 1_000_000_000 });
+  console.log(JSON.stringify({ api_key: apiKey, issuer_id: issuer.id, consumer_key: consumerKey.secret, sample_ids: rows.map((r) => r.id) }));
   await db.close();
 }
 

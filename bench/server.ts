@@ -1,4 +1,4 @@
-// Starts `next start` on a data directory for the benchmark, and stops it.
+// Starts the production server (scripts/serve.mjs) on a data directory for the benchmark, and stops it.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 
@@ -14,7 +14,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-export function envFor(dataDir: string): NodeJS.ProcessEnv {
+/** The environment of a benchmark server on `dataDir`: its SQLite file, or `databaseUrl` (PostgreSQL). */
+export function envFor(dataDir: string, databaseUrl = `file:${dataDir}/hallmark.db`): NodeJS.ProcessEnv {
   return {
     ...process.env,
     NODE_ENV: "production",
@@ -22,13 +23,13 @@ export function envFor(dataDir: string): NodeJS.ProcessEnv {
     HALLMARK_BENCH: "1",
     HALLMARK_DIST_DIR: DIST_DIR,
     HALLMARK_DATA_DIR: dataDir,
-    DATABASE_URL: `file:${dataDir}/hallmark.db`,
+    DATABASE_URL: databaseUrl,
     HALLMARK_LOG_ORIGIN: "hallmark-bench",
   };
 }
 
-export function migrate(dataDir: string): void {
-  execFileSync("node", ["scripts/prisma.mjs", "deploy"], { stdio: "inherit", env: envFor(dataDir) });
+export function migrate(dataDir: string, databaseUrl?: string): void {
+  execFileSync("node", ["scripts/prisma.mjs", "deploy"], { stdio: "inherit", env: envFor(dataDir, databaseUrl) });
 }
 
 export interface Server {
@@ -36,11 +37,18 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-export async function startServer(dataDir: string): Promise<Server> {
+/**
+ * Hallmark's server (scripts/serve.mjs: Next.js behind the gate), or with `bare` plain
+ * `next start` on the same build, to measure what the gate costs.
+ */
+export async function startServer(dataDir: string, opts: { bare?: boolean; databaseUrl?: string } = {}): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"], {
-    env: { ...envFor(dataDir), PORT: String(port), HALLMARK_BASE_URL: url },
+  const [cmd, args] = opts.bare
+    ? ["node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"]]
+    : [process.execPath, ["scripts/serve.mjs", "-p", String(port), "-H", "127.0.0.1"]];
+  const child: ChildProcess = spawn(cmd, args, {
+    env: { ...envFor(dataDir, opts.databaseUrl), PORT: String(port), HALLMARK_BASE_URL: url },
     stdio: ["ignore", "ignore", "inherit"],
   });
   for (let i = 0; i < 300; i++) {

@@ -33,6 +33,7 @@ math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16))
 request = function()
   counter = counter + 1
   local body = nil
+  ${spec.idempotencyKeys ? `headers["idempotency-key"] = string.format("%08x%08x-%d", math.random(0, 2147483647), math.random(0, 2147483647), counter)` : ""}
   ${spec.bodyTemplate ? `body = string.gsub(${q(spec.bodyTemplate)}, "CONTENT_HASH", string.format("%08x%08x%048d", math.random(0, 2147483647), math.random(0, 2147483647), counter))` : ""}
   local p = ${spec.pathTemplate ? `string.gsub(${q(spec.pathTemplate)}, "ID", ids[math.random(#ids)])` : "nil"}
   return wrk.format(${q(spec.method ?? "GET")}, p, headers, body)
@@ -40,7 +41,7 @@ end
 ${spec.collectIds ? `response = function(status, hdrs, body)
   if status == 201 then
     if not acked then acked = io.open(${q(idsFile)}, "a") end
-    acked:write(string.match(body, '"id":"([^"]+)"'), "\\n")
+    acked:write(string.match(body, '"${spec.idField ?? "id"}":"([^"]+)"'), "\\n")
     acked:flush()
   end
 end` : ""}
