@@ -5,14 +5,14 @@
 import path from "node:path";
 import Sqlite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSqliteLog, useTemporaryDataDir, type SqliteLog } from "./test-support/sqlite-log";
+import { openTestLog, useTemporaryDataDir, type TestLog } from "./test-support/test-log";
 
 const dir = useTemporaryDataDir("locking");
-let m: SqliteLog;
+let m: TestLog;
 let other: Sqlite.Database; // stands for another process: its own connection to the file
 
 beforeAll(async () => {
-  m = await openSqliteLog(dir);
+  m = await openTestLog(dir);
   other = new Sqlite(path.join(dir, "hallmark.db"));
   other.pragma("busy_timeout = 0");
 }, 60_000);
@@ -68,8 +68,8 @@ describe("SQLite write transactions beside another writer", () => {
   });
 
   it("count as busy exactly the codes of a lock or transaction timeout, not a caller's error", () => {
-    const busy = ["P1008", "P2028", "P2034", "SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT"];
-    const notBusy = ["P2002", "P2025", "SQLITE_CONSTRAINT_UNIQUE", undefined, 42];
+    const busy = ["P1008", "P2028", "P2034", "SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT", "40001", "40P01", "40000", "55P03", "57014", "57P01", "08006", "08000", "53300"];
+    const notBusy = ["P2002", "P2025", "SQLITE_CONSTRAINT_UNIQUE", "23505", "22P02", undefined, 42];
     expect(busy.filter((code) => !m.db.isBusy({ code }))).toEqual([]);
     expect(notBusy.filter((code) => m.db.isBusy({ code }))).toEqual([]);
     expect(m.db.isBusy(null)).toBe(false);

@@ -4,6 +4,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient as SqliteClient, type Prisma } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { getConfig } from "./config";
@@ -24,6 +25,8 @@ export interface Database {
   kind: "sqlite" | "postgres";
   /** SQLite only: the database file, and the raw connection under `write` (set once connected) for the log's append. */
   sqlite?: { file: string; writer: RawHandle };
+  /** PostgreSQL only: the connection pool Prisma uses, shared with server/store/pg-store.ts. */
+  pg?: pg.Pool;
   read: Client;
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -105,13 +108,20 @@ function openSqlite(url: string): Database {
 }
 
 function openPostgres(url: string): Database {
-  const pool = { connectionString: url, max: Number(process.env.HALLMARK_PG_POOL_SIZE ?? 10) };
+  // A connection not free within 15 s is a busy database (503), as Prisma's maxWait was.
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.HALLMARK_PG_POOL_SIZE ?? 10), connectionTimeoutMillis: 15_000 });
+  // An idle connection the server dropped: the pool discards it; without a listener it would crash the process.
+  pool.on("error", () => {});
   const client = new PostgresClient({ adapter: new PrismaPg(pool) }) as unknown as Client;
   return {
     kind: "postgres",
+    pg: pool,
     read: client,
     write: (fn) => client.$transaction(fn, TX_OPTIONS),
-    close: () => client.$disconnect(),
+    close: async () => {
+      await client.$disconnect();
+      await pool.end();
+    },
   };
 }
 
@@ -133,13 +143,21 @@ export const dbBytes = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => bytes as 
  * True for a database that is busy rather than a request that is wrong: SQLite's lock held by
  * another process past the busy timeout (SQLITE_BUSY from a raw statement, P1008 through
  * Prisma), a transaction that could not start or finish in time (P2028), a write conflict or
- * deadlock (P2034). Worth a retry a moment later.
+ * deadlock (P2034 through Prisma); from PostgreSQL's own statements (server/store/pg-store.ts)
+ * a connection failure or none free in time (class 08), a transaction rolled back by the
+ * server (class 40: serialization failure, deadlock), a lock or statement timeout (55P03,
+ * 57014), a server shutting down or starting (57P01, 57P03), too many connections (53300).
+ * Worth a retry a moment later.
  */
+const BUSY_CODES = new Set(["P1008", "P2028", "P2034", "55P03", "57014", "57P01", "57P03", "53300"]);
 export const isBusy = (err: unknown): boolean => {
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code !== "string") return false;
-  return code === "P1008" || code === "P2028" || code === "P2034" || code.startsWith("SQLITE_BUSY");
+  return BUSY_CODES.has(code) || code.startsWith("SQLITE_BUSY") || (/^(08|40)[0-9A-Z]{3}$/.test(code));
 };
 
-/** True for Prisma's unique-constraint violation (P2002), on either database. */
-export const isUniqueViolation = (err: unknown): boolean => (err as { code?: string } | null)?.code === "P2002";
+/** True for a unique-constraint violation: Prisma's P2002 on either database, or PostgreSQL's own 23505. */
+export const isUniqueViolation = (err: unknown): boolean => {
+  const code = (err as { code?: string } | null)?.code;
+  return code === "P2002" || code === "23505";
+};

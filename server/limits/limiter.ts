@@ -23,7 +23,9 @@ const limiters = new Map<string, Limiter>();
 
 function redisClient(url: string): Redis {
   if (!redis) {
-    const client = new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false });
+    // Auto-pipelining: the commands of one event-loop turn (every request's minute and day
+    // budgets, across concurrent requests) go to Redis in one write, not one round trip each.
+    const client = new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false, enableAutoPipelining: true });
     client.on("ready", () => {
       redisFailing = false;
     });

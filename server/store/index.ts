@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "../db";
-import { prismaStore } from "./prisma-store";
+import { pgStore } from "./pg-store";
 import { WorkerReads } from "./sqlite-reader";
 import { sqliteStore } from "./sqlite-store";
 import type { Store } from "./types";
@@ -15,8 +15,10 @@ export function getStore(): Store {
     const db = getDb();
     if (db.sqlite) {
       store = sqliteStore({ ...db, sqlite: db.sqlite }, new WorkerReads(db.sqlite.file));
+    } else if (db.pg) {
+      store = pgStore(db.pg);
     } else {
-      store = prismaStore(db);
+      throw new Error(`no hot-path store for a ${db.kind} database`);
     }
     globalRef.__hallmarkStore = store;
   }

@@ -45,7 +45,11 @@ function writer(tx: Tx): LogWriter {
   };
 }
 
-/** The portable implementation, used on PostgreSQL. */
+/**
+ * The portable implementation, through Prisma: the reference both raw stores are tested
+ * against (sqlite-store.test.ts, pg-store.test.ts, on the same database). The server itself
+ * uses those (store/index.ts): each Prisma statement costs more than the raw one.
+ */
 export function prismaStore(db: Database): Store {
   const r = db.read;
   return {

@@ -6,17 +6,17 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { openSqliteLog, useTemporaryDataDir, type SqliteLog } from "../test-support/sqlite-log";
+import { openTestLog, useTemporaryDataDir, type TestLog } from "../test-support/test-log";
 import type { WorkerReads } from "./sqlite-reader";
 
 const dir = useTemporaryDataDir("reader");
-let m: SqliteLog;
+let m: TestLog;
 let reads: WorkerReads;
 let Reads: typeof WorkerReads;
 const turn = () => new Promise((r) => setImmediate(r)); // the batch of this turn is posted
 
 beforeAll(async () => {
-  m = await openSqliteLog(dir);
+  m = await openTestLog(dir);
   ({ WorkerReads: Reads } = await import("./sqlite-reader"));
   reads = new Reads(`${dir}/hallmark.db`);
 }, 60_000);

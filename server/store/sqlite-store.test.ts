@@ -1,18 +1,18 @@
 // The SQLite hot-path statements against the portable Prisma implementation, on the same file:
 // both must return exactly the same rows, so callers cannot tell which one serves them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSqliteLog, useTemporaryDataDir, type SqliteLog } from "../test-support/sqlite-log";
+import { openTestLog, useTemporaryDataDir, type TestLog } from "../test-support/test-log";
 import type { NodePosition } from "../crypto/merkle-tree";
 import type { HotReads } from "./types";
 
 const dir = useTemporaryDataDir("store");
-let m: SqliteLog;
+let m: TestLog;
 let ids: string[];
 let prisma: HotReads;
 let sqlite: HotReads;
 
 beforeAll(async () => {
-  m = await openSqliteLog(dir);
+  m = await openTestLog(dir);
   const seq = m.sequencer.getSequencer();
   const entries = Array.from({ length: 75 }, () => m.entry());
   await Promise.all(entries.map((e) => seq.append(e)));

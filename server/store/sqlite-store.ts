@@ -3,7 +3,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import { rawConnection, type Database } from "../db";
 import { nodeKey, type NodePosition } from "../crypto/merkle-tree";
 import { MIN_LEVEL } from "../crypto/node-cache";
-import { apiKeyRow, attestationRow, checkpointRow, idempotencyRow, issuerRow, publicSigningKeyRow, signingKeyRow, toSqliteDate } from "./sqlite-rows";
+import { apiKeyRow, attestationRow, checkpointRow, idempotencyRow, issuerRow, publicSigningKeyRow, signingKeyRow, toSqliteDate } from "./raw-rows";
 import type { ReadExecutor } from "./sqlite-reader";
 import type { BundleRows, EntryWriter, LogWriter, NodeHashes, Store } from "./types";
 

@@ -1,13 +1,15 @@
-// A fresh SQLite log for unit tests: a temporary data directory, migrations applied, an
-// organisation and a real issuer with its signing key. Call at the top of a test file,
+// A fresh log for unit tests: a temporary data directory with its SQLite file (or, with
+// useTemporaryPostgres, a fresh database on the local PostgreSQL server), migrations applied,
+// an organisation and a real issuer with its signing key. Call at the top of a test file,
 // before anything imports server modules (they read the environment on first use).
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 
-export interface SqliteLog {
+export interface TestLog {
   db: typeof import("../db");
   store: typeof import("../store");
   append: typeof import("../crypto/log-append");
@@ -30,8 +32,35 @@ export function useTemporaryDataDir(name: string): string {
   return dir;
 }
 
+/**
+ * A temporary data directory whose database is a new PostgreSQL database (HALLMARK_TEST_PG_URL,
+ * or the local server), dropped by close(); null when no PostgreSQL answers (the caller skips).
+ */
+export async function useTemporaryPostgres(name: string): Promise<{ dir: string; drop(): Promise<void> } | null> {
+  const adminUrl = process.env.HALLMARK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch {
+    return null;
+  }
+  const database = `hallmark_unit_${name.replace(/\W/g, "_")}_${process.pid}_${Date.now()}`;
+  await admin.query(`CREATE DATABASE ${database}`);
+  const dir = useTemporaryDataDir(name);
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  process.env.DATABASE_URL = url.toString();
+  return {
+    dir,
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
+      await admin.end();
+    },
+  };
+}
+
 /** Migrates the data directory set by useTemporaryDataDir and creates the log, a tenant and an issuer. */
-export async function openSqliteLog(dir: string): Promise<SqliteLog> {
+export async function openTestLog(dir: string): Promise<TestLog> {
   execFileSync("node", ["scripts/prisma.mjs", "deploy"], { env: process.env, stdio: "ignore" });
   const [db, store, append, identity, sequencer, tenants, issuers] = await Promise.all([
     import("../db"),

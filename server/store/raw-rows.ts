@@ -1,8 +1,10 @@
 import "server-only";
 import type { ApiKey, Attestation, Checkpoint, IdempotencyRecord, Issuer, PublicSigningKey, SigningKey } from "./types";
 
-// Raw SQLite rows (snake_case, ISO text dates, bigint integers) into the shapes Prisma returns,
-// and dates into the text the Prisma adapter writes, so both read each other's rows.
+// Raw rows of either database (snake_case; dates as ISO text with their zone; integers as
+// bigint or number; bytes as Buffers) into the shapes Prisma returns, and dates into the text
+// the Prisma SQLite adapter writes, so both read each other's rows. pg-store.ts parses
+// PostgreSQL's values into that form.
 type Row = Record<string, unknown>;
 
 export const toSqliteDate = (d: Date): string => d.toISOString().replace("Z", "+00:00");

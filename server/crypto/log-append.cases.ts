@@ -1,0 +1,144 @@
+// The append transaction's cases, run against each database (log-append.test.ts on a SQLite
+// file, log-append.pg.test.ts on PostgreSQL): a batch is all-or-nothing, a failure rejects its
+// waiters and leaves the log appendable, concurrent appends stay contiguous, an entry's own
+// rows commit with it and a refused entry fails alone, the quota holds exactly.
+import crypto from "node:crypto";
+import { describe, expect, it } from "vitest";
+import type { TestLog } from "../test-support/test-log";
+
+/** The cases against the log `log()` returns (opened by the caller's beforeAll). */
+export function appendCases(name: string, log: () => TestLog): void {
+  const entry = (id?: string) => log().entry(id);
+
+  async function state() {
+    const read = log().db.getDb().read;
+    return {
+      size: Number((await read.log.findUniqueOrThrow({ where: { id: 1 } })).treeSize),
+      attestations: await read.attestation.count(),
+      nodes: await read.logNode.count(),
+      checkpoints: await read.checkpoint.count(),
+    };
+  }
+
+  describe(`log append transaction (${name})`, () => {
+    it("writes a batch entirely: attestations, leaves and nodes, one checkpoint", async () => {
+      const before = await state();
+      const id = await log().identity.getLogIdentity();
+      const outcomes = await log().store.getStore().append((w) => log().append.appendBatch(w, id, [entry(), entry(), entry()]));
+      const after = await state();
+      expect(outcomes).toEqual([0, 1, 2].map((i) => ({ logIndex: before.size + i })));
+      expect(after).toMatchObject({ size: before.size + 3, attestations: before.attestations + 3, checkpoints: before.checkpoints + 1 });
+      expect(after.nodes).toBeGreaterThan(before.nodes + 2);
+    });
+
+    it("writes nothing of a batch that fails midway, and the log stays appendable", async () => {
+      const id = await log().identity.getLogIdentity();
+      const dup = crypto.randomUUID();
+      await log().store.getStore().append((w) => log().append.appendBatch(w, id, [entry(dup)]));
+      const before = await state();
+      // The second entry repeats an id: its insert fails after the first row was written.
+      await expect(log().store.getStore().append((w) => log().append.appendBatch(w, id, [entry(), entry(dup)]))).rejects.toThrow();
+      expect(await state()).toEqual(before);
+      await log().store.getStore().append((w) => log().append.appendBatch(w, id, [entry()]));
+      expect((await state()).size).toBe(before.size + 1);
+    });
+
+    it("rejects every waiter of a failed group commit and resolves the next batch", async () => {
+      const seq = log().sequencer.getSequencer();
+      const dup = crypto.randomUUID();
+      await seq.append(entry(dup));
+      const before = await state();
+      const results = await Promise.allSettled([seq.append(entry()), seq.append(entry(dup)), seq.append(entry())]);
+      // The three arrived in one turn: one batch, one transaction, rolled back for all.
+      expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
+      expect(await state()).toEqual(before);
+      expect(await seq.append(entry())).toBe(before.size);
+    });
+
+    it("gives concurrent appends distinct, contiguous indexes", async () => {
+      const seq = log().sequencer.getSequencer();
+      const before = (await state()).size;
+      const indexes = await Promise.all(Array.from({ length: 200 }, () => seq.append(entry())));
+      expect([...indexes].sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, i) => before + i));
+    });
+
+    it("commits an entry's own rows with it; a refused entry fails alone and the rest of its batch is logged", async () => {
+      const seq = log().sequencer.getSequencer();
+      const before = await state();
+      const tenantId = log().tenantId;
+      const withEffects = (key: string, refuse: boolean) => {
+        const e = entry();
+        e.effects = {
+          admit: async (w, batch) => {
+            if (refuse) throw new Error(`refused ${key}`);
+            if (batch.has(key) || (await w.idempotencyRecord(tenantId, key))) throw new Error(`taken ${key}`);
+            batch.set(key, true);
+          },
+          write: (w) => w.putIdempotencyRecord({ tenantId, key, requestHash: "h", status: 201, response: JSON.stringify({ id: e.row.id }), createdAt: new Date() }),
+        };
+        return e;
+      };
+      const k = () => crypto.randomUUID();
+      const [a, b, c, d] = [k(), k(), k(), k()];
+      const results = await Promise.allSettled([
+        seq.append(withEffects(a, false)),
+        seq.append(withEffects(b, true)),
+        seq.append(withEffects(c, false)),
+        seq.append(withEffects(c, false)), // the same key again, in the same batch
+        seq.append(withEffects(d, false)),
+      ]);
+      expect(results.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual([
+        before.size,
+        `refused ${b}`,
+        before.size + 1,
+        `taken ${c}`,
+        before.size + 2,
+      ]);
+      expect(await state()).toMatchObject({ size: before.size + 3, attestations: before.attestations + 3, checkpoints: before.checkpoints + 1 });
+      const records = await log().db.getDb().read.idempotencyRecord.findMany({ where: { tenantId, key: { in: [a, b, c, d] } } });
+      expect(records.map((r) => r.key).sort()).toEqual([a, c, d].sort());
+      // Committed: a later batch sees the key taken.
+      await expect(seq.append(withEffects(a, false))).rejects.toThrow(`taken ${a}`);
+    });
+
+    it("writes nothing of a batch whose entry fails to write its own rows", async () => {
+      const seq = log().sequencer.getSequencer();
+      const before = await state();
+      const records = await log().db.getDb().read.idempotencyRecord.count();
+      const ok = entry();
+      ok.effects = { write: (w) => w.putIdempotencyRecord({ tenantId: log().tenantId, key: crypto.randomUUID(), requestHash: "h", status: 201, response: "{}", createdAt: new Date() }) };
+      const broken = entry();
+      broken.effects = { write: (w) => w.insertProtection({ id: crypto.randomUUID(), tenantId: log().tenantId, userId: "no such user", attestationId: broken.row.id, contentHash: "x", title: null, description: null, contentType: null, fileName: null, fileSize: null, category: "other", visibility: "private", aiMetadata: null, createdAt: new Date() }) };
+      const results = await Promise.allSettled([seq.append(ok), seq.append(broken)]);
+      expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+      expect(await state()).toEqual(before);
+      expect(await log().db.getDb().read.idempotencyRecord.count()).toBe(records);
+    });
+    it("takes usage units exactly up to the limit, refusing the entries beyond it alone", async () => {
+      const seq = log().sequencer.getSequencer();
+      const before = await state();
+      const userId = crypto.randomUUID();
+      const month = "2026-11";
+      const taking = (limit: number | null) => {
+        const e = entry();
+        e.effects = {
+          admit: async (w) => {
+            if (!(await w.takeUsageUnit(userId, month, limit))) throw new Error("quota");
+          },
+        };
+        return e;
+      };
+      const results = await Promise.allSettled(Array.from({ length: 8 }, () => seq.append(taking(5))));
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(5);
+      expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.message)).toEqual(["quota", "quota", "quota"]);
+      const counter = () => log().db.getDb().read.usageCounter.findUniqueOrThrow({ where: { userId_month: { userId, month } } });
+      expect((await counter()).count).toBe(5);
+      // No limit: always taken, and counted.
+      await seq.append(taking(null));
+      expect((await counter()).count).toBe(6);
+      // A limit of zero takes nothing and writes no row.
+      await expect(seq.append(taking(0))).rejects.toThrow("quota");
+      expect((await state()).size).toBe(before.size + 6);
+    });
+  });
+}
