@@ -102,6 +102,8 @@ describe("consumer mint", () => {
       [{ content_hash: h, title: "x".repeat(201) }, "/title"],
       [{ content_hash: h, title: "" }, "/title"],
       [{ content_hash: h, description: "x".repeat(5001) }, "/description"],
+      [{ content_hash: h, title: "a\u0000b" }, "/title"],
+      [{ content_hash: h, description: "\u0000" }, "/description"],
       [{ content_hash: h, file_name: "f".repeat(256) }, "/file_name"],
       [{ content_hash: h, file_name: "a\nb" }, "/file_name"],
       [{ content_hash: h, content_type: "not a mime" }, "/content_type"],
@@ -137,6 +139,20 @@ describe("consumer mint", () => {
       visibility: "public",
     });
     expect(ok.status, ok.text).toBe(201);
+  });
+
+  it("stores any text but U+0000 exactly, and a refused mint never fails the mints committed beside it", async () => {
+    const { apiKey } = createMintingConsumer();
+    const odd = 'quote " backslash \\ braces {} comma , NULL emoji \u{1F600} tab\t line\nsep \u2028';
+    const together = await Promise.all([
+      ...Array.from({ length: 6 }, () => mint(apiKey, { content_hash: randomContentHash(), title: odd, description: "NULL", visibility: "public" })),
+      ...Array.from({ length: 3 }, () => mint(apiKey, { content_hash: randomContentHash(), title: "nul \u0000 inside" })),
+    ]);
+    expect(together.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201, 422, 422, 422]);
+    const list = await api("/v1/consumer/protections?limit=100", { key: apiKey });
+    expect(list.body.total).toBe(6);
+    for (const item of list.body.items) expect(item).toMatchObject({ title: odd, description: "NULL" });
+    expect(await used(apiKey)).toBe(6);
   });
 
   it("refuses an organisation key (403), no credentials (401) and other methods (405)", async () => {

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { name } from "./text";
 import { SCOPES } from "../../domain/scopes";
 
 export const ZCreateApiKeyInput = z.strictObject({
-  name: z.string().trim().min(1).max(100),
+  name: name(100),
   scopes: z.array(z.enum(SCOPES)).min(1).max(SCOPES.length),
   daily_quota: z.number().int().min(1).max(1_000_000_000).optional(),
   rate_limit_per_minute: z.number().int().min(1).max(1_000_000).optional(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZId } from "./text";
 import { MAX_PAYLOAD_DEPTH } from "../../domain/limits";
 
 function depthOf(value: unknown, depth = 0): number {
@@ -31,4 +32,4 @@ export const ZCreateAttestationInput = z.strictObject({
   payload: ZPayload,
 });
 
-export const ZIdInput = z.object({ id: z.string() });
+export const ZIdInput = z.object({ id: ZId });

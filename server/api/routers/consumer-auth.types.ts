@@ -1,15 +1,16 @@
 import { z } from "zod";
+import { name, text } from "./text";
 
 const ZEmail = z.email().max(254);
 
 export const ZSignupInput = z.strictObject({
   email: ZEmail,
   password: z.string().min(8).max(256),
-  name: z.string().trim().min(1).max(100),
+  name: name(100),
 });
 
 export const ZVerifyEmailInput = z.strictObject({
-  token: z.string().min(1).max(256),
+  token: text(256, 1),
 });
 
 export const ZResendVerificationInput = z.strictObject({
@@ -18,6 +19,6 @@ export const ZResendVerificationInput = z.strictObject({
 
 /** Login checks the password only; its length rules are sign-up's business. */
 export const ZLoginInput = z.strictObject({
-  email: z.string().min(1).max(254),
+  email: text(254, 1),
   password: z.string().min(1).max(256),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text, ZId } from "./text";
 import { canonicalJson } from "@/lib/verify";
 import { CATEGORIES, VISIBILITIES, type MintInput } from "../../domain/protections";
 import { ZPayload } from "./attestations.types";
@@ -13,8 +14,6 @@ const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-// Well-formed Unicode is checked for every string when the JSON is parsed (server/http/json-text.ts).
-const text = (max: number, min = 0) => z.string().min(min).max(max);
 
 /** The body of POST /v1/consumer/mint. Unknown members are rejected. */
 export const ZMintBody = z.strictObject({
@@ -66,4 +65,4 @@ export const ZListProtectionsInput = z.strictObject({
   visibility: z.enum(VISIBILITIES).optional(),
 });
 
-export const ZProtectionIdInput = z.object({ id: z.string() });
+export const ZProtectionIdInput = z.object({ id: ZId });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError } from "../../domain/errors";
 import { parseBody } from "./parse-body";
+import { ZId } from "./text";
 import { ZIntParam } from "./query-params";
 import { PACK_STATUSES } from "../../domain/packs";
 import { ZPackRules } from "../../domain/pack-rules";
@@ -10,7 +11,8 @@ const text = (max: number, min = 0) =>
     .string()
     .trim()
     .min(min, min === 1 ? "must not be empty" : `must be at least ${min} characters`)
-    .max(max, `must be at most ${max} characters`);
+    .max(max, `must be at most ${max} characters`)
+    .refine((v) => !v.includes("\u0000"), "must not contain U+0000 (NUL)"); // see ./text.ts
 
 /** POST /v1/attestation-packs. Unknown members are rejected. */
 export const ZCreatePackInput = z.strictObject({
@@ -43,13 +45,13 @@ export function parseUpdateBody(body: unknown): z.output<typeof ZUpdatePackBody>
 }
 
 /** The procedure's input: the path id and the raw body (validated inside, so pointers stay relative to the body). */
-export const ZUpdatePackInput = z.object({ id: z.string(), body: z.unknown() });
+export const ZUpdatePackInput = z.object({ id: ZId, body: z.unknown() });
 
 /** POST /v1/attestation-packs/{id}/clone. */
 export const ZClonePackBody = z.strictObject({ name: text(200, 1).optional() });
-export const ZClonePackInput = z.object({ id: z.string(), body: z.unknown() });
+export const ZClonePackInput = z.object({ id: ZId, body: z.unknown() });
 
-export const ZPackIdInput = z.object({ id: z.string() });
+export const ZPackIdInput = z.object({ id: ZId });
 
 export const ZListPacksInput = z.strictObject({
   status: z.enum(PACK_STATUSES).optional(),

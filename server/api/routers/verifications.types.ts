@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZId } from "./text";
 import { ZIntParam } from "./query-params";
 
 const CONTENT_HASH = /^(?:sha256:)?([0-9a-f]{64})$/i;
@@ -28,7 +29,7 @@ export const ZRunVerificationInput = z
     }
   });
 
-export const ZVerificationIdInput = z.object({ id: z.string() });
+export const ZVerificationIdInput = z.object({ id: ZId });
 
 export const ZListVerificationsInput = z.strictObject({
   pack_id: z.uuid("must be a pack id (UUID)").optional(),
