@@ -3,10 +3,10 @@
 // checkpoint, before and after the log grows (the right-edge cache per tree size).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hexToBytes, verifyInclusion } from "@/lib/verify";
-import { openSqliteLog, useTemporaryDataDir, type SqliteLog } from "../test-support/sqlite-log";
+import { openTestLog, useTemporaryDataDir, type TestLog } from "../test-support/test-log";
 
 const dir = useTemporaryDataDir("bundles");
-let m: SqliteLog;
+let m: TestLog;
 const leaves = new Map<string, Uint8Array>();
 
 async function append(n: number) {
@@ -30,7 +30,7 @@ async function verifyAll(size: number) {
 }
 
 beforeAll(async () => {
-  m = await openSqliteLog(dir);
+  m = await openTestLog(dir);
 }, 60_000);
 
 afterAll(async () => {
