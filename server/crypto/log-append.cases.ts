@@ -75,6 +75,8 @@ export function appendCases(name: string, log: () => TestLog): void {
             batch.set(key, true);
           },
           write: (w) => w.putIdempotencyRecord({ tenantId, key, requestHash: "h", status: 201, response: JSON.stringify({ id: e.row.id }), createdAt: new Date() }),
+          // Declared, so a store that can reads the batch's keys at once (pg-store) does.
+          idempotencyKey: { tenantId, key },
         };
         return e;
       };

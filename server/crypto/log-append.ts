@@ -38,6 +38,11 @@ export interface EntryEffects {
   admit?(w: EntryWriter, batch: BatchScope): Promise<void>;
   /** Writes the entry's own rows, after its attestation row. A failure here fails the whole batch. */
   write?(w: EntryWriter): Promise<void>;
+  /**
+   * The Idempotency-Key admit looks up, if any: the store may read the keys of a whole batch in
+   * one statement before the admits run (EntryWriter.preloadIdempotencyRecords).
+   */
+  idempotencyKey?: { tenantId: string; key: string };
 }
 
 /** Each entry's fate in its batch: its log index, or why it was refused. */
@@ -55,6 +60,8 @@ export async function appendBatch(w: LogWriter, id: LogIdentity, all: LogEntry[]
   const outcomes: EntryOutcome[] = new Array(all.length);
   const entries: LogEntry[] = [];
   const scope: BatchScope = new Map();
+  const keys = all.flatMap((e) => (e.effects?.idempotencyKey ? [e.effects.idempotencyKey] : []));
+  if (keys.length && w.entries.preloadIdempotencyRecords) await w.entries.preloadIdempotencyRecords(keys);
   for (const [i, entry] of all.entries()) {
     try {
       await entry.effects?.admit?.(w.entries, scope);

@@ -110,6 +110,7 @@ export async function mintProtection(opts: { tenantId: string; input: MintInput;
             await w.insertProtection(protectionRow(protectionId, tenantId, user.id, row, input));
             if (idempotency) await storeIdempotentAnswer(w, idempotency, 201, view, row.createdAt);
           },
+          idempotencyKey: idempotency && { tenantId: idempotency.tenantId, key: idempotency.key },
         };
       },
     });

@@ -207,13 +207,34 @@ class PgWriter implements LogWriter {
   closed = false;
   readonly entries: EntryWriter;
 
+  /** Records read ahead by preloadIdempotencyRecords (null: read, none), kept current by puts. */
+  private knownRecords = new Map<string, IdempotencyRecord | null>();
+
   constructor(private readonly client: pg.PoolClient) {
+    const id = (tenantId: string, key: string) => `${tenantId}\n${key}`;
     this.entries = {
+      preloadIdempotencyRecords: async (keys) => {
+        await this.flush();
+        const rows = await run(
+          this.db,
+          "hm_idempotency_many",
+          `SELECT ${list("r", IDEMPOTENCY_COLS)} FROM idempotency_records r
+            JOIN unnest($1::text[], $2::text[]) AS k(tenant_id, key) ON r.tenant_id = k.tenant_id AND r.key = k.key`,
+          [keys.map((k) => k.tenantId), keys.map((k) => k.key)],
+        );
+        for (const k of keys) this.knownRecords.set(id(k.tenantId, k.key), null);
+        for (const r of rows) this.knownRecords.set(id(r.tenant_id as string, r.key as string), idempotencyRow(r));
+      },
       idempotencyRecord: async (tenantId, key) => {
+        const known = this.knownRecords.get(id(tenantId, key));
+        if (known !== undefined) return known;
         await this.flush();
         return one(this.db, "hm_idempotency", `SELECT ${list("r", IDEMPOTENCY_COLS)} FROM idempotency_records r WHERE r.tenant_id = $1 AND r.key = $2`, [tenantId, key], idempotencyRow);
       },
-      putIdempotencyRecord: async (r) => void this.open().records.set(`${r.tenantId}\n${r.key}`, r),
+      putIdempotencyRecord: async (r) => {
+        this.open().records.set(id(r.tenantId, r.key), r);
+        this.knownRecords.set(id(r.tenantId, r.key), r);
+      },
       takeUsageUnit: async (userId, month, limit) => {
         if (limit !== null && limit < 1) return false;
         await this.flush();

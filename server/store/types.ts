@@ -47,6 +47,11 @@ export type ProtectionInsert = Omit<Protection, "verificationCount">;
  */
 export interface EntryWriter {
   idempotencyRecord(tenantId: string, key: string): Promise<IdempotencyRecord | null>;
+  /**
+   * Optional: reads these keys' records at once, so that idempotencyRecord answers them without
+   * another statement (where a statement is a round trip, on PostgreSQL).
+   */
+  preloadIdempotencyRecords?(keys: { tenantId: string; key: string }[]): Promise<void>;
   /** Inserts the record, or replaces the one with the same (tenant, key). */
   putIdempotencyRecord(row: IdempotencyRecord): Promise<void>;
   /** Counts one mint for the user's month unless that makes more than `limit` (null: no limit); false when refused. */
