@@ -219,8 +219,8 @@ function writeWorkloads(urls: string[], creds: Creds) {
 }
 
 /**
- * The same writes on PostgreSQL, two instances sharing the load (one generator per instance),
- * beside one SQLite instance in the same rounds. PostgreSQL is the local server
+ * The same writes on PostgreSQL, two instances sharing the load (one generator per instance)
+ * and their limits (Redis), beside one SQLite instance in the same rounds. PostgreSQL is the local server
  * (HALLMARK_TEST_PG_URL, or postgresql://postgres@127.0.0.1:5432/postgres); a fresh database is
  * made for the run and dropped after.
  */
@@ -245,7 +245,9 @@ async function postgresWrites(): Promise<string[]> {
     migrate(liteDir);
     const pgCreds = seed(pgDir, 1, pgUrl);
     const liteCreds = seed(liteDir, 1);
-    servers.push(await startServer(pgDir, { databaseUrl: pgUrl }), await startServer(pgDir, { databaseUrl: pgUrl }), await startServer(liteDir));
+    // Several instances share their limits in Redis, as an operator runs them (README, "Limits").
+    const shared = { databaseUrl: pgUrl, env: { HALLMARK_REDIS_URL: process.env.HALLMARK_TEST_REDIS_URL ?? "redis://127.0.0.1:6379" } };
+    servers.push(await startServer(pgDir, shared), await startServer(pgDir, shared), await startServer(liteDir));
     const onPg = writeWorkloads([servers[0]!.url, servers[1]!.url], pgCreds);
     const onLite = writeWorkloads([servers[2]!.url], liteCreds);
     const c = await compare({ pgAttest: onPg.attest, pgMint: onPg.mint, liteAttest: onLite.attest, liteMint: onLite.mint }, ROUNDS);

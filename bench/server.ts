@@ -41,14 +41,14 @@ export interface Server {
  * Hallmark's server (scripts/serve.mjs: Next.js behind the gate), or with `bare` plain
  * `next start` on the same build, to measure what the gate costs.
  */
-export async function startServer(dataDir: string, opts: { bare?: boolean; databaseUrl?: string } = {}): Promise<Server> {
+export async function startServer(dataDir: string, opts: { bare?: boolean; databaseUrl?: string; env?: Record<string, string> } = {}): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const [cmd, args] = opts.bare
     ? ["node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"]]
     : [process.execPath, ["scripts/serve.mjs", "-p", String(port), "-H", "127.0.0.1"]];
   const child: ChildProcess = spawn(cmd, args, {
-    env: { ...envFor(dataDir, opts.databaseUrl), PORT: String(port), HALLMARK_BASE_URL: url },
+    env: { ...envFor(dataDir, opts.databaseUrl), ...opts.env, PORT: String(port), HALLMARK_BASE_URL: url },
     stdio: ["ignore", "ignore", "inherit"],
   });
   for (let i = 0; i < 300; i++) {
