@@ -1,12 +1,12 @@
-// The PostgreSQL hot-path statements against the portable Prisma implementation, on the same
-// fresh database: both must return exactly the same rows, so callers cannot tell which one
-// serves them; and rows written by the store read back through Prisma as they were written.
+// The PostgreSQL store on a fresh database: its reads against the portable Prisma
+// implementation (the cases: hot-reads.cases.ts), under a time zone far from UTC; rows it
+// writes read back through Prisma as they were written; and its failure paths.
 import crypto from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestLog, useTemporaryPostgres, type TestLog } from "../test-support/test-log";
-import type { NodePosition } from "../crypto/merkle-tree";
 import type { HotReads } from "./types";
+import { hotReadCases } from "./hot-reads.cases";
 
 const database = await useTemporaryPostgres("pg-store");
 let m: TestLog;
@@ -34,46 +34,7 @@ describe.skipIf(!database)("PostgreSQL hot reads and writes", () => {
     await database?.drop();
   });
 
-  it("reads nodes in one call, leaving out absent ones, exactly as Prisma does", async () => {
-    const positions: NodePosition[] = [];
-    for (let level = 0; level <= 7; level++) for (let index = 0; index < 12; index++) positions.push({ level, index });
-    positions.push({ level: 0, index: 10_000 });
-    const got = await reads.nodes(positions);
-    expect(got.size).toBeGreaterThan(32);
-    expect(got.has("0:10000")).toBe(false);
-    expect([...got.entries()].sort()).toEqual([...(await prisma.nodes(positions)).entries()].sort());
-    expect(await reads.nodes([])).toEqual(new Map());
-  });
-
-  it("reads a bundle's rows with the newest checkpoint and the leaf's lower siblings, and no private key", async () => {
-    let complete = 0;
-    for (const id of [ids[0]!, ids[40]!, ids[74]!]) {
-      const { lowerNodes, ...rows } = (await reads.bundleRows(id, m.tenantId))!;
-      const { lowerNodes: none, ...want } = (await prisma.bundleRows(id, m.tenantId))!;
-      expect(rows).toEqual(want);
-      expect(none.size).toBe(0);
-      expect(Object.keys(rows.signingKey)).not.toContain("privateKeyEnc");
-      expect(Number(rows.checkpoint.treeSize)).toBeGreaterThanOrEqual(75);
-      const index = Number(rows.attestation.logIndex);
-      const siblings = [0, 1, 2, 3, 4].map((k) => ({ level: k, index: Math.floor(index / 2 ** k) ^ 1 }));
-      expect([...lowerNodes.entries()].sort()).toEqual([...(await prisma.nodes(siblings)).entries()].sort());
-      if (index < 64) {
-        expect(lowerNodes.size).toBe(5);
-        complete++;
-      }
-    }
-    expect(complete).toBeGreaterThan(0);
-  });
-
-  it("reads the single rows exactly as Prisma does, dates to the millisecond", async () => {
-    const { attestation } = (await prisma.bundleRows(ids[3]!, m.tenantId))!;
-    expect(await reads.attestation(ids[3]!, m.tenantId)).toEqual(attestation);
-    expect(await reads.issuer(m.issuerId)).toEqual(await prisma.issuer(m.issuerId));
-    expect(await reads.signingKey(m.kid)).toEqual(await prisma.signingKey(m.kid));
-    expect(await reads.latestCheckpoint()).toEqual(await prisma.latestCheckpoint());
-    expect(await reads.issuer("nobody")).toBeNull();
-    expect(await reads.attestation(ids[3]!, "another-tenant")).toBeNull();
-  });
+  hotReadCases(() => ({ m, ids, prisma, reads }));
 
   it("writes what it was given: an appended entry's row and its own rows read back through Prisma unchanged", async () => {
     const e = m.entry();
@@ -161,15 +122,5 @@ describe.skipIf(!database)("PostgreSQL hot reads and writes", () => {
     } finally {
       await admin.end();
     }
-  });
-
-  it("finds no bundle for an unknown id or another tenant's attestation", async () => {
-    expect(await reads.bundleRows("00000000-0000-7000-8000-000000000000", m.tenantId)).toBeNull();
-    expect(await reads.bundleRows(ids[0]!, "another-tenant")).toBeNull();
-  });
-
-  it("answers many concurrent reads each with its own rows", async () => {
-    const got = await Promise.all(ids.map((id) => reads.bundleRows(id, m.tenantId)));
-    expect(got.map((r) => r?.attestation.id)).toEqual(ids);
   });
 });
