@@ -14,6 +14,15 @@ export interface HotReadsUnderTest {
   reads: HotReads;
 }
 
+/** Appends the 75 attestations the cases read, and opens the Prisma reference on the same database. */
+export async function setUpHotReads(m: TestLog): Promise<HotReadsUnderTest> {
+  const seq = m.sequencer.getSequencer();
+  const entries = Array.from({ length: 75 }, () => m.entry());
+  await Promise.all(entries.map((e) => seq.append(e)));
+  const { prismaStore } = await import("./prisma-store");
+  return { m, ids: entries.map((e) => e.row.id), prisma: prismaStore(m.db.getDb()).reads, reads: m.store.getStore().reads };
+}
+
 /** The cases, inside the caller's describe, against what `get()` returns once its beforeAll ran. */
 export function hotReadCases(get: () => HotReadsUnderTest): void {
   it("reads nodes in one call, more than one statement's worth, leaving out absent ones, exactly as Prisma does", async () => {

@@ -6,12 +6,11 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestLog, useTemporaryPostgres, type TestLog } from "../test-support/test-log";
 import type { HotReads } from "./types";
-import { hotReadCases } from "./hot-reads.cases";
+import { hotReadCases, setUpHotReads, type HotReadsUnderTest } from "./hot-reads.cases";
 
 const database = await useTemporaryPostgres("pg-store");
 let m: TestLog;
-let ids: string[];
-let prisma: HotReads;
+let t: HotReadsUnderTest;
 let reads: HotReads;
 
 describe.skipIf(!database)("PostgreSQL hot reads and writes", () => {
@@ -19,13 +18,8 @@ describe.skipIf(!database)("PostgreSQL hot reads and writes", () => {
     // A time zone far from UTC: timestamps must not move with the process's zone.
     process.env.TZ = "Pacific/Kiritimati";
     m = await openTestLog(database!.dir);
-    const seq = m.sequencer.getSequencer();
-    const entries = Array.from({ length: 75 }, () => m.entry());
-    await Promise.all(entries.map((e) => seq.append(e)));
-    ids = entries.map((e) => e.row.id);
-    const { prismaStore } = await import("./prisma-store");
-    prisma = prismaStore(m.db.getDb()).reads;
-    reads = m.store.getStore().reads;
+    t = await setUpHotReads(m);
+    reads = t.reads;
     expect(m.db.getDb().kind).toBe("postgres");
   }, 60_000);
 
@@ -34,7 +28,7 @@ describe.skipIf(!database)("PostgreSQL hot reads and writes", () => {
     await database?.drop();
   });
 
-  hotReadCases(() => ({ m, ids, prisma, reads }));
+  hotReadCases(() => t);
 
   it("writes what it was given: an appended entry's row and its own rows read back through Prisma unchanged", async () => {
     const e = m.entry();
