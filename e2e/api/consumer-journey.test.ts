@@ -43,6 +43,11 @@ describe("a consumer's first protection", () => {
     const cli = (file: string) =>
       execFileSync("npm", ["run", "verify", "--", path.join(dir, file), "--log-key", path.join(dir, "log.pem")], { encoding: "utf8" });
     expect(cli("bundle.json")).toMatch(/^OK attestation at log index \d+/m);
+    // The same proof through the attestation's own route, which a consumer reads for its own mints.
+    const byAttestation = await api(`/v1/attestations/${minted.body.attestation_id}/proof-bundle`, { headers: auth });
+    expect(byAttestation.status, byAttestation.text).toBe(200);
+    fs.writeFileSync(path.join(dir, "by-attestation.json"), byAttestation.text);
+    expect(cli("by-attestation.json")).toMatch(/^OK attestation at log index \d+/m);
 
     // And the CLI is not a rubber stamp: a bundle for another hash fails, with a reason.
     fs.writeFileSync(path.join(dir, "forged.json"), bundle.text.replace(hash, "b".repeat(64)));
