@@ -28,6 +28,20 @@ describe("attestations", () => {
     expect(result.ok, JSON.stringify(result)).toBe(true);
   });
 
+  it("bounds the log entry to 65,535 bytes: a payload of 65,233 canonical bytes is logged, one more is 422 and writes nothing", async () => {
+    // {"b":"…"} is 8 bytes around its string; the leaf adds 302 bytes of fixed-length fields.
+    const payload = (size: number) => ({ b: "x".repeat(size - 8) });
+    const largest = await api("/v1/attestations", { key, json: { issuer_id: issuerId, payload: payload(65_233) } });
+    expect(largest.status, largest.text.slice(0, 300)).toBe(201);
+    const bundle = await api(`/v1/attestations/${largest.body.id}/proof-bundle`, { key });
+    expect(verifyProofBundle(bundle.body, { logPublicKey: await logKey() }).ok).toBe(true);
+    const before = (await api("/v1/log")).body.tree_size;
+    const over = await api("/v1/attestations", { key, json: { issuer_id: issuerId, payload: payload(65_234) } });
+    expectProblem(over, 422, "validation_failed");
+    expect(over.body.errors).toEqual([{ pointer: "/payload", detail: expect.stringContaining("at most 65233 bytes") }]);
+    expect((await api("/v1/log")).body.tree_size).toBe(before);
+  });
+
   it("assigns distinct, contiguous log indexes under concurrent creation", async () => {
     const made = await Promise.all(Array.from({ length: 40 }, () => attest(key, issuerId)));
     const indexes = made.map((a) => a.log_index).sort((a, b) => a - b);

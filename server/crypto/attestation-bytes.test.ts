@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bytesToHex, canonicalJson, leafData, leafHash, nodeHash, signingMessage } from "@/lib/verify";
-import { leafHashOf, signingMessageOf } from "./attestation-bytes";
+import { leafDataOf, signingMessageOf } from "./attestation-bytes";
 import { leafHashNode, nodeHashNode, toHex } from "./hash";
 
 const payloadArb = fc.dictionary(fc.string({ unit: "grapheme" }), fc.jsonValue({ maxDepth: 4 }), { maxKeys: 8 }).map(
@@ -19,12 +19,13 @@ const fieldArb = fc.record({
 });
 
 describe("attestation bytes composed from the canonical payload", () => {
-  it("equal lib/verify's signingMessage and leaf hash for any attestation", () => {
+  it("equal lib/verify's signingMessage, leaf data and leaf hash for any attestation", () => {
     fc.assert(
       fc.property(fieldArb, (f) => {
         const c = { ...f, payloadJcs: canonicalJson(f.payload) };
         expect(Buffer.from(signingMessageOf(c))).toEqual(Buffer.from(signingMessage(f)));
-        expect(Buffer.from(leafHashOf(c, f.signature))).toEqual(Buffer.from(leafHash(leafData(f))));
+        expect(leafDataOf(c, f.signature)).toEqual(Buffer.from(leafData(f)));
+        expect(Buffer.from(leafHashNode(leafDataOf(c, f.signature)))).toEqual(Buffer.from(leafHash(leafData(f))));
       }),
       { numRuns: 400 },
     );

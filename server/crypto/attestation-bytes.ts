@@ -6,7 +6,6 @@
 // it serialises strings exactly as JSON.stringify does. attestation-bytes.test.ts checks the
 // equality on random attestations.
 import { ATTESTATION_PAYLOAD_TYPE } from "../../lib/verify/attestation";
-import { leafHashNode } from "./hash";
 
 export interface CanonicalAttestation {
   id: string;
@@ -30,7 +29,7 @@ export function signingMessageOf(a: CanonicalAttestation): Buffer {
   return Buffer.concat([Buffer.from(`${TYPE_PREFIX}${body.length} `, "utf8"), body]);
 }
 
-/** SHA-256(0x00 ‖ JCS({id, issuer_id, kid, payload, created_at, signature})). */
-export function leafHashOf(a: CanonicalAttestation, signature: string): Uint8Array {
-  return leafHashNode(Buffer.from(`${bodyWithoutClose(a)},"signature":${JSON.stringify(signature)}}`, "utf8"));
+/** JCS({id, issuer_id, kid, payload, created_at, signature}): the leaf data. */
+export function leafDataOf(a: CanonicalAttestation, signature: string): Buffer {
+  return Buffer.from(`${bodyWithoutClose(a)},"signature":${JSON.stringify(signature)}}`, "utf8");
 }

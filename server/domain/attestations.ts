@@ -1,6 +1,7 @@
 import "server-only";
 import { canonicalJson } from "@/lib/verify";
-import { leafHashOf, signingMessageOf } from "../crypto/attestation-bytes";
+import { leafDataOf, signingMessageOf } from "../crypto/attestation-bytes";
+import { leafHashNode } from "../crypto/hash";
 import { getStore } from "../store";
 import { signEd25519 } from "../crypto/key-custody";
 import { getSequencer } from "../crypto/sequencer";
@@ -9,7 +10,7 @@ import { iso, newId } from "./ids";
 import { getSigner, type Signer } from "./signing-keys";
 import type { EntryEffects, LogEntry } from "../crypto/log-append";
 import { getActiveIssuer } from "./issuer-cache";
-import { MAX_PAYLOAD_BYTES } from "./limits";
+import { MAX_LEAF_BYTES, MAX_PAYLOAD_BYTES } from "./limits";
 
 export interface AttestationView {
   id: string;
@@ -88,9 +89,16 @@ export function signAttestation(signer: Signer, opts: { tenantId: string; issuer
   if (createdAt.getTime() > signer.expiresAt) throw new AppError("service_unavailable", "The issuer's key is being rotated; retry.");
   const fields = { id: newId(), issuer_id: opts.issuerId, kid: signer.kid, created_at: iso(createdAt), payloadJcs: opts.payloadJcs };
   const signature = Buffer.from(signEd25519(signer.privateKey, signingMessageOf(fields))).toString("base64");
+  const leaf = leafDataOf(fields, signature);
+  if (leaf.length > MAX_LEAF_BYTES) {
+    const room = MAX_LEAF_BYTES - (leaf.length - Buffer.byteLength(opts.payloadJcs, "utf8"));
+    throw new AppError("validation_failed", "The request body failed validation; see errors.", [
+      { pointer: "/payload", detail: `its log entry would be ${leaf.length} bytes, at most ${MAX_LEAF_BYTES} allowed: the canonical JSON of the payload may be at most ${room} bytes` },
+    ]);
+  }
   return {
     row: { id: fields.id, tenantId: opts.tenantId, issuerId: opts.issuerId, kid: signer.kid, payload: opts.payloadJcs, signature, createdAt },
-    leafHash: leafHashOf(fields, signature),
+    leafHash: leafHashNode(leaf),
   };
 }
 
