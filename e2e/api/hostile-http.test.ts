@@ -37,6 +37,28 @@ describe("hostile HTTP", () => {
     }
   });
 
+  it("answers paths with dot-segments, encoded or not, with 400 problem+json, whatever the method", async () => {
+    for (const path of ["/v1/%2e%2e", "/v1/%2e%2e?input=%ff", "/v1/./log", "/verify/../v1/log", "/api/trpc/%2E"]) {
+      for (const method of ["GET", "OPTIONS", "POST"]) {
+        const res = await httpRequest(baseUrl, path, { method });
+        expect(problemOf(res), `${method} ${path}`).toEqual({ status: 400, type: "application/problem+json", code: "malformed_request" });
+      }
+    }
+  });
+
+  it("answers an id that is not a UUID as an unknown one, on pages and procedures, never 500", async () => {
+    const ids = ["a".repeat(400), "%00", "x", "%F0%9F%98%80"];
+    for (const id of ids) {
+      for (const page of ["/verify/", "/share/", "/portfolio/"]) {
+        const res = await httpRequest(baseUrl, page + id);
+        expect(res.status, page + id.slice(0, 20)).toBe(404);
+      }
+      const input = encodeURIComponent(JSON.stringify({ id: decodeURIComponent(id) }));
+      const res = await httpRequest(baseUrl, `/api/trpc/public.protection?input=${input}`);
+      expect(res.status, id.slice(0, 20)).toBe(404);
+    }
+  });
+
   it("treats a malformed session cookie as no cookie at all", async () => {
     const { apiKey } = createConsumerKey();
     for (const cookie of ["next-auth.session-token=%", "next-auth.session-token=%E0%A4%A", "next-auth.session-token", "=;;=%;next-auth.session-token=\u00ff"]) {

@@ -53,6 +53,19 @@ function decodes(path) {
   }
 }
 
+/**
+ * True when a segment of the path is "." or "..", percent-encoded or not (RFC 3986 dot-segments).
+ * Browsers remove them before sending; Next.js resolves some and refuses others with an empty
+ * 400 depending on the method, so they are refused here, alike for every method.
+ */
+function hasDotSegment(path) {
+  if (!path.includes(".") && !/%2e/i.test(path)) return false;
+  return path.split("/").some((segment) => {
+    const s = segment.replace(/%2e/gi, ".");
+    return s === "." || s === "..";
+  });
+}
+
 function setAll(res, headers) {
   for (const name in headers) res.setHeader(name, headers[name]);
 }
@@ -124,6 +137,9 @@ export function createGate({ baseUrl, trustedProxies = 0, dev = false }) {
       }
       if (!path.startsWith("/") || !decodes(path)) {
         return answer(req, res, "malformed_request", "The request path is not a valid percent-encoded path.");
+      }
+      if (hasDotSegment(path)) {
+        return answer(req, res, "malformed_request", 'The request path has a "." or ".." segment (percent-encoded or not).');
       }
       if (kind === "page") {
         if (!PAGE_METHODS.includes(req.method)) {

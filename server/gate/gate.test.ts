@@ -90,12 +90,20 @@ describe("the gate", () => {
     expect((await request(https.url, "/dashboard", { headers: { rsc: "1", "next-router-state-tree": valid } })).status).toBe(200);
   });
 
-  it("refuses paths whose percent-encoding does not decode, and lets well-formed ones through", async () => {
+  it("refuses paths whose percent-encoding does not decode or that have dot-segments, and lets well-formed ones through", async () => {
     for (const path of ["/v1/attestations/%ff%fe", "/v1/foo/%E0%A4%A", "/verify/%ff", "/%", "/a%zz"]) {
       const res = await request(https.url, path);
       expect(res.status, path).toBe(400);
       expect(res.body.code).toBe("malformed_request");
     }
+    for (const path of ["/v1/%2e%2e", "/v1/%2E%2e/x", "/v1/./log", "/a/../v1/log", "/v1/.%2e", "/%2e"]) {
+      for (const method of ["GET", "OPTIONS"]) {
+        const res = await request(https.url, path, { method });
+        expect(res.status, `${method} ${path}`).toBe(400);
+        expect(res.body.code).toBe("malformed_request");
+      }
+    }
+    expect((await request(https.url, "/v1/a..b/.well-known/%2e%2ex")).status).toBe(200);
     const ok = await request(https.url, "/v1/protections/%C3%A9t%C3%A9?q=%ff");
     expect(ok.status).toBe(200);
     expect(ok.body.url).toBe("/v1/protections/%C3%A9t%C3%A9?q=%ff");

@@ -21,7 +21,10 @@ export function httpRequest(
   // request. A body always goes with its length.
   const headers = opts.body === undefined ? opts.headers : { ...opts.headers, "content-length": String(Buffer.byteLength(opts.body)) };
   return new Promise((resolve, reject) => {
-    const req = http.request(`${baseUrl}${path}`, { method: opts.method ?? "GET", headers, agent: opts.agent ?? false }, (res) => {
+    // The path goes as it is: a URL string would be normalised first (dot-segments resolved).
+    const base = new URL(baseUrl);
+    const target = { hostname: base.hostname, port: base.port, path: `${base.pathname.replace(/\/$/, "")}${path}` };
+    const req = http.request({ ...target, method: opts.method ?? "GET", headers, agent: opts.agent ?? false }, (res) => {
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (d) => (text += d));

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isUuid } from "../../domain/ids";
 
 /**
  * Text that Hallmark stores as text. PostgreSQL's text cannot hold U+0000 (SQLite's can), so
@@ -15,5 +16,11 @@ export const text = (max: number, min = 0) => z.string().min(min).max(max).refin
 /** A trimmed name of 1 to `max` characters. */
 export const name = (max: number) => z.string().trim().min(1).max(max).refine(NO_NUL, NUL_MESSAGE);
 
-/** An id looked up in the database (a UUID when it exists; anything else simply finds nothing). */
-export const ZId = z.string().max(256).refine(NO_NUL, NUL_MESSAGE);
+/**
+ * An id to look up. Every id Hallmark makes is a UUID, so anything else names nothing: it is
+ * looked up as the nil UUID, which no row has, and gets the procedure's own answer for an
+ * unknown id (404, as the REST routes answer a path id that is not a UUID), on a page as in a
+ * call, and never reaches the database as text it cannot hold.
+ */
+const NIL_UUID = "00000000-0000-0000-0000-000000000000";
+export const ZId = z.string().transform((id) => (isUuid(id) ? id : NIL_UUID));
