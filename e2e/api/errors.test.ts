@@ -75,10 +75,10 @@ describe("errors", () => {
     for (const body of [[], "x", 1, null]) expectProblem(await post("/v1/attestations", body), 422, "validation_failed");
   });
 
-  it("caps the payload at 64 KiB of canonical JSON (UTF-8 bytes), and rejects deep nesting and lone surrogates", async () => {
-    // Canonical {"b":"…"} is 8 bytes plus the string.
-    expect((await post("/v1/attestations", { issuer_id: issuerId, payload: { b: "a".repeat(64 * KiB - 8) } })).status).toBe(201);
-    for (const payload of [{ b: "a".repeat(64 * KiB - 7) }, { b: "é".repeat(32 * KiB - 3) }]) {
+  it("caps the payload at 65,233 bytes of canonical JSON (UTF-8 bytes), and rejects deep nesting and lone surrogates", async () => {
+    // Canonical {"b":"…"} is 8 bytes plus the string; "é" is 2 bytes.
+    expect((await post("/v1/attestations", { issuer_id: issuerId, payload: { b: "a".repeat(65_233 - 8) } })).status).toBe(201);
+    for (const payload of [{ b: "a".repeat(65_234 - 8) }, { b: "é".repeat((65_234 - 8) / 2) }, { b: "a".repeat(64 * KiB) }]) {
       const res = await post("/v1/attestations", { issuer_id: issuerId, payload });
       expectProblem(res, 422, "validation_failed");
       expect(pointers(res)).toEqual(["/payload"]);

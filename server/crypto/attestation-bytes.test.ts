@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bytesToHex, canonicalJson, leafData, leafHash, nodeHash, signingMessage } from "@/lib/verify";
+import { MAX_LEAF_BYTES, MAX_PAYLOAD_BYTES } from "../domain/limits";
 import { leafDataOf, signingMessageOf } from "./attestation-bytes";
 import { leafHashNode, nodeHashNode, toHex } from "./hash";
 
@@ -29,6 +30,14 @@ describe("attestation bytes composed from the canonical payload", () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it("make a leaf of exactly MAX_LEAF_BYTES from the largest payload allowed, whatever the ids, key and time", () => {
+    const kid = Buffer.alloc(32, 7).toString("base64url"); // an RFC 7638 thumbprint: 43 characters
+    for (const created_at of [new Date(0).toISOString(), new Date().toISOString()]) {
+      const a = { id: crypto.randomUUID(), issuer_id: crypto.randomUUID(), kid, created_at, payloadJcs: `{"b":"${"x".repeat(MAX_PAYLOAD_BYTES - 8)}"}` };
+      expect(leafDataOf(a, Buffer.alloc(64, 1).toString("base64")).length).toBe(MAX_LEAF_BYTES);
+    }
   });
 
   it("change when any signed field changes", () => {
