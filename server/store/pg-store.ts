@@ -1,8 +1,7 @@
 import "server-only";
 import pg from "pg";
 import { nodeKey, type NodePosition, type StoredNode } from "../crypto/merkle-tree";
-import { MIN_LEVEL } from "../crypto/node-cache";
-import { apiKeyRow, attestationRow, checkpointRow, idempotencyRow, issuerRow, publicSigningKeyRow, signingKeyRow } from "./raw-rows";
+import { apiKeyRow, attestationRow, checkpointRow, idempotencyRow, issuerRow, publicSigningKeyRow, SIBLING_LEVELS, siblingNodes, signingKeyRow } from "./raw-rows";
 import type { AttestationInsert, BundleRows, Checkpoint, EntryWriter, IdempotencyRecord, LogWriter, NodeHashes, ProtectionInsert, Store } from "./types";
 
 /**
@@ -84,7 +83,6 @@ async function readNodes(db: Runner, positions: readonly NodePosition[]): Promis
  * them (sibling k is node (k, (i >> k) XOR 1); # is PostgreSQL's XOR).
  */
 const prefixed = (table: string, names: string[]) => names.map((c) => `${table}."${c}" AS "${table}.${c}"`).join(", ");
-const SIBLING_LEVELS = Array.from({ length: MIN_LEVEL }, (_, k) => k);
 const BUNDLE_SQL = `SELECT ${prefixed("a", ATTESTATION_COLS)}, ${prefixed("i", ISSUER_COLS)}, ${prefixed("k", PUBLIC_KEY_COLS)}, ${prefixed("c", CHECKPOINT_COLS)},
     ${SIBLING_LEVELS.map((k) => `(SELECT hash FROM log_nodes WHERE level = ${k} AND "index" = (a.log_index >> ${k}) # 1) AS "sibling${k}"`).join(",\n    ")}
   FROM attestations a
@@ -105,14 +103,7 @@ function bundleRowsOf(r: Row | undefined, id: string): BundleRows | null {
   const [a, i, k, c] = ["a", "i", "k", "c"].map((t) => part(r, t)) as [Row, Row, Row, Row];
   if (i.id === null || k.kid === null || c.tree_size === null) throw new Error(`attestation ${id} refers to a missing issuer, key or checkpoint`);
   const attestation = attestationRow(a);
-  const lowerNodes: NodeHashes = new Map();
-  const index = Number(attestation.logIndex);
-  for (const level of SIBLING_LEVELS) {
-    const hash = r[`sibling${level}`] as Buffer | null;
-    const at = Math.floor(index / 2 ** level);
-    if (hash) lowerNodes.set(nodeKey(level, at % 2 === 0 ? at + 1 : at - 1), new Uint8Array(hash));
-  }
-  return { attestation, issuer: issuerRow(i), signingKey: publicSigningKeyRow(k), checkpoint: checkpointRow(c), lowerNodes };
+  return { attestation, issuer: issuerRow(i), signingKey: publicSigningKeyRow(k), checkpoint: checkpointRow(c), lowerNodes: siblingNodes(attestation.logIndex, r) };
 }
 
 /**

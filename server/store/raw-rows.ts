@@ -1,5 +1,7 @@
 import "server-only";
-import type { ApiKey, Attestation, Checkpoint, IdempotencyRecord, Issuer, PublicSigningKey, SigningKey } from "./types";
+import { nodeKey } from "../crypto/merkle-tree";
+import { MIN_LEVEL } from "../crypto/node-cache";
+import type { ApiKey, Attestation, Checkpoint, IdempotencyRecord, Issuer, NodeHashes, PublicSigningKey, SigningKey } from "./types";
 
 // Raw rows of either database (snake_case; dates as ISO text with their zone; integers as
 // bigint or number; bytes as Buffers) into the shapes Prisma returns, and dates into the text
@@ -80,3 +82,22 @@ export const checkpointRow = (r: Row): Checkpoint => ({
   signature: r.signature as string,
   timestamp: date(r.timestamp),
 });
+
+/** The levels below the node cache's: a bundle statement reads the leaf's sibling at each (column sibling<k>). */
+export const SIBLING_LEVELS = Array.from({ length: MIN_LEVEL }, (_, k) => k);
+
+/**
+ * The leaf's stored siblings from a bundle row's sibling<k> columns: sibling k of leaf i is node
+ * (k, floor(i / 2^k) XOR 1), computed without >> and ^ so it stays exact beyond 2^32. An
+ * absent one (NULL: not stored yet) is left out.
+ */
+export function siblingNodes(logIndex: bigint, r: Row): NodeHashes {
+  const nodes: NodeHashes = new Map();
+  const index = Number(logIndex);
+  for (const k of SIBLING_LEVELS) {
+    const hash = r[`sibling${k}`] as Uint8Array | null;
+    const at = Math.floor(index / 2 ** k);
+    if (hash) nodes.set(nodeKey(k, at % 2 === 0 ? at + 1 : at - 1), new Uint8Array(hash));
+  }
+  return nodes;
+}

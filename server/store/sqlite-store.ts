@@ -2,8 +2,7 @@ import "server-only";
 import type BetterSqlite3 from "better-sqlite3";
 import { rawConnection, type Database } from "../db";
 import { nodeKey, type NodePosition } from "../crypto/merkle-tree";
-import { MIN_LEVEL } from "../crypto/node-cache";
-import { apiKeyRow, attestationRow, checkpointRow, idempotencyRow, issuerRow, publicSigningKeyRow, signingKeyRow, toSqliteDate } from "./raw-rows";
+import { apiKeyRow, attestationRow, checkpointRow, idempotencyRow, issuerRow, publicSigningKeyRow, SIBLING_LEVELS, siblingNodes, signingKeyRow, toSqliteDate } from "./raw-rows";
 import type { ReadExecutor } from "./sqlite-reader";
 import type { BundleRows, EntryWriter, LogWriter, NodeHashes, Store } from "./types";
 
@@ -63,7 +62,6 @@ function nodeMap(results: unknown[][]): NodeHashes {
  * (better-sqlite3's expand(); the siblings under "log_nodes"). A missing issuer, key or checkpoint
  * is a broken database, not an unknown id.
  */
-const SIBLING_LEVELS = Array.from({ length: MIN_LEVEL }, (_, k) => k);
 const sibling = (k: number) => `((attestations.log_index >> ${k}) | 1) - ((attestations.log_index >> ${k}) & 1)`;
 const BUNDLE_SQL = `SELECT attestations.*, issuers.*,
     signing_keys.kid, signing_keys.issuer_id, signing_keys.algorithm, signing_keys.public_key_pem, signing_keys.status,
@@ -84,13 +82,7 @@ function bundleRowsOf(r: Expanded | undefined, id: string): BundleRows | null {
     throw new Error(`attestation ${id} refers to a missing issuer, key or checkpoint`);
   }
   const attestation = attestationRow(r.attestations);
-  const lowerNodes: NodeHashes = new Map();
-  const index = Number(attestation.logIndex);
-  for (const k of SIBLING_LEVELS) {
-    const hash = r.log_nodes[`sibling${k}`] as Uint8Array | null;
-    const at = Math.floor(index / 2 ** k); // exact beyond 2^32, unlike >> and ^
-    if (hash) lowerNodes.set(nodeKey(k, at % 2 === 0 ? at + 1 : at - 1), new Uint8Array(hash));
-  }
+  const lowerNodes = siblingNodes(attestation.logIndex, r.log_nodes);
   return {
     attestation,
     issuer: issuerRow(r.issuers),
