@@ -14,7 +14,6 @@ const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-
 /** The body of POST /v1/consumer/mint. Unknown members are rejected. */
 export const ZMintBody = z.strictObject({
   content_hash: z

@@ -1,18 +1,19 @@
 import { z } from "zod";
 import { AppError } from "../../domain/errors";
 import { parseBody } from "./parse-body";
-import { ZId } from "./text";
+import { withoutNul, ZId } from "./text";
 import { ZIntParam } from "./query-params";
 import { PACK_STATUSES } from "../../domain/packs";
 import { ZPackRules } from "../../domain/pack-rules";
 
 const text = (max: number, min = 0) =>
-  z
-    .string()
-    .trim()
-    .min(min, min === 1 ? "must not be empty" : `must be at least ${min} characters`)
-    .max(max, `must be at most ${max} characters`)
-    .refine((v) => !v.includes("\u0000"), "must not contain U+0000 (NUL)"); // see ./text.ts
+  withoutNul(
+    z
+      .string()
+      .trim()
+      .min(min, min === 1 ? "must not be empty" : `must be at least ${min} characters`)
+      .max(max, `must be at most ${max} characters`),
+  );
 
 /** POST /v1/attestation-packs. Unknown members are rejected. */
 export const ZCreatePackInput = z.strictObject({

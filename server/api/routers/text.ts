@@ -8,13 +8,12 @@ import { isUuid } from "../../domain/ids";
  * such as a payload or ai_metadata, keeps U+0000 escaped and is not affected.) Well-formed
  * Unicode is checked for every string when the JSON is parsed (server/http/json-text.ts).
  */
-const NO_NUL = (s: string) => !s.includes("\u0000");
-const NUL_MESSAGE = "must not contain U+0000 (NUL)";
+export const withoutNul = (s: z.ZodString) => s.refine((v) => !v.includes("\u0000"), "must not contain U+0000 (NUL)");
 
-export const text = (max: number, min = 0) => z.string().min(min).max(max).refine(NO_NUL, NUL_MESSAGE);
+export const text = (max: number, min = 0) => withoutNul(z.string().min(min).max(max));
 
 /** A trimmed name of 1 to `max` characters. */
-export const name = (max: number) => z.string().trim().min(1).max(max).refine(NO_NUL, NUL_MESSAGE);
+export const name = (max: number) => withoutNul(z.string().trim().min(1).max(max));
 
 /**
  * An id to look up. Every id Hallmark makes is a UUID, so anything else names nothing: it is
