@@ -3,8 +3,8 @@
 // checkpoint's signature. Exit 0 when the log is intact. `npm run audit-log`.
 import { verifyCheckpoint, leafData, leafHash, bytesEqual, bytesToHex } from "@/lib/verify";
 import { getDb } from "@/server/db";
-import { getLogIdentity } from "@/server/crypto/log-identity";
-import { appendLeaves, nodeKey } from "@/server/crypto/merkle-tree";
+import { getLogIdentity } from "@/server/log/log-identity";
+import { appendLeaves, nodeKey } from "@/server/log/merkle-tree";
 
 const PAGE = 5000;
 

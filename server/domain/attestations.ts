@@ -4,11 +4,11 @@ import { leafDataOf, signingMessageOf } from "../crypto/attestation-bytes";
 import { leafHashNode } from "../crypto/hash";
 import { getStore } from "../store";
 import { signEd25519 } from "../crypto/key-custody";
-import { getSequencer } from "../crypto/sequencer";
+import { getSequencer } from "../log/sequencer";
 import { AppError, notFound } from "./errors";
 import { iso, newId } from "./ids";
 import { getSigner, type Signer } from "./signing-keys";
-import type { EntryEffects, LogEntry } from "../crypto/log-append";
+import type { EntryEffects, LogEntry } from "../log/log-append";
 import { getActiveIssuer } from "./issuer-cache";
 import { MAX_LEAF_BYTES, MAX_PAYLOAD_BYTES } from "./limits";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { sha256Hex } from "../crypto/hash";
 import { canonicalJson } from "@/lib/verify";
-import type { BatchScope } from "../crypto/log-append";
+import type { BatchScope } from "../log/log-append";
 import type { EntryWriter, IdempotencyRecord } from "../store/types";
 import { AppError } from "./errors";
 

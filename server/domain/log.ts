@@ -2,8 +2,8 @@ import "server-only";
 import { toHex } from "../crypto/hash";
 import { getDb } from "../db";
 import { getStore } from "../store";
-import { getLogIdentity } from "../crypto/log-identity";
-import { proveConsistency } from "../crypto/log-proofs";
+import { getLogIdentity } from "../log/log-identity";
+import { proveConsistency } from "../log/log-proofs";
 import { AppError } from "./errors";
 import { iso } from "./ids";
 

@@ -1,8 +1,8 @@
 import "server-only";
 import { toHex } from "../crypto/hash";
 import { getStore } from "../store";
-import { getLogIdentity } from "../crypto/log-identity";
-import { proveInclusion } from "../crypto/log-proofs";
+import { getLogIdentity } from "../log/log-identity";
+import { proveInclusion } from "../log/log-proofs";
 import { toAttestationView } from "./attestations";
 import { notFound } from "./errors";
 import { toIssuerView } from "./issuers";

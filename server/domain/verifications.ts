@@ -1,6 +1,6 @@
 import "server-only";
 import { parseProofBundle, verifyProofBundle, type ProofBundle } from "@/lib/verify";
-import { getLogIdentity } from "../crypto/log-identity";
+import { getLogIdentity } from "../log/log-identity";
 import { getDb } from "../db";
 import { getStore } from "../store";
 import { AppError, notFound } from "./errors";

@@ -1,6 +1,6 @@
 import "server-only";
 import pg from "pg";
-import { nodeKey, type NodePosition, type StoredNode } from "../crypto/merkle-tree";
+import { nodeKey, type NodePosition, type StoredNode } from "../log/merkle-tree";
 import { apiKeyRow, attestationRow, checkpointRow, idempotencyRow, issuerRow, publicSigningKeyRow, SIBLING_LEVELS, siblingNodes, signingKeyRow } from "./raw-rows";
 import type { AttestationInsert, BundleRows, Checkpoint, EntryWriter, IdempotencyRecord, LogWriter, NodeHashes, ProtectionInsert, Store } from "./types";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { dbBytes, type Database, type Tx, type Client } from "../db";
-import { nodeKey, type NodePosition } from "../crypto/merkle-tree";
+import { nodeKey, type NodePosition } from "../log/merkle-tree";
 import type { EntryWriter, LogWriter, NodeHashes, Store } from "./types";
 
 async function readNodes(db: Client | Tx, positions: readonly NodePosition[]): Promise<NodeHashes> {

@@ -1,7 +1,7 @@
 import "server-only";
 import type BetterSqlite3 from "better-sqlite3";
 import { rawConnection, type Database } from "../db";
-import { nodeKey, type NodePosition } from "../crypto/merkle-tree";
+import { nodeKey, type NodePosition } from "../log/merkle-tree";
 import { apiKeyRow, attestationRow, checkpointRow, idempotencyRow, issuerRow, publicSigningKeyRow, SIBLING_LEVELS, siblingNodes, signingKeyRow, toSqliteDate } from "./raw-rows";
 import type { ReadExecutor } from "./sqlite-reader";
 import type { BundleRows, EntryWriter, LogWriter, NodeHashes, Store } from "./types";

@@ -12,14 +12,14 @@ import pg from "pg";
 export interface TestLog {
   db: typeof import("../db");
   store: typeof import("../store");
-  append: typeof import("../crypto/log-append");
-  identity: typeof import("../crypto/log-identity");
-  sequencer: typeof import("../crypto/sequencer");
+  append: typeof import("../log/log-append");
+  identity: typeof import("../log/log-identity");
+  sequencer: typeof import("../log/sequencer");
   tenantId: string;
   issuerId: string;
   kid: string;
   /** An entry of this tenant and issuer; the leaf hash is derived from the id. */
-  entry(id?: string): import("../crypto/log-append").LogEntry;
+  entry(id?: string): import("../log/log-append").LogEntry;
   close(): Promise<void>;
 }
 
@@ -65,9 +65,9 @@ export async function openTestLog(dir: string): Promise<TestLog> {
   const [db, store, append, identity, sequencer, tenants, issuers] = await Promise.all([
     import("../db"),
     import("../store"),
-    import("../crypto/log-append"),
-    import("../crypto/log-identity"),
-    import("../crypto/sequencer"),
+    import("../log/log-append"),
+    import("../log/log-identity"),
+    import("../log/sequencer"),
     import("../domain/tenants"),
     import("../domain/issuers"),
   ]);

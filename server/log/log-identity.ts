@@ -12,7 +12,7 @@ import {
 } from "@/lib/verify";
 import { getConfig } from "../config";
 import { dbBytes, getDb, type Tx } from "../db";
-import { generateEd25519, openPrivateKey, sealPrivateKey, signEd25519 } from "./key-custody";
+import { generateEd25519, openPrivateKey, sealPrivateKey, signEd25519 } from "../crypto/key-custody";
 
 /** The log's identity, fixed when the log is created: its origin and its Ed25519 key. */
 export interface LogIdentity {

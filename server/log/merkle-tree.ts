@@ -12,7 +12,7 @@
 //
 // No "server-only" import: these helpers are pure and are exercised directly by unit tests.
 import { emptyRootHash, HASH_SIZE } from "../../lib/verify/merkle";
-import { nodeHashNode as nodeHash } from "./hash";
+import { nodeHashNode as nodeHash } from "../crypto/hash";
 
 export interface NodePosition {
   level: number;

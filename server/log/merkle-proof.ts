@@ -18,7 +18,7 @@
 // one perfect piece per set bit of n - lo - k, i.e. ≤ ⌊log2 n⌋ pieces. So an inclusion proof
 // reads ≤ 2⌈log2 n⌉ nodes and a consistency proof ≤ 2⌈log2 n⌉ + 1 (asserted by the tests).
 import { isPow2 } from "../../lib/verify/merkle";
-import { nodeHashNode as nodeHash } from "./hash";
+import { nodeHashNode as nodeHash } from "../crypto/hash";
 import { assertSize, nodeKey, type NodePosition } from "./merkle-tree";
 
 export type NodeMap = ReadonlyMap<string, Uint8Array>;
