@@ -4,7 +4,9 @@ import { getDb } from "../db";
 import { getStore } from "../store";
 import { getLogIdentity } from "../log/log-identity";
 import { proveConsistency } from "../log/log-proofs";
-import { AppError } from "./errors";
+import { readTile } from "../log/tiles";
+import { parseTilePath } from "@/lib/verify/tiles";
+import { AppError, notFound } from "./errors";
 import { iso } from "./ids";
 
 export interface SignedTreeHeadView {
@@ -77,4 +79,18 @@ export async function getConsistencyProof({ first, second }: { first: number; se
     second: toTreeHeadView(origin, b),
     hashes: hashes.map(toHex),
   };
+}
+
+/**
+ * A tile or entry bundle (C2SP tlog-tiles) by the path segments after `tile/`, within the
+ * newest committed tree. A path that is not a tile's canonical path, or a tile the tree does not
+ * have yet, is not found.
+ */
+export async function getTile(segments: readonly string[]): Promise<Uint8Array> {
+  const address = parseTilePath(segments);
+  if (!address) throw notFound("Tile");
+  const { treeSize } = await getLatestCheckpoint();
+  const bytes = await readTile(address, Number(treeSize));
+  if (!bytes) throw notFound("Tile");
+  return bytes;
 }

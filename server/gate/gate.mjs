@@ -159,6 +159,7 @@ export function createGate({ baseUrl, trustedProxies = 0, dev = false }) {
       if (kind === "api") {
         const refusal = crossOriginRefusal(req.method, path, headers, base.origin);
         if (refusal) return answer(req, res, "cross_origin_request", refusal);
+        if (path.startsWith("/v1/log/tile/")) passEncoding(res);
       }
       return false;
     },
@@ -188,5 +189,23 @@ export function createGate({ baseUrl, trustedProxies = 0, dev = false }) {
           : rawAnswer(400, "Bad Request", "malformed_request", "The request is not valid HTTP/1.1.", { withBody }),
       );
     },
+  };
+}
+
+/**
+ * Next.js drops a route handler's Content-Encoding (it assumes fetch decoded the body), so a
+ * route that sends an encoded body names it in ENCODING_HEADER, and this moves it into
+ * Content-Encoding as the headers are written.
+ */
+export const ENCODING_HEADER = "x-hallmark-content-encoding";
+function passEncoding(res) {
+  const writeHead = res.writeHead;
+  res.writeHead = function (...args) {
+    const encoding = res.getHeader(ENCODING_HEADER);
+    if (encoding !== undefined) {
+      res.removeHeader(ENCODING_HEADER);
+      res.setHeader("content-encoding", encoding);
+    }
+    return writeHead.apply(res, args);
   };
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { getConsistencyProof, getLatestCheckpoint, getLogInfo } from "../../domain/log";
+import { getConsistencyProof, getLatestCheckpoint, getLogInfo, getTile } from "../../domain/log";
 import { publicProcedure, router } from "../trpc";
 
 const ZTreeSize = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -12,4 +12,7 @@ export const logRouter = router({
   consistency: publicProcedure
     .input(z.object({ first: ZTreeSize.min(1), second: ZTreeSize.min(1) }))
     .query(({ input }) => getConsistencyProof(input)),
+  tile: publicProcedure
+    .input(z.object({ path: z.array(z.string().max(16)).max(8) }))
+    .query(({ input }) => getTile(input.path)),
 });

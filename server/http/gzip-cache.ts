@@ -1,0 +1,23 @@
+import "server-only";
+import { gzipSync } from "node:zlib";
+import { LRUCache } from "lru-cache";
+
+/**
+ * Gzip for immutable bodies (tiles, entry bundles): each is compressed once per process and
+ * kept, bounded by bytes. Only for bodies that never change under their key.
+ */
+const compressed = new LRUCache<string, Uint8Array>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (b) => Math.max(1, b.length) });
+
+export function acceptsGzip(req: Request): boolean {
+  const accept = req.headers.get("accept-encoding") ?? "";
+  return /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*(,|$))[0-9.]+)?\s*(,|$)/i.test(accept);
+}
+
+export function gzipImmutable(key: string, body: Uint8Array): Uint8Array {
+  let hit = compressed.get(key);
+  if (!hit) {
+    hit = new Uint8Array(gzipSync(body));
+    compressed.set(key, hit);
+  }
+  return hit;
+}

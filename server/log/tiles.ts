@@ -1,0 +1,56 @@
+import "server-only";
+import { LRUCache } from "lru-cache";
+import { encodeEntryBundle, leavesPerTileHash, TILE_HEIGHT, TILE_WIDTH, tileExists, type TileAddress } from "@/lib/verify/tiles";
+import { leafDataOf } from "../crypto/attestation-bytes";
+import { getDb } from "../db";
+import { getStore } from "../store";
+import { nodeKey, type NodePosition } from "./merkle-tree";
+
+/**
+ * C2SP tlog-tiles over the stored tree. A tile's hashes are stored nodes: the hash i of tile
+ * (L, N) is the node at level 8·L, index N·256 + i, which never changes once written. So every
+ * tile, full or partial, is immutable, and a built one is kept (bounded by bytes) and never
+ * rebuilt while it stays in memory.
+ */
+const built = new LRUCache<string, Uint8Array>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (b) => Math.max(1, b.length) });
+
+const key = (t: TileAddress) => `${t.level}/${t.index}/${t.width}`;
+
+/** The tile's bytes, or null when a tree of `treeSize` does not have it. */
+export async function readTile(t: TileAddress, treeSize: number): Promise<Uint8Array | null> {
+  if (!tileExists(t, treeSize)) return null;
+  const hit = built.get(key(t));
+  if (hit) return hit;
+  const bytes = t.level === "entries" ? await buildEntryBundle(t) : await buildHashTile(t.level, t);
+  built.set(key(t), bytes);
+  return bytes;
+}
+
+async function buildHashTile(level: number, t: TileAddress): Promise<Uint8Array> {
+  const nodeLevel = level * TILE_HEIGHT;
+  const first = t.index * TILE_WIDTH;
+  const positions: NodePosition[] = [];
+  for (let i = 0; i < t.width; i++) positions.push({ level: nodeLevel, index: first + i });
+  const nodes = await getStore().reads.nodes(positions);
+  const out = new Uint8Array(t.width * 32);
+  positions.forEach((p, i) => {
+    const hash = nodes.get(nodeKey(p.level, p.index));
+    // tileExists said the tree covers every one of these subtrees, so each node is stored.
+    if (!hash) throw new Error(`log node (${p.level}, ${p.index}) is missing`);
+    out.set(hash, i * 32);
+  });
+  return out;
+}
+
+async function buildEntryBundle(t: TileAddress): Promise<Uint8Array> {
+  const first = t.index * TILE_WIDTH * leavesPerTileHash(0);
+  const rows = await getDb().read.attestation.findMany({
+    where: { logIndex: { gte: BigInt(first), lt: BigInt(first + t.width) } },
+    orderBy: { logIndex: "asc" },
+    select: { id: true, issuerId: true, kid: true, payload: true, signature: true, createdAt: true, logIndex: true },
+  });
+  if (rows.length !== t.width) throw new Error(`log entries ${first}…${first + t.width - 1} are incomplete`);
+  return encodeEntryBundle(
+    rows.map((r) => leafDataOf({ id: r.id, issuer_id: r.issuerId, kid: r.kid, created_at: r.createdAt.toISOString(), payloadJcs: r.payload }, r.signature)),
+  );
+}
