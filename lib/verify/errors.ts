@@ -36,6 +36,14 @@ export const VERIFY_ERROR_CODES = [
   "key_not_yet_valid",
   /** attestation.created_at is after key.expires_at. */
   "key_expired",
+  /** A cosignature by a witness the policy names does not verify. */
+  "cosignature_invalid",
+  /** The checkpoint's valid cosignatures do not satisfy the policy's quorum. */
+  "quorum_not_met",
+  /** The policy names no log key for the checkpoint's origin. */
+  "unknown_log",
+  /** A tlog-proof file is not well formed. */
+  "malformed_tlog_proof",
 ] as const;
 
 export type VerifyErrorCode = (typeof VERIFY_ERROR_CODES)[number];

@@ -57,3 +57,11 @@ export {
 } from "./merkle";
 export { compareInstants, parseTimestamp } from "./timestamp";
 export type { Instant } from "./timestamp";
+export { COSIGNATURE_ED25519, COSIGNATURE_ML_DSA_44, cosignerKeyId, parseCosignerKey, verifyCosignature } from "./cosignature";
+export type { CosignerKey } from "./cosignature";
+export { PolicyError, describeQuorum, formatPolicy, parsePolicy, quorumMet } from "./policy";
+export type { Policy, PolicyGroup, PolicyLog, PolicyWitness } from "./policy";
+export { requireQuorum, verifyWitnessedCheckpoint } from "./witnessed";
+export type { Cosigner, WitnessedCheckpoint } from "./witnessed";
+export { decodeEntryBundle, encodeTileIndex, entriesMatchTile, parseTilePath, partialTileWidth, tileHashes, tilePath, TILE_WIDTH } from "./tiles";
+export type { TileAddress } from "./tiles";
