@@ -130,6 +130,41 @@ function audit(env, label) {
 }
 
 /**
+ * A test witness (e2e/witness: C2SP tlog-witness, with test controls) in its own process.
+ * Resolves with its URL and verifier key once it listens.
+ */
+async function startWitness(name, algorithm) {
+  const port = await freePort();
+  const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["e2e/witness/main.ts", "--listen", `127.0.0.1:${port}`, "--name", name, "--algorithm", algorithm, "--test-control"], {
+    cwd: root,
+    env: baseEnv,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  const line = await new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (out.includes("\n")) resolve(out.split("\n")[0]);
+    });
+    child.on("exit", (code) => reject(new Error(`the test witness exited with ${code}`)));
+  });
+  return { ...JSON.parse(line), name, stop: () => child.kill("SIGTERM") };
+}
+
+/**
+ * Two witnesses, one Ed25519 and one ML-DSA-44, and the policy naming them: either one is a
+ * quorum, so a test can take one down and the log stays witnessed.
+ */
+async function startWitnesses(dir) {
+  const witnesses = [await startWitness("witness.test/w1", "ed25519"), await startWitness("witness.test/w2", "ml-dsa-44")];
+  const file = path.join(dir, "witness-policy.txt");
+  fs.writeFileSync(file, `${witnesses.map((w, i) => `witness w${i + 1} ${w.vkey} ${w.url}`).join("\n")}\ngroup any-witness any w1 w2\nquorum any-witness\n`);
+  return { file, witnesses, stop: () => witnesses.forEach((w) => w.stop()) };
+}
+
+/**
  * A real SMTP server catching the mail Hallmark sends: each message is written, raw, to
  * `dir` (the tests read the verification links from there).
  */
@@ -173,6 +208,7 @@ async function suite(label, databaseUrl, instances) {
   const mailDir = path.join(dataDir, "caught-mail");
   fs.mkdirSync(mailDir);
   const mail = await startMailCatcher(mailDir);
+  const witnessing = await startWitnesses(dataDir);
   // Several instances share their rate-limit counters through Redis, as in production.
   const redisUrl = instances > 1 ? await redisUrlIfReachable() : undefined;
   const env = {
@@ -186,18 +222,28 @@ async function suite(label, databaseUrl, instances) {
     // The suite stands where a reverse proxy would: it names each request's client in
     // X-Forwarded-For (the throttling tests need clients of their own), as one trusted proxy does.
     HALLMARK_TRUSTED_PROXIES: "1",
+    HALLMARK_WITNESS_POLICY: witnessing.file,
     ...(redisUrl ? { HALLMARK_REDIS_URL: redisUrl } : {}),
   };
   sh("node", ["scripts/prisma.mjs", "deploy"], env);
   const servers = [];
   try {
     for (let i = 0; i < instances; i++) servers.push(await startServer(env));
-    const testEnv = { ...env, HALLMARK_TEST_BASE_URLS: servers.map((s) => s.baseUrl).join(","), HALLMARK_TEST_DB: label };
+    // Witnesses learn the log's key out of band, as real ones do: here, once the log has made it.
+    const { verifier_key } = await (await fetch(`${servers[0].baseUrl}/v1/log`)).json();
+    for (const w of witnessing.witnesses) await fetch(`${w.url}/_test/trust`, { method: "POST", body: verifier_key });
+    const testEnv = {
+      ...env,
+      HALLMARK_TEST_BASE_URLS: servers.map((s) => s.baseUrl).join(","),
+      HALLMARK_TEST_DB: label,
+      HALLMARK_TEST_WITNESSES: JSON.stringify(witnessing.witnesses.map(({ name, url, vkey }) => ({ name, url, vkey }))),
+    };
     if (suites.includes("rest")) await vitest("rest", testEnv, label);
     // The browser suite runs once, on the embedded default: the pages sit on the same procedures.
     if (label === "sqlite" && suites.includes("web")) await playwright(testEnv, label);
   } finally {
     servers.forEach((s) => s.stop());
+    witnessing.stop();
     await mail.stop();
   }
   audit(env, label);

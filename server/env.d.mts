@@ -15,6 +15,8 @@ export type HallmarkEnv = {
   redisUrl: string | undefined;
   /** Reverse proxies in front of Hallmark that append to X-Forwarded-For (server/gate/client-address.mjs). */
   trustedProxies: number;
+  /** A C2SP tlog-policy file naming the witnesses that cosign the log's checkpoints, and their quorum. */
+  witnessPolicyFile: string | undefined;
 };
 export function readEnv(source?: Record<string, string | undefined>): HallmarkEnv;
 export function readEnvOrExit(): HallmarkEnv;

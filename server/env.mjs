@@ -33,6 +33,7 @@ const ZEnv = z.object({
   HALLMARK_MAIL_FROM: z.string().min(3).default("Hallmark <no-reply@hallmark.local>"),
   HALLMARK_REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
   HALLMARK_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
+  HALLMARK_WITNESS_POLICY: z.string().min(1).optional(),
 });
 
 /** @typedef {import("./env.d.mts").HallmarkEnv} HallmarkEnv */
@@ -74,5 +75,6 @@ export function readEnv(source = process.env) {
     mailFrom: e.HALLMARK_MAIL_FROM,
     redisUrl: e.HALLMARK_REDIS_URL,
     trustedProxies: e.HALLMARK_TRUSTED_PROXIES,
+    witnessPolicyFile: e.HALLMARK_WITNESS_POLICY ? path.resolve(e.HALLMARK_WITNESS_POLICY) : undefined,
   };
 }

@@ -5,8 +5,13 @@ import { getStore } from "../store";
 import { getLogIdentity } from "../log/log-identity";
 import { proveConsistency } from "../log/log-proofs";
 import { readTile } from "../log/tiles";
+import { publishedCheckpoint } from "../log/published";
+import { witnessPolicy } from "../log/witness-policy";
+import { describeQuorum, formatPolicy } from "@/lib/verify";
+import { getConfig } from "../config";
 import { parseTilePath } from "@/lib/verify/tiles";
 import { AppError, notFound } from "./errors";
+import { toKeyView } from "./signing-keys";
 import { iso } from "./ids";
 
 export interface SignedTreeHeadView {
@@ -39,9 +44,52 @@ export async function getLatestCheckpoint(): Promise<CheckpointRow> {
   return row;
 }
 
+/** The published checkpoint's note: the newest one the witness policy's quorum has cosigned. */
+export async function getPublishedNote(): Promise<string> {
+  await getLogIdentity();
+  const row = await publishedCheckpoint();
+  if (!row) throw new Error("log has no checkpoint");
+  return row.note;
+}
+
+/** A tlog-policy a verifier can pin: this log's key, and the configured witnesses and quorum. */
+export async function getLogPolicy(): Promise<string> {
+  const id = await getLogIdentity();
+  const policy = witnessPolicy();
+  const log = { vkey: id.verifierKey, origin: id.origin, keyId: new Uint8Array(), publicKey: id.publicKey, url: `${getConfig().baseUrl}/v1/log` };
+  const header = `# The transparency log ${id.origin} (C2SP tlog-policy): its key, its witnesses and their quorum.\n`;
+  return header + formatPolicy({ logs: [log], witnesses: policy?.witnesses ?? [], groups: policy?.groups ?? [], quorum: policy?.quorum ?? "none" });
+}
+
+async function witnessingView() {
+  const policy = witnessPolicy();
+  if (!policy) return null;
+  const db = getDb();
+  const [states, published] = await Promise.all([db.read.witnessState.findMany(), publishedCheckpoint()]);
+  const time = (d: Date | null) => (d ? iso(d) : null);
+  return {
+    quorum: describeQuorum(policy),
+    published_tree_size: published ? Number(published.treeSize) : 0,
+    witnesses: policy.witnesses.map((w) => {
+      const s = states.find((x) => x.witnessKey === w.key.vkey);
+      return {
+        name: w.name,
+        verifier_key: w.key.vkey,
+        url: w.url ?? null,
+        cosigned_tree_size: s?.cosignedSize == null ? null : Number(s.cosignedSize),
+        cosigned_at: time(s?.cosignedAt ?? null),
+        last_attempt_at: time(s?.lastAttemptAt ?? null),
+        last_error: s?.lastError ?? null,
+        failures: s?.failures ?? 0,
+        next_attempt_at: s && s.failures > 0 ? time(s.nextAttemptAt) : null,
+      };
+    }),
+  };
+}
+
 export async function getLogInfo() {
   const id = await getLogIdentity();
-  const latest = await getLatestCheckpoint();
+  const [latest, witnessing] = await Promise.all([getLatestCheckpoint(), witnessingView()]);
   return {
     origin: id.origin,
     tree_size: Number(latest.treeSize),
@@ -51,6 +99,7 @@ export async function getLogInfo() {
     verifier_key: id.verifierKey,
     signature_algorithm: "Ed25519",
     hash_algorithm: "SHA-256",
+    witnessing,
   };
 }
 
@@ -93,4 +142,14 @@ export async function getTile(segments: readonly string[]): Promise<Uint8Array> 
   const bytes = await readTile(address, Number(treeSize));
   if (!bytes) throw notFound("Tile");
   return bytes;
+}
+
+/**
+ * An issuer key by its kid, public (a leaf names its kid; a monitor checks each leaf's signature
+ * with it). Only the public half, as in proof bundles.
+ */
+export async function getLogKey(kid: string) {
+  const row = /^[A-Za-z0-9_-]{43}$/.test(kid) ? await getStore().reads.signingKey(kid) : null;
+  if (!row) throw notFound("Key");
+  return toKeyView(row);
 }

@@ -1,8 +1,13 @@
 import "server-only";
+import { leafData } from "@/lib/verify/attestation";
+import { formatTlogProof } from "@/lib/verify/tlog-proof";
 import { toHex } from "../crypto/hash";
 import { getStore } from "../store";
 import { getLogIdentity } from "../log/log-identity";
 import { proveInclusion } from "../log/log-proofs";
+import { publishedCheckpoint } from "../log/published";
+import { witnessPolicy } from "../log/witness-policy";
+import type { Checkpoint } from "../store/types";
 import { toAttestationView } from "./attestations";
 import { notFound } from "./errors";
 import { toIssuerView } from "./issuers";
@@ -10,8 +15,18 @@ import { toTreeHeadView } from "./log";
 import { toKeyView } from "./signing-keys";
 
 /**
+ * With witnesses configured, the published (cosigned) checkpoint when it already covers the
+ * leaf, else the newest: a fresh attestation's bundle is not held back until it is witnessed.
+ */
+async function witnessedCheckpointCovering(index: number, newest: Checkpoint): Promise<Checkpoint> {
+  if (!witnessPolicy()) return newest;
+  const published = await publishedCheckpoint();
+  return published && Number(published.treeSize) > index ? published : newest;
+}
+
+/**
  * Everything needed to verify an attestation offline (lib/verify verifyProofBundle): the
- * attestation, its issuer and key, and its inclusion proof against the newest checkpoint.
+ * attestation, its issuer and key, and its inclusion proof against the newest checkpoint (the published one, when witnessed).
  * A hot path: one read for the rows (on SQLite with the proof's lowest nodes), one for the
  * proof nodes still missing, if any.
  */
@@ -20,9 +35,10 @@ export async function getProofBundle({ tenantId, id }: { tenantId: string; id: s
   const rows = await getStore().reads.bundleRows(id, tenantId);
   if (!rows) throw notFound("Attestation");
   const index = Number(rows.attestation.logIndex);
-  const size = Number(rows.checkpoint.treeSize);
+  const checkpoint = await witnessedCheckpointCovering(index, rows.checkpoint);
+  const size = Number(checkpoint.treeSize);
   const hashes = await proveInclusion(index, size, rows.lowerNodes);
-  const sth = toTreeHeadView(origin, rows.checkpoint);
+  const sth = toTreeHeadView(origin, checkpoint);
   return {
     attestation: toAttestationView(rows.attestation),
     issuer: toIssuerView(rows.issuer),
@@ -30,4 +46,15 @@ export async function getProofBundle({ tenantId, id }: { tenantId: string; id: s
     inclusion_proof: { log_index: index, tree_size: size, root_hash: sth.root_hash, hashes: hashes.map(toHex) },
     signed_tree_head: sth,
   };
+}
+
+/** A proof bundle as a C2SP tlog-proof@v1, its `extra` line the leaf data (the file rebuilds the leaf). */
+export function toTlogProof(bundle: Awaited<ReturnType<typeof getProofBundle>>): string {
+  const a = bundle.attestation;
+  return formatTlogProof({
+    extra: leafData({ id: a.id, issuer_id: a.issuer_id, kid: a.kid, payload: a.payload, created_at: a.created_at, signature: a.signature }),
+    index: bundle.inclusion_proof.log_index,
+    proof: bundle.inclusion_proof.hashes.map((h) => Buffer.from(h, "hex")),
+    checkpoint: bundle.signed_tree_head.checkpoint,
+  });
 }

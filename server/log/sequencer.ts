@@ -24,6 +24,12 @@ interface Waiter {
 class Sequencer {
   private queue: Waiter[] = [];
   private running = false;
+  private listeners: (() => void)[] = [];
+
+  /** Calls `fn` after every committed batch (the witnessing scheduler uses it); fn must not throw. */
+  onCommit(fn: () => void): void {
+    this.listeners.push(fn);
+  }
 
   append(entry: LogEntry): Promise<number> {
     return new Promise((resolve, reject) => {
@@ -47,6 +53,7 @@ class Sequencer {
             if ("logIndex" in o) w.resolve(o.logIndex);
             else w.reject(o.refused);
           });
+          for (const fn of this.listeners) fn();
         } catch (err) {
           batch.forEach((w) => w.reject(err));
         }
