@@ -1,28 +1,44 @@
 // Offline verification; reads files only, never the network.
-//   npm run verify -- bundle.json --log-key log.pem [--origin <origin>]
+//   npm run verify -- bundle.json --log-key log.pem [--origin <origin>] [--policy policy.txt]
+//   npm run verify -- proof.tlog-proof (--log-key log.pem | --policy policy.txt)
 //   npm run verify -- consistency proof.json --log-key log.pem [--origin <origin>]
 // proof.json is the body of GET /v1/log/consistency. --log-key is a file holding the log's
-// PEM public key or note verifier key (GET /v1/log), or the verifier key itself.
+// PEM public key or note verifier key (GET /v1/log), or the verifier key itself. --policy is a
+// C2SP tlog-policy (GET /v1/log/policy): the checkpoint must be signed by one of its logs and
+// cosigned by a quorum of its witnesses. A .tlog-proof is a C2SP tlog-proof@v1 file.
 // Exit status: 0 verified, 1 verification failed (the reason is printed), 2 usage or I/O error.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
-import { MAX_BUNDLE_BYTES, verifyConsistencyProof, verifyProofBundle } from "@/lib/verify";
+import {
+  MAX_BUNDLE_BYTES,
+  parsePolicy,
+  requireQuorum,
+  resolveLogKey,
+  verifyConsistencyProof,
+  verifyProofBundle,
+  verifyWitnessedCheckpoint,
+  type Cosigner,
+  type Policy,
+} from "@/lib/verify";
+import { MAX_TLOG_PROOF_BYTES, TLOG_PROOF_HEADER, verifyTlogProof } from "@/lib/verify/tlog-proof";
 
-const USAGE = "usage: npm run verify -- [consistency] <file.json> --log-key <log.pem | verifier key> [--origin <origin>]";
+const USAGE =
+  "usage: npm run verify -- <bundle.json | proof.tlog-proof> (--log-key <log.pem | verifier key> | --policy <policy.txt>) [--origin <origin>]\n" +
+  "       npm run verify -- consistency <proof.json> --log-key <log.pem | verifier key> [--origin <origin>]";
 
 function fail(code: number, message: string): never {
   console.error(message);
   process.exit(code);
 }
 
-function readSmallFile(path: string): string {
+function readSmallFile(path: string, max = MAX_BUNDLE_BYTES): string {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(path);
   } catch {
     fail(2, `cannot read ${path}`);
   }
-  if (stat.size > MAX_BUNDLE_BYTES) fail(1, `${path} is larger than ${MAX_BUNDLE_BYTES} bytes`);
+  if (stat.size > max) fail(1, `${path} is larger than ${max} bytes`);
   return fs.readFileSync(path, "utf8");
 }
 
@@ -37,7 +53,7 @@ function parseJson(path: string): unknown {
 
 const { values, positionals } = (() => {
   try {
-    return parseArgs({ options: { "log-key": { type: "string" }, origin: { type: "string" } }, allowPositionals: true });
+    return parseArgs({ options: { "log-key": { type: "string" }, origin: { type: "string" }, policy: { type: "string" } }, allowPositionals: true });
   } catch (err) {
     fail(2, `${(err as Error).message}\n${USAGE}`);
   }
@@ -45,9 +61,59 @@ const { values, positionals } = (() => {
 const consistency = positionals[0] === "consistency";
 const file = consistency ? positionals[1] : positionals[0];
 const keyArg = values["log-key"];
-if (!file || !keyArg || positionals.length > (consistency ? 2 : 1)) fail(2, USAGE);
-const logPublicKey = fs.existsSync(keyArg) ? readSmallFile(keyArg).trim() : keyArg;
-const opts = { logPublicKey, origin: values.origin };
+if (!file || (!keyArg && (consistency || !values.policy)) || positionals.length > (consistency ? 2 : 1)) fail(2, USAGE);
+const logPublicKey = keyArg ? (fs.existsSync(keyArg) ? readSmallFile(keyArg).trim() : keyArg) : undefined;
+const opts = { logPublicKey: logPublicKey!, origin: values.origin };
+const policy = values.policy ? readPolicy(values.policy) : undefined;
+
+function readPolicy(path: string): Policy {
+  let p: Policy;
+  try {
+    p = parsePolicy(readSmallFile(path));
+  } catch (err) {
+    fail(2, `${path}: ${(err as Error).message}`);
+  }
+  if (!logPublicKey) return p;
+  // A pinned log key narrows the policy to that key.
+  let pinned: Uint8Array;
+  try {
+    pinned = resolveLogKey(logPublicKey, values.origin).publicKey;
+  } catch (err) {
+    fail(2, `--log-key: ${(err as Error).message}`);
+  }
+  return { ...p, logs: p.logs.filter((l) => Buffer.from(l.publicKey).equals(Buffer.from(pinned))) };
+}
+
+const when = (t: number) => new Date(t * 1000).toISOString().replace(".000Z", "Z");
+const cosigned = (cs: Cosigner[]) => (cs.length ? cs.map((c) => `${c.witness} (${c.keyName}, ${when(c.timestamp)})`).join(", ") : "no witness");
+
+/** The policy check of a checkpoint, as a printed line; exits 1 if it fails. */
+function checkWitnesses(note: string, p: Policy): void {
+  try {
+    const w = requireQuorum(verifyWitnessedCheckpoint(note, p));
+    console.log(`pass witnesses: cosigned by ${cosigned(w.cosigners)}; quorum ${w.quorum.rule} met`);
+  } catch (err) {
+    const e = err as { code?: string; message: string };
+    console.log(`FAIL witnesses: ${e.message}`);
+    fail(1, `FAIL ${e.code ?? "malformed_checkpoint"}: ${e.message}`);
+  }
+}
+
+function verifyTlogProofFile(text: string): void {
+  try {
+    const r = verifyTlogProof(text, policy ? { policy } : { logPublicKey: resolveLogKey(logPublicKey!, values.origin).publicKey, origin: values.origin });
+    console.log(`pass checkpoint_signature: tree head of ${r.origin} at size ${r.treeSize} is signed by the log key`);
+    if (policy) console.log(`pass witnesses: cosigned by ${cosigned(r.cosigners)}; quorum ${r.quorum} met`);
+    console.log(`pass inclusion: the leaf is entry ${r.index} of ${r.treeSize}`);
+    const a = r.attestation;
+    const hash = typeof a.payload.content_hash === "string" ? ` content_hash ${a.payload.content_hash}` : "";
+    console.log(`OK attestation ${a.id} by issuer ${a.issuer_id} (key ${a.kid}, ${a.created_at})${hash} is in tree ${r.treeSize}`);
+    console.log("   (its issuer's signature is checked with the issuer's key: verify the proof bundle for that)");
+  } catch (err) {
+    const e = err as { code?: string; message: string };
+    fail(1, `FAIL ${e.code ?? "malformed_tlog_proof"}: ${e.message}`);
+  }
+}
 
 if (consistency) {
   const body = parseJson(file) as { first?: { checkpoint?: unknown }; second?: { checkpoint?: unknown }; hashes?: unknown };
@@ -57,9 +123,17 @@ if (consistency) {
   );
   if (!result.ok) fail(1, `FAIL ${result.code}: ${result.message}`);
   console.log(`OK tree ${result.first.treeSize} is a prefix of tree ${result.second.treeSize} (${result.origin})`);
+} else if (file.endsWith(".tlog-proof") || readSmallFile(file, MAX_TLOG_PROOF_BYTES).startsWith(`${TLOG_PROOF_HEADER}\n`)) {
+  verifyTlogProofFile(readSmallFile(file, MAX_TLOG_PROOF_BYTES));
 } else {
-  const result = verifyProofBundle(parseJson(file), opts);
+  const bundle = parseJson(file);
+  // Without --log-key, the policy's key for the bundle's origin.
+  const origin = (bundle as { signed_tree_head?: { origin?: unknown } })?.signed_tree_head?.origin;
+  const key = logPublicKey ?? policy?.logs.find((l) => l.origin === origin)?.vkey;
+  if (!key) fail(1, `FAIL unknown_log: the policy has no log key for origin "${String(origin)}"`);
+  const result = verifyProofBundle(bundle, { ...opts, logPublicKey: key });
   for (const check of result.checks) console.log(`${check.ok ? "pass" : "FAIL"} ${check.name}: ${check.detail}`);
   if (!result.ok) fail(1, `FAIL ${result.code}: ${result.message}`);
+  if (policy) checkWitnesses((bundle as { signed_tree_head: { checkpoint: string } }).signed_tree_head.checkpoint, policy);
   console.log(`OK attestation at log index ${result.logIndex} is in tree ${result.treeSize} (root ${result.rootHash})`);
 }

@@ -96,6 +96,17 @@ export function ProtectResult({ result, fileName, focusOnMount }: { result: Mint
                 </p>
               ) : null}
               {download.state === "failed" ? <Alert title="Could not download the proof bundle">{download.message}</Alert> : null}
+              <p className="text-sm text-stone-700">
+                Or as a portable{" "}
+                <a
+                  className="font-medium text-teal-800 underline underline-offset-2"
+                  href={`/v1/protections/${encodeURIComponent(result.protection_id)}/tlog-proof`}
+                  download={`${result.protection_id}.tlog-proof`}
+                >
+                  .tlog-proof
+                </a>{" "}
+                (C2SP tlog-proof), which carries the log&apos;s checkpoint and its witnesses&apos; cosignatures.
+              </p>
             </dd>
           </div>
         </dl>

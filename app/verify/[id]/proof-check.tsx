@@ -4,10 +4,10 @@
 // locally. Nothing here trusts the page's own rendering of the facts: the fifth check ties the
 // bundle to the protection this page is about.
 import { useEffect, useState } from "react";
-import { bytesToHex, parseVerifierKey, verifyProofBundle, type Check } from "@/lib/verify";
+import { bytesToHex, parsePolicy, parseVerifierKey, verifyProofBundle, verifyWitnessedCheckpoint, type Check } from "@/lib/verify";
 import { Mono, Spinner, cx } from "../../_components/ui";
 
-type CheckId = Check["name"] | "page_match";
+type CheckId = Check["name"] | "page_match" | "witnesses";
 type CheckState = { id: CheckId; state: "pending" | "pass" | "fail" | "skipped"; detail: string };
 
 const CHECKS: Array<{ id: CheckId; label: string; explains: string }> = [
@@ -16,7 +16,11 @@ const CHECKS: Array<{ id: CheckId; label: string; explains: string }> = [
   { id: "attestation_signature", label: "Signature by the issuer's key", explains: "The issuer's Ed25519 key signed the attestation." },
   { id: "key_validity", label: "Key valid at signing time", explains: "The key was within its validity window when it signed." },
   { id: "page_match", label: "Bundle matches this page", explains: "The bundle is about this protection, this hash and this attestation." },
+  { id: "witnesses", label: "Cosigned by independent witnesses", explains: "Witnesses named by the policy vouch that everyone sees this same log." },
 ];
+
+/** Where a visitor's own policy is kept (it then replaces the one this log publishes). */
+const PINNED_POLICY = "hallmark:pinned-policy";
 
 interface LogInfo {
   origin?: string;
@@ -27,7 +31,34 @@ interface LogInfo {
 
 type Outcome =
   | { phase: "running" }
-  | { phase: "done"; ok: boolean; reason: string | null; checks: CheckState[]; bundleText: string | null; log: LogInfo | null };
+  | { phase: "done"; ok: boolean; reason: string | null; checks: CheckState[]; bundleText: string | null; log: LogInfo | null; unwitnessed: boolean; pinned: boolean };
+
+const when = (t: number) => new Date(t * 1000).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+
+/** The sixth check: the checkpoint's cosignatures against the policy (k of n, groups), said in words. */
+function witnessCheck(bundle: unknown, policyText: string): CheckState & { unwitnessed?: boolean } {
+  const id = "witnesses" as const;
+  let policy;
+  try {
+    policy = parsePolicy(policyText);
+  } catch (e) {
+    return { id, state: "fail", detail: `The witness policy is not valid: ${(e as Error).message}.` };
+  }
+  if (policy.witnesses.length === 0 && policy.quorum === "none") {
+    return { id, state: "skipped", detail: "This log names no witnesses: its checkpoints are signed by the log alone." };
+  }
+  const note = (bundle as { signed_tree_head?: { checkpoint?: unknown } } | null)?.signed_tree_head?.checkpoint;
+  try {
+    const w = verifyWitnessedCheckpoint(String(note), policy);
+    const who = w.cosigners.map((c) => `${c.witness} (${c.keyName}) at ${when(c.timestamp)}`).join(", ");
+    if (!w.quorum.met) {
+      return { id, state: "fail", unwitnessed: true, detail: `Quorum not met: cosigned by ${who || "no witness"}, but the policy requires ${w.quorum.rule}.` };
+    }
+    return { id, state: "pass", detail: `Cosigned by ${who}; the policy's quorum (${w.quorum.rule}) is met.` };
+  } catch (e) {
+    return { id, state: "fail", detail: (e as Error).message };
+  }
+}
 
 const initialChecks = (): CheckState[] => CHECKS.map((c) => ({ id: c.id, state: "pending", detail: "" }));
 
@@ -59,6 +90,8 @@ async function runChecks(expected: { protectionId: string; contentHash: string; 
   const checks = initialChecks();
   let log: LogInfo | null = null;
   let bundleText: string | null = null;
+  const pinnedPolicy = readPinnedPolicy();
+  let policyText = pinnedPolicy ?? "";
   const failAll = (reason: string) => ({
     phase: "done" as const,
     ok: false,
@@ -66,16 +99,21 @@ async function runChecks(expected: { protectionId: string; contentHash: string; 
     checks: checks.map((c) => ({ ...c, state: "skipped" as const, detail: "Not checked: the proof could not be loaded." })),
     bundleText,
     log,
+    unwitnessed: false,
+    pinned: pinnedPolicy !== null,
   });
   try {
-    const [bundleRes, logRes] = await Promise.allSettled([
+    const [bundleRes, logRes, policyRes] = await Promise.allSettled([
       fetchText(`/v1/protections/${encodeURIComponent(expected.protectionId)}/proof-bundle`, "proof bundle"),
       fetchText("/v1/log", "log key").then((t) => JSON.parse(t) as LogInfo),
+      pinnedPolicy ?? fetchText("/v1/log/policy", "witness policy"),
     ]);
     if (logRes.status === "fulfilled") log = logRes.value;
     if (bundleRes.status === "fulfilled") bundleText = bundleRes.value;
     if (bundleRes.status === "rejected") return failAll(`The browser ${(bundleRes.reason as Error).message}.`);
     if (logRes.status === "rejected") return failAll(`The browser ${(logRes.reason as Error).message}.`);
+    if (policyRes.status === "rejected") return failAll(`The browser ${(policyRes.reason as Error).message}.`);
+    policyText = policyRes.value;
   } catch (e) {
     return failAll(`The proof could not be loaded: ${(e as Error).message}.`);
   }
@@ -102,7 +140,19 @@ async function runChecks(expected: { protectionId: string; contentHash: string; 
   const match = typeof bundle === "object" && bundle !== null ? matchPage(bundle, expected) : { id: "page_match" as const, state: "skipped" as const, detail: "Not checked: the bundle is not readable." };
   out[4] = match;
   if (match.state === "fail") reason ??= match.detail;
-  return { phase: "done", ok: result.ok && match.state === "pass", reason, checks: out, bundleText, log };
+  const witnessed = result.ok ? witnessCheck(bundle, policyText) : { id: "witnesses" as const, state: "skipped" as const, detail: "Not checked: an earlier check failed." };
+  out[5] = { id: witnessed.id, state: witnessed.state, detail: witnessed.detail };
+  if (witnessed.state === "fail") reason ??= witnessed.detail;
+  const ok = result.ok && match.state === "pass" && witnessed.state !== "fail";
+  return { phase: "done", ok, reason, checks: out, bundleText, log, unwitnessed: "unwitnessed" in witnessed && witnessed.unwitnessed === true, pinned: pinnedPolicy !== null };
+}
+
+function readPinnedPolicy(): string | null {
+  try {
+    return window.localStorage.getItem(PINNED_POLICY);
+  } catch {
+    return null;
+  }
 }
 
 function keyIdentity(log: LogInfo | null): { origin: string; keyId: string } | null {
@@ -138,13 +188,25 @@ function useObjectUrl(text: string | null, type: string): string | null {
 
 export function ProofCheck({ protectionId, contentHash, attestationId }: { protectionId: string; contentHash: string; attestationId: string }) {
   const [outcome, setOutcome] = useState<Outcome>({ phase: "running" });
+  const [run, setRun] = useState(0);
   useEffect(() => {
     let live = true;
-    runChecks({ protectionId, contentHash, attestationId }).then((o) => live && setOutcome(o));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // A protection made a moment ago is in the log before witnesses cosign it (about a second):
+    // a few more tries before saying the quorum is not met.
+    const attempt = (left: number) =>
+      runChecks({ protectionId, contentHash, attestationId }).then((o) => {
+        if (!live) return;
+        if (o.unwitnessed && left > 0) timer = setTimeout(() => void attempt(left - 1), 1500);
+        else setOutcome(o);
+      });
+    setOutcome({ phase: "running" });
+    void attempt(3);
     return () => {
       live = false;
+      clearTimeout(timer);
     };
-  }, [protectionId, contentHash, attestationId]);
+  }, [protectionId, contentHash, attestationId, run]);
 
   const checks = outcome.phase === "done" ? outcome.checks : initialChecks();
   const log = outcome.phase === "done" ? outcome.log : null;
@@ -161,7 +223,7 @@ export function ProofCheck({ protectionId, contentHash, attestationId }: { prote
           <span aria-hidden className="mt-0.5 grid h-7 w-7 shrink-0 place-items-center rounded-full bg-emerald-700 font-bold text-white">✓</span>
           <div>
             <p className="text-lg font-semibold">Proof verified in your browser</p>
-            <p className="text-sm">All five checks passed on your device, using the log key shown below.</p>
+            <p className="text-sm">Every check passed on your device, using the log key and witness policy shown below.</p>
           </div>
         </div>
       ) : (
@@ -235,6 +297,20 @@ export function ProofCheck({ protectionId, contentHash, attestationId }: { prote
               Download proof bundle
             </a>
           ) : null}
+          <a
+            href={`/v1/protections/${encodeURIComponent(protectionId)}/tlog-proof`}
+            download={`${protectionId}.tlog-proof`}
+            className="inline-flex items-center rounded-lg border border-stone-300 bg-white px-4 py-2 text-sm font-medium text-stone-900 hover:bg-stone-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-700"
+          >
+            Download .tlog-proof
+          </a>
+          <a
+            href="/v1/log/policy"
+            download="policy.txt"
+            className="inline-flex items-center rounded-lg border border-stone-300 bg-white px-4 py-2 text-sm font-medium text-stone-900 hover:bg-stone-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-700"
+          >
+            Download policy
+          </a>
           {logPemUrl ? (
             <a
               href={logPemUrl}
@@ -246,9 +322,74 @@ export function ProofCheck({ protectionId, contentHash, attestationId }: { prote
           ) : null}
         </div>
         <p>
-          Verify offline: <Mono className="rounded bg-stone-100 px-1.5 py-0.5 text-stone-900">npm run verify -- bundle.json --log-key log.pem</Mono>
+          Verify offline: <Mono className="rounded bg-stone-100 px-1.5 py-0.5 text-stone-900">npm run verify -- bundle.json --log-key log.pem</Mono>, or
+          with the portable proof and the policy:{" "}
+          <Mono className="rounded bg-stone-100 px-1.5 py-0.5 text-stone-900">npm run verify -- proof.tlog-proof --policy policy.txt</Mono>
         </p>
+        <PolicyPin pinned={outcome.phase === "done" && outcome.pinned} onChange={() => setRun((n) => n + 1)} />
       </div>
     </div>
+  );
+}
+
+/**
+ * A visitor may pin their own witness policy (C2SP tlog-policy), kept in this browser: then the
+ * witness check no longer depends on the policy this server publishes.
+ */
+function PolicyPin({ pinned, onChange }: { pinned: boolean; onChange: () => void }) {
+  const [text, setText] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  function save() {
+    try {
+      parsePolicy(text);
+    } catch (e) {
+      setError((e as Error).message);
+      return;
+    }
+    window.localStorage.setItem(PINNED_POLICY, text);
+    setError(null);
+    onChange();
+  }
+  return (
+    <details className="rounded-lg border border-stone-200 bg-white px-3 py-2">
+      <summary className="cursor-pointer font-medium text-stone-900">
+        Witness policy: {pinned ? "your own, pinned in this browser" : "the one this log publishes at /v1/log/policy"}
+      </summary>
+      <div className="mt-2 space-y-2">
+        <label htmlFor="pinned-policy" className="block text-stone-800">
+          Paste a policy you trust (for example from the witnesses' operators) to check every proof against it instead.
+        </label>
+        <textarea
+          id="pinned-policy"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          rows={4}
+          className="w-full rounded-md border border-stone-300 p-2 font-mono text-xs text-stone-900"
+          aria-describedby={error ? "pinned-policy-error" : undefined}
+        />
+        {error ? (
+          <p id="pinned-policy-error" role="alert" className="text-red-800">
+            {error}
+          </p>
+        ) : null}
+        <div className="flex flex-wrap gap-2">
+          <button type="button" onClick={save} className="rounded-lg bg-teal-800 px-3 py-1.5 font-medium text-white hover:bg-teal-900">
+            Pin this policy
+          </button>
+          {pinned ? (
+            <button
+              type="button"
+              onClick={() => {
+                window.localStorage.removeItem(PINNED_POLICY);
+                onChange();
+              }}
+              className="rounded-lg border border-stone-300 px-3 py-1.5 font-medium text-stone-900 hover:bg-stone-100"
+            >
+              Use the log's policy again
+            </button>
+          ) : null}
+        </div>
+      </div>
+    </details>
   );
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { createAttestation, getAttestationOrThrow, toAttestationView } from "../../domain/attestations";
-import { getProofBundle } from "../../domain/proof-bundles";
+import { getProofBundle, toTlogProof } from "../../domain/proof-bundles";
 import { router, scopedProcedure } from "../trpc";
 import { ZCreateAttestationInput, ZIdInput } from "./attestations.types";
 
@@ -17,4 +17,7 @@ export const attestationsRouter = router({
   proofBundle: scopedProcedure("attestations:read", "protections:read")
     .input(ZIdInput)
     .query(({ ctx, input }) => getProofBundle({ tenantId: ctx.principal.tenantId, id: input.id })),
+  tlogProof: scopedProcedure("attestations:read", "protections:read")
+    .input(ZIdInput)
+    .query(async ({ ctx, input }) => toTlogProof(await getProofBundle({ tenantId: ctx.principal.tenantId, id: input.id }))),
 });

@@ -1,0 +1,127 @@
+// C2SP tlog-proof@v1 (https://c2sp.org/tlog-proof): a checkpoint (with its cosignatures), an
+// entry's index and its inclusion proof, and for Hallmark an `extra` line holding the base64
+// leaf data, so that the file alone rebuilds the leaf hash.
+import { leafData } from "./attestation";
+import { verifyCheckpoint } from "./checkpoint";
+import { base64ToBytes, bytesEqual, bytesToBase64, utf8Decode } from "./encoding";
+import { VerifyError } from "./errors";
+import { HASH_SIZE, leafHash, verifyInclusion } from "./merkle";
+import type { Policy } from "./policy";
+import { requireQuorum, verifyWitnessedCheckpoint, type Cosigner } from "./witnessed";
+
+export const TLOG_PROOF_HEADER = "c2sp.org/tlog-proof@v1";
+/** A proof larger than this is refused before parsing (the checkpoint's cap, plus room). */
+export const MAX_TLOG_PROOF_BYTES = 1024 * 1024 + 256 * 1024;
+
+export interface TlogProof {
+  extra?: Uint8Array;
+  index: number;
+  proof: Uint8Array[];
+  /** The checkpoint note, verbatim (with any cosignatures). */
+  checkpoint: string;
+}
+
+export function formatTlogProof(p: TlogProof): string {
+  const lines = [TLOG_PROOF_HEADER];
+  if (p.extra) lines.push(`extra ${bytesToBase64(p.extra)}`);
+  lines.push(`index ${p.index}`, ...p.proof.map(bytesToBase64), "");
+  return `${lines.join("\n")}\n${p.checkpoint}`;
+}
+
+const malformed = (m: string) => new VerifyError("malformed_tlog_proof", m);
+
+export function parseTlogProof(text: string): TlogProof {
+  if (typeof text !== "string") throw malformed("a tlog-proof is text");
+  if (text.length > MAX_TLOG_PROOF_BYTES) throw malformed("the proof is too large");
+  const lines = text.split("\n");
+  if (lines[0] !== TLOG_PROOF_HEADER) throw malformed(`the first line must be ${TLOG_PROOF_HEADER}`);
+  let i = 1;
+  let extra: Uint8Array | undefined;
+  if (lines[i]?.startsWith("extra ")) {
+    try {
+      extra = base64ToBytes(lines[i]!.slice(6));
+    } catch {
+      throw malformed("the extra line is not base64");
+    }
+    i++;
+  }
+  const m = /^index (0|[1-9][0-9]{0,15})$/.exec(lines[i] ?? "");
+  if (!m || !Number.isSafeInteger(Number(m[1]))) throw malformed("expected an index line");
+  i++;
+  const proof: Uint8Array[] = [];
+  for (; i < lines.length && lines[i] !== ""; i++) {
+    let h: Uint8Array;
+    try {
+      h = base64ToBytes(lines[i]!);
+    } catch {
+      throw malformed("an inclusion proof line is not base64");
+    }
+    if (h.length !== HASH_SIZE) throw malformed("an inclusion proof line is not a SHA-256 hash");
+    if (proof.length >= 64) throw malformed("the inclusion proof is too long");
+    proof.push(h);
+  }
+  if (i >= lines.length) throw malformed("no blank line before the checkpoint");
+  return { ...(extra ? { extra } : {}), index: Number(m[1]), proof, checkpoint: lines.slice(i + 1).join("\n") };
+}
+
+/** The attestation a Hallmark leaf holds (its leaf data is the JCS of exactly these fields). */
+export interface LoggedAttestation {
+  id: string;
+  issuer_id: string;
+  kid: string;
+  payload: Record<string, unknown>;
+  created_at: string;
+  signature: string;
+}
+
+export interface TlogProofVerification {
+  origin: string;
+  treeSize: number;
+  index: number;
+  attestation: LoggedAttestation;
+  /** With a policy: the witnesses that cosigned (the quorum is met, or verification failed). */
+  cosigners: Cosigner[];
+  quorum?: string;
+}
+
+/** The leaf data of a Hallmark tlog-proof's `extra`, checked to be the canonical JSON of an attestation. */
+export function attestationOfLeaf(extra: Uint8Array | undefined): LoggedAttestation {
+  if (!extra) throw malformed("a Hallmark tlog-proof carries the leaf data in its extra line");
+  let a: LoggedAttestation;
+  try {
+    a = JSON.parse(utf8Decode(extra)) as LoggedAttestation;
+  } catch {
+    throw malformed("the extra line is not the JSON of an attestation");
+  }
+  const keys = a && typeof a === "object" ? Object.keys(a).sort().join(",") : "";
+  if (keys !== "created_at,id,issuer_id,kid,payload,signature" || typeof a.payload !== "object" || a.payload === null || Array.isArray(a.payload)) {
+    throw malformed("the extra line is not an attestation's leaf data");
+  }
+  if (!bytesEqual(leafData(a), extra)) throw malformed("the leaf data is not canonical JSON");
+  return a;
+}
+
+/**
+ * Verifies a tlog-proof: the checkpoint under the policy (with its quorum) or under the log's
+ * key, and the inclusion of the leaf rebuilt from `extra` at `index`. Throws VerifyError.
+ */
+export function verifyTlogProof(text: string, trust: { policy: Policy } | { logPublicKey: Uint8Array; origin?: string }): TlogProofVerification {
+  const p = parseTlogProof(text);
+  const attestation = attestationOfLeaf(p.extra);
+  let cp: { origin: string; treeSize: number; rootHash: Uint8Array };
+  let cosigners: Cosigner[] = [];
+  let quorum: string | undefined;
+  if ("policy" in trust) {
+    const w = requireQuorum(verifyWitnessedCheckpoint(p.checkpoint, trust.policy));
+    cp = w;
+    cosigners = w.cosigners;
+    quorum = w.quorum.rule;
+  } else {
+    cp = verifyCheckpoint(p.checkpoint, { publicKey: trust.logPublicKey, origin: trust.origin });
+  }
+  if (p.index >= cp.treeSize) throw new VerifyError("inclusion_proof_invalid", `index ${p.index} is outside the signed tree of size ${cp.treeSize}`);
+  if (!verifyInclusion(p.index, cp.treeSize, leafHash(p.extra!), p.proof, cp.rootHash)) {
+    throw new VerifyError("inclusion_proof_invalid", "the leaf is not at that index in the signed tree");
+  }
+  return { origin: cp.origin, treeSize: cp.treeSize, index: p.index, attestation, cosigners, ...(quorum ? { quorum } : {}) };
+}
