@@ -50,7 +50,7 @@ describe("tlog-proof downloads", () => {
     const withPolicy = verify(file, "--policy", policyFile);
     expect(withPolicy.status, withPolicy.stderr + withPolicy.stdout).toBe(0);
     expect(withPolicy.stdout).toMatch(/pass witnesses: cosigned by w\d .*quorum any of \(w1, w2\) met/);
-    expect(withPolicy.stdout).toContain(`content_hash ${hash}`);
+    expect(withPolicy.stdout).toContain(`content_hash sha256:${hash}`);
     const withKey = verify(file, "--log-key", vkey);
     expect(withKey.status, withKey.stderr).toBe(0);
 

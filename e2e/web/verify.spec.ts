@@ -1,12 +1,19 @@
 // The verify page: a visitor sees the attestation's facts, their browser checks the proof
 // bundle it downloads (tampered bundles are served with page.route), and a dropped file is
 // hashed locally and compared.
-import { randomUUID } from "node:crypto";
+import { createHash, generateKeyPairSync, randomUUID } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import { expect, test, checkPageQuality, createConsumer } from "./support";
 import { fetchBundle, mint, tempDir, writeFile, type Minted } from "./visitor-fixtures";
 
-const CHECKS = ["Log checkpoint signature", "Included in the log", "Signature by the issuer's key", "Key valid at signing time", "Bundle matches this page"];
+const CHECKS = [
+  "Log checkpoint signature",
+  "Included in the log",
+  "Signature by the issuer's key",
+  "Key valid at signing time",
+  "Bundle matches this page",
+  "Cosigned by independent witnesses",
+];
 
 const check = (page: Page, name: string) => page.getByRole("list", { name: "Proof checks" }).getByRole("listitem").filter({ hasText: name });
 
@@ -70,6 +77,10 @@ test("shows the attestation's facts and verifies the proof in the browser @phone
   await expect(page.getByText(/Log key used: origin .+, key ID [0-9a-f]{8}/)).toBeVisible();
   await expect(page.getByRole("link", { name: "/v1/log" })).toHaveAttribute("href", "/v1/log");
   await expect(page.getByText("npm run verify -- bundle.json --log-key log.pem")).toBeVisible();
+  // The suite's log has two witnesses (either one a quorum): the page names who cosigned, and when.
+  await expect(check(page, "Cosigned by independent witnesses")).toContainText(/w1 \(witness\.test\/w1\) at \d\d:\d\d:\d\d UTC on \d{4}-\d\d-\d\d/);
+  await expect(check(page, "Cosigned by independent witnesses")).toContainText("the policy's quorum (any of (w1, w2)) is met");
+  await expect(page.getByRole("link", { name: "Download .tlog-proof" })).toHaveAttribute("href", `/v1/protections/${work.protection_id}/tlog-proof`);
 
   await checkPageQuality(page, testInfo, "verify");
 });
@@ -235,4 +246,23 @@ test("an unknown protection is a 404 with a helpful page @phone", async ({ page 
     await expect(page.getByRole("heading", { level: 1, name: "Protection not found" })).toBeVisible();
   }
   await checkPageQuality(page, testInfo, "verify-not-found");
+});
+
+test("a visitor's pinned policy whose quorum is not met is said plainly; the log's policy again passes", async ({ page }) => {
+  const published = await (await fetch(`${(process.env.HALLMARK_TEST_BASE_URLS ?? "").split(",")[0]}/v1/log/policy`)).text();
+  // A witness that never cosigned this log, required alone.
+  const raw = generateKeyPairSync("ed25519").publicKey.export({ format: "der", type: "spki" }).subarray(-32);
+  const id = createHash("sha256").update("absent.example").update(Buffer.from([0x0a, 0x04])).update(raw).digest().subarray(0, 4).toString("hex");
+  const strict = published.replace(/^quorum .*$/m, `witness w3 absent.example+${id}+${Buffer.concat([Buffer.from([4]), raw]).toString("base64")}\nquorum w3`);
+  await page.goto(`/verify/${work.protection_id}`);
+  await expect(page.getByText("Proof verified in your browser")).toBeVisible();
+  await page.getByText("Witness policy: the one this log publishes").click();
+  await page.getByLabel(/Paste a policy you trust/).fill(strict);
+  await page.getByRole("button", { name: "Pin this policy" }).click();
+  const alert = page.getByRole("alert").filter({ hasText: "Verification failed" });
+  await expect(alert).toContainText("Quorum not met", { timeout: 15_000 });
+  await expect(check(page, "Cosigned by independent witnesses")).toContainText("but the policy requires w3");
+  await expect(page.getByText("Witness policy: your own, pinned in this browser")).toBeVisible();
+  await page.getByRole("button", { name: "Use the log's policy again" }).click();
+  await expect(page.getByText("Proof verified in your browser")).toBeVisible();
 });

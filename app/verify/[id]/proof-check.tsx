@@ -33,7 +33,10 @@ type Outcome =
   | { phase: "running" }
   | { phase: "done"; ok: boolean; reason: string | null; checks: CheckState[]; bundleText: string | null; log: LogInfo | null; unwitnessed: boolean; pinned: boolean };
 
-const when = (t: number) => new Date(t * 1000).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+const when = (t: number) => {
+  const iso = new Date(t * 1000).toISOString();
+  return `${iso.slice(11, 19)} UTC on ${iso.slice(0, 10)}`;
+};
 
 /** The sixth check: the checkpoint's cosignatures against the policy (k of n, groups), said in words. */
 function witnessCheck(bundle: unknown, policyText: string): CheckState & { unwitnessed?: boolean } {
