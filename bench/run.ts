@@ -1,7 +1,7 @@
 // `npm run bench`: Hallmark's throughput against `next start` on SQLite, each figure beside a
 // bare route handler (app/bench/bare) measured in the same run, so the ratios hold on a noisy
 // machine. Options: --leaves N (size of the big log, default 1,000,000), --seconds S per run
-// (default 4), --rounds R (default 8; each runs every workload once, see compare.ts), --only writes|reads|gate|postgres,
+// (default 4), --rounds R (default 8; each runs every workload once, see compare.ts), --only writes|reads|gate|postgres|witness,
 // --latency-seconds L (default 20) for the writes' latency runs, --no-build to measure the last
 // benchmark build instead of building the working tree.
 // The big log is seeded once into bench/.cache and reused.
@@ -16,6 +16,7 @@ import pg from "pg";
 import { compare, fmtRatio } from "./compare";
 import { generator, load, type LoadResult } from "./load";
 import { DIST_DIR, envFor, migrate, startServer, type Server } from "./server";
+import { TestWitness } from "../e2e/witness/test-witness";
 
 const { values } = parseArgs({
   options: {
@@ -265,6 +266,51 @@ async function postgresWrites(): Promise<string[]> {
   }
 }
 
+/**
+ * What witnessing costs the writes: one SQLite server whose policy names a test witness (C2SP
+ * tlog-witness, e2e/witness) beside one without, interleaved; then, on the witnessed log, a full
+ * tile beside a proof bundle, and whether the witness kept up.
+ */
+async function witnessing(): Promise<string[]> {
+  const dirs = [fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-w-")), fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-nw-"))];
+  const witness = new TestWitness({ name: "witness.bench/w1" });
+  const witnessUrl = await witness.listen(0);
+  const policy = path.join(dirs[0]!, "policy.txt");
+  fs.writeFileSync(policy, `witness w1 ${witness.vkey} ${witnessUrl}\nquorum w1\n`);
+  const servers: Server[] = [];
+  try {
+    dirs.forEach((d) => migrate(d));
+    const [wCreds, nCreds] = [seed(dirs[0]!, 1), seed(dirs[1]!, 1)];
+    servers.push(await startServer(dirs[0]!, { env: { HALLMARK_WITNESS_POLICY: policy } }), await startServer(dirs[1]!));
+    witness.trust(((await (await fetch(`${servers[0]!.url}/v1/log`)).json()) as { verifier_key: string }).verifier_key);
+    const onW = writeWorkloads([servers[0]!.url], wCreds);
+    const onN = writeWorkloads([servers[1]!.url], nCreds);
+    const c = await compare({ wAttest: onW.attest, nAttest: onN.attest, wMint: onW.mint, nMint: onN.mint }, ROUNDS);
+    const r = c.mean;
+    await new Promise((res) => setTimeout(res, 3000));
+    const info = (await (await fetch(`${servers[0]!.url}/v1/log`)).json()) as { tree_size: number; witnessing: { published_tree_size: number; witnesses: { cosigned_tree_size: number }[] } };
+    const submissions = witness.submissions.filter((x) => x.status === 200).length;
+    const common = { connections: CONNECTIONS, seconds: SECONDS, headers: { "x-api-key": wCreds.api_key } };
+    const t = await compare(
+      {
+        tile: { ...common, url: `${servers[0]!.url}/v1/log/tile/0/000` },
+        bundle: { ...common, url: `${servers[0]!.url}/v1/attestations/${wCreds.sample_ids[0]}/proof-bundle` },
+      },
+      ROUNDS,
+    );
+    return [
+      `witnessing: POST /v1/attestations ${fmt(r.wAttest)} witnessed; ${fmt(r.nAttest)} without; ratio ${fmtRatio(c.ratio("wAttest", "nAttest"))}`,
+      `witnessing: POST /v1/consumer/mint ${fmt(r.wMint)} witnessed; ${fmt(r.nMint)} without; ratio ${fmtRatio(c.ratio("wMint", "nMint"))}`,
+      `witnessing: ${submissions} checkpoints cosigned during ${ROUNDS * 2 * SECONDS} s of writes; 3 s after, the log's size ${info.tree_size}, published (cosigned) ${info.witnessing.published_tree_size}`,
+      `tiles: GET /v1/log/tile/0/000 (full) ${fmt(t.mean.tile)}; GET a proof bundle ${fmt(t.mean.bundle)}; ratio ${fmtRatio(t.ratio("tile", "bundle"))}`,
+    ];
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    await witness.close();
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  }
+}
+
 async function bigLog(): Promise<{ dir: string; creds: Creds }> {
   const dir = path.resolve("bench/.cache", `log-${BIG}`);
   const credsFile = path.join(dir, "creds.json");
@@ -288,9 +334,10 @@ async function main() {
   ];
   if (values.only === "gate") return console.log("\n" + [...lines, ...(await gate())].join("\n"));
   if (values.only === "postgres") return console.log("\n" + [...lines, ...(await postgresWrites())].join("\n"));
+  if (values.only === "witness") return console.log("\n" + [...lines, ...(await witnessing())].join("\n"));
   if (values.only !== "reads") lines.push(...(await writes()));
   if (values.only === "writes") return console.log("\n" + lines.join("\n"));
-  if (values.only !== "reads") lines.push(...(await gate()), ...(await postgresWrites()));
+  if (values.only !== "reads") lines.push(...(await gate()), ...(await postgresWrites()), ...(await witnessing()));
 
   const smallDir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-r-"));
   migrate(smallDir);

@@ -11,6 +11,18 @@ const PAGE = 5000;
 async function audit(): Promise<string[]> {
   const db = getDb().read;
   const id = await getLogIdentity();
+  const keys = [id, ...id.retired];
+  const verifyCheckpointByAny = (note: string) => {
+    let last: unknown;
+    for (const k of keys) {
+      try {
+        return verifyCheckpoint(note, { publicKey: k.publicKey, origin: id.origin });
+      } catch (err) {
+        last = err;
+      }
+    }
+    throw last;
+  };
   const problems: string[] = [];
   const checkpoints = await db.checkpoint.findMany({ orderBy: { treeSize: "asc" } });
   const nodes = new Map<string, Uint8Array>();
@@ -34,7 +46,8 @@ async function audit(): Promise<string[]> {
       const cp = checkpoints[cpIndex++]!;
       if (!bytesEqual(new Uint8Array(cp.rootHash), root)) problems.push(`checkpoint ${size}: stored root differs from the rebuilt root`);
       try {
-        const v = verifyCheckpoint(cp.note, { publicKey: id.publicKey, origin: id.origin });
+        // Signed by the key current then: any of the log's keys, current or retired.
+        const v = verifyCheckpointByAny(cp.note);
         if (v.treeSize !== size || !bytesEqual(v.rootHash, root)) problems.push(`checkpoint ${size}: signed note does not match`);
       } catch (err) {
         problems.push(`checkpoint ${size}: ${(err as Error).message}`);

@@ -9,7 +9,7 @@
 // Size and root are always taken from the verified checkpoint, never from the proof.
 import { leafData, verifyAttestationSignature } from "./attestation";
 import { parseProofBundle, type ProofBundle } from "./bundle-shape";
-import { verifyCheckpoint, type VerifiedCheckpoint } from "./checkpoint";
+import { parseSignedNote, verifyCheckpoint, type VerifiedCheckpoint } from "./checkpoint";
 import { base64ToBytes, bytesToHex, hexToBytes } from "./encoding";
 import { VerifyError, type VerifyErrorCode } from "./errors";
 import { jwkThumbprint, parsePublicKeyPem } from "./keys";
@@ -46,7 +46,9 @@ function checkTreeHead(b: ProofBundle, publicKey: Uint8Array, origin?: string): 
   if (sth.tree_size !== cp.treeSize || sth.root_hash !== root) {
     throw new VerifyError("tree_head_mismatch", "signed_tree_head size or root differs from the signed checkpoint");
   }
-  if (sth.signature !== cp.signature) throw new VerifyError("tree_head_mismatch", "signed_tree_head.signature is not the checkpoint's log signature");
+  // The note may carry several log signatures (a key rotation's overlap): the JSON names one.
+  const logSignatures = parseSignedNote(sth.checkpoint).signatures.filter((s) => s.name === cp.origin).map((s) => s.base64);
+  if (!logSignatures.includes(sth.signature)) throw new VerifyError("tree_head_mismatch", "signed_tree_head.signature is not one of the checkpoint's log signatures");
   const p = b.inclusion_proof;
   if (p.tree_size !== cp.treeSize || p.root_hash !== root) {
     throw new VerifyError("tree_head_mismatch", "inclusion_proof size or root differs from the signed checkpoint");

@@ -56,9 +56,11 @@ export async function getPublishedNote(): Promise<string> {
 export async function getLogPolicy(): Promise<string> {
   const id = await getLogIdentity();
   const policy = witnessPolicy();
-  const log = { vkey: id.verifierKey, origin: id.origin, keyId: new Uint8Array(), publicKey: id.publicKey, url: `${getConfig().baseUrl}/v1/log` };
-  const header = `# The transparency log ${id.origin} (C2SP tlog-policy): its key, its witnesses and their quorum.\n`;
-  return header + formatPolicy({ logs: [log], witnesses: policy?.witnesses ?? [], groups: policy?.groups ?? [], quorum: policy?.quorum ?? "none" });
+  const url = `${getConfig().baseUrl}/v1/log`;
+  // Every key that signs now: the current one, and any still inside a rotation's overlap.
+  const logs = [id, ...id.overlapping].map((k) => ({ vkey: k.verifierKey, origin: id.origin, keyId: new Uint8Array(), publicKey: k.publicKey, url }));
+  const header = `# The transparency log ${id.origin} (C2SP tlog-policy): its signing keys, its witnesses and their quorum.\n`;
+  return header + formatPolicy({ logs, witnesses: policy?.witnesses ?? [], groups: policy?.groups ?? [], quorum: policy?.quorum ?? "none" });
 }
 
 async function witnessingView() {
@@ -99,6 +101,13 @@ export async function getLogInfo() {
     verifier_key: id.verifierKey,
     signature_algorithm: "Ed25519",
     hash_algorithm: "SHA-256",
+    keys: [id, ...id.retired].map((k) => ({
+      key_id: k.keyIdHex,
+      verifier_key: k.verifierKey,
+      public_key: k.publicKeyPem,
+      signs_from: k.signsFrom ? iso(k.signsFrom) : null,
+      signs_until: k.signsUntil ? iso(k.signsUntil) : null,
+    })),
     witnessing,
   };
 }
