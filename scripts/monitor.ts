@@ -137,8 +137,10 @@ async function main(): Promise<void> {
   if (!Buffer.from(range.root()).equals(Buffer.from(cp.rootHash))) {
     throw new Inconsistent(`the tree rebuilt from entries 0…${cp.treeSize - 1} does not have the checkpoint's root`);
   }
-  console.log(`entries ${from}…${cp.treeSize - 1}: ${cp.treeSize - from} new, each canonical and signed by the key its kid names${watch.size ? `; ${watched} by watched issuers` : ""}`);
-  console.log(`OK size ${cp.treeSize} ${saved ? `extends size ${saved.size} seen before` : "rebuilt from the first entry"}: consistent`);
+  if (cp.treeSize === from) console.log("no new entries");
+  else console.log(`entries ${from}…${cp.treeSize - 1}: ${cp.treeSize - from} new, each canonical and signed by the key its kid names${watch.size ? `; ${watched} by watched issuers` : ""}`);
+  const how = !saved ? "rebuilt from the first entry" : saved.size === cp.treeSize ? "is the size seen before, with the same root" : `extends size ${saved.size} seen before`;
+  console.log(`OK size ${cp.treeSize} ${how}: consistent`);
   if (values.state) {
     const next: State = { origin: cp.origin, size: range.size, root: bytesToBase64(range.root()), subtrees: range.subtrees.map((s) => ({ level: s.level, hash: bytesToBase64(s.hash) })) };
     fs.writeFileSync(`${values.state}.tmp`, JSON.stringify(next));
