@@ -30,8 +30,17 @@ if (values["seed-file"]) {
 if (values.algorithm !== "ed25519" && values.algorithm !== "ml-dsa-44") throw new Error("--algorithm is ed25519 or ml-dsa-44");
 const logKeys = [...values["log-vkey"]!];
 if (values["log-url"]) {
-  const info = (await (await fetch(`${values["log-url"].replace(/\/+$/, "")}/v1/log`)).json()) as { verifier_key: string };
-  logKeys.push(info.verifier_key);
+  // The log may still be starting: ask for a minute before giving up.
+  const url = `${values["log-url"].replace(/\/+$/, "")}/v1/log`;
+  for (let i = 0; ; i++) {
+    try {
+      logKeys.push(((await (await fetch(url)).json()) as { verifier_key: string }).verifier_key);
+      break;
+    } catch (err) {
+      if (i >= 60) throw new Error(`${url}: ${(err as Error).message}`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
 }
 const witness = new TestWitness({
   name: values.name!,

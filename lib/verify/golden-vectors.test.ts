@@ -1,0 +1,72 @@
+// The verifier against what a real server produced (testing/vectors, see its README), and
+// tampered copies of it that must fail.
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parsePolicy, parsePublicKeyPem, verifyCheckpoint, verifyConsistencyProof, verifyProofBundle, verifyWitnessedCheckpoint } from "./index";
+import { verifyTlogProof } from "./tlog-proof";
+
+const dir = path.join(__dirname, "testing", "vectors");
+const read = (f: string) => fs.readFileSync(path.join(dir, f), "utf8");
+const log = JSON.parse(read("log.json")) as { origin: string; verifier_key: string; public_key: string };
+const policy = parsePolicy(read("policy.txt"));
+const bundle = JSON.parse(read("bundle.json"));
+const consistency = JSON.parse(read("consistency.json"));
+const checkpoint = read("checkpoint.txt");
+const tlogProof = read("proof.tlog-proof");
+
+const flipHex = (hex: string) => (hex[0] === "0" ? "1" : "0") + hex.slice(1);
+const flipB64 = (b64: string, at: number) => {
+  const b = Buffer.from(b64, "base64");
+  b[at]! ^= 1;
+  return b.toString("base64");
+};
+const codeOf = (f: () => unknown) => {
+  try {
+    f();
+    return "ok";
+  } catch (e) {
+    return (e as { code?: string }).code ?? (e as Error).message;
+  }
+};
+
+describe("golden vectors from a running server", () => {
+  it("the policy pins the log's key and the witness; the checkpoint meets its quorum", () => {
+    expect(policy.logs.map((l) => l.vkey)).toEqual([log.verifier_key]);
+    expect(verifyCheckpoint(checkpoint, { publicKey: parsePublicKeyPem(log.public_key), origin: log.origin }).treeSize).toBe(8);
+    const w = verifyWitnessedCheckpoint(checkpoint, policy);
+    expect(w.quorum.met).toBe(true);
+    expect(w.cosigners.map((c) => c.witness)).toEqual(["w1"]);
+  });
+
+  it("the proof bundle verifies (and under the policy), and a tampered copy does not", () => {
+    const ok = verifyProofBundle(bundle, { logPublicKey: log.verifier_key });
+    expect(ok).toMatchObject({ ok: true, treeSize: 8, logIndex: 5 });
+    expect(verifyWitnessedCheckpoint(bundle.signed_tree_head.checkpoint, policy).quorum.met).toBe(true);
+    const bad = structuredClone(bundle);
+    bad.inclusion_proof.hashes[1] = flipHex(bad.inclusion_proof.hashes[1]);
+    expect(verifyProofBundle(bad, { logPublicKey: log.verifier_key })).toMatchObject({ ok: false, code: "inclusion_proof_invalid" });
+    const forged = structuredClone(bundle);
+    forged.attestation.payload.content_hash = forged.attestation.payload.content_hash.replace(/.$/, (c: string) => (c === "0" ? "1" : "0"));
+    expect(verifyProofBundle(forged, { logPublicKey: log.verifier_key }).ok).toBe(false);
+  });
+
+  it("the consistency proof verifies, and a tampered copy does not", () => {
+    const input = { first: consistency.first.checkpoint, second: consistency.second.checkpoint, proof: consistency.hashes };
+    expect(verifyConsistencyProof(input, { logPublicKey: log.verifier_key })).toMatchObject({ ok: true });
+    expect(verifyConsistencyProof({ ...input, proof: [flipHex(input.proof[0]), ...input.proof.slice(1)] }, { logPublicKey: log.verifier_key }).ok).toBe(false);
+  });
+
+  it("the tlog-proof verifies under the policy alone, and tampered copies do not", () => {
+    expect(verifyTlogProof(tlogProof, { policy })).toMatchObject({ index: 5, treeSize: 8, cosigners: [expect.objectContaining({ witness: "w1" })] });
+    expect(codeOf(() => verifyTlogProof(tlogProof.replace("index 5", "index 4"), { policy }))).toBe("inclusion_proof_invalid");
+    const lines = tlogProof.split("\n");
+    const cosig = lines.findIndex((l) => l.startsWith("— witness.local/w1 "));
+    const sig = lines[cosig]!.split(" ")[2]!;
+    lines[cosig] = `— witness.local/w1 ${flipB64(sig, 20)}`;
+    expect(codeOf(() => verifyTlogProof(lines.join("\n"), { policy }))).toBe("cosignature_invalid");
+    const withoutWitness = tlogProof.replace(/^— witness\.local\/w1 .*\n/m, "");
+    expect(codeOf(() => verifyTlogProof(withoutWitness, { policy }))).toBe("quorum_not_met");
+    expect(codeOf(() => verifyTlogProof(tlogProof.replace(/\n8\n/, "\n9\n"), { policy }))).toBe("checkpoint_signature_invalid");
+  });
+});
