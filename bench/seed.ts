@@ -3,7 +3,7 @@
 // {api_key, issuer_id, consumer_key, sample_ids} for the benchmark. Env: DATABASE_URL, HALLMARK_DATA_DIR.
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
-import { canonicalJson } from "@/lib/verify";
+import { canonicalJson } from "@/lib/verify/jcs";
 import { getDb } from "@/server/db";
 import { getStore } from "@/server/store";
 import { appendBatch, type LogEntry } from "@/server/log/log-append";

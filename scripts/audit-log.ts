@@ -1,7 +1,10 @@
 // Rebuilds the whole Merkle tree from the attestations (recomputing every leaf from its stored
 // fields) and checks it against every stored node and every stored checkpoint, including each
 // checkpoint's signature. Exit 0 when the log is intact. `npm run audit-log`.
-import { verifyCheckpoint, leafData, leafHash, bytesEqual, bytesToHex } from "@/lib/verify";
+import { verifyCheckpoint } from "@/lib/verify";
+import { leafData } from "@/lib/verify/attestation";
+import { bytesEqual, bytesToHex } from "@/lib/verify/encoding";
+import { leafHash } from "@/lib/verify/merkle";
 import { getDb } from "@/server/db";
 import { getLogIdentity } from "@/server/log/log-identity";
 import { appendLeaves, nodeKey } from "@/server/log/merkle-tree";

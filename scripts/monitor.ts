@@ -8,23 +8,10 @@
 // Exit status: 0 consistent, 1 an inconsistency (printed), 2 usage, network or file error.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
-import {
-  base64ToBytes,
-  bytesToBase64,
-  decodeEntryBundle,
-  leafData,
-  leafHash,
-  parsePolicy,
-  parsePublicKeyPem,
-  requireQuorum,
-  resolveLogKey,
-  tilePath,
-  TILE_WIDTH,
-  verifyAttestationSignature,
-  verifyCheckpoint,
-  verifyWitnessedCheckpoint,
-  type Policy,
-} from "@/lib/verify";
+import { decodeEntryBundle, parsePolicy, parsePublicKeyPem, requireQuorum, resolveLogKey, tilePath, TILE_WIDTH, verifyAttestationSignature, verifyCheckpoint, verifyWitnessedCheckpoint, type Policy } from "@/lib/verify";
+import { leafData } from "@/lib/verify/attestation";
+import { base64ToBytes, bytesToBase64 } from "@/lib/verify/encoding";
+import { leafHash } from "@/lib/verify/merkle";
 import { CompactRange } from "@/lib/verify/compact-range";
 
 const USAGE = "usage: npm run monitor -- <base_url> --vkey <verifier key | file> [--policy policy.txt] [--state state.json] [--watch-issuer <id>]...";

@@ -9,17 +9,7 @@
 // Exit status: 0 verified, 1 verification failed (the reason is printed), 2 usage or I/O error.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
-import {
-  MAX_BUNDLE_BYTES,
-  parsePolicy,
-  requireQuorum,
-  resolveLogKey,
-  verifyConsistencyProof,
-  verifyProofBundle,
-  verifyWitnessedCheckpoint,
-  type Cosigner,
-  type Policy,
-} from "@/lib/verify";
+import { MAX_BUNDLE_BYTES, parsePolicy, requireQuorum, resolveLogKey, verifyConsistencyProof, verifyProofBundle, verifyWitnessedCheckpoint, type Cosigner, type Policy } from "@/lib/verify";
 import { MAX_TLOG_PROOF_BYTES, TLOG_PROOF_HEADER, verifyTlogProof } from "@/lib/verify/tlog-proof";
 
 const USAGE =

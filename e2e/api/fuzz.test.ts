@@ -5,7 +5,8 @@
 import http from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { canonicalJson, verifyProofBundle } from "@/lib/verify";
+import { verifyProofBundle } from "@/lib/verify";
+import { canonicalJson } from "@/lib/verify/jcs";
 import { httpRequest } from "@/server/test-support/raw-http";
 import { ZMintBody } from "@/server/api/routers/consumer.types";
 import { api, baseUrls, logKey, orgWithIssuer, proofBundle } from "./helpers";

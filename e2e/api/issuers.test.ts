@@ -4,7 +4,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { base64ToBytes, jwkThumbprint, parsePublicKeyPem, signingMessage, verifyProofBundle } from "@/lib/verify";
+import { parsePublicKeyPem, verifyProofBundle } from "@/lib/verify";
+import { signingMessage } from "@/lib/verify/attestation";
+import { base64ToBytes } from "@/lib/verify/encoding";
+import { jwkThumbprint } from "@/lib/verify/keys";
 import { api, attest, baseUrls, createIssuer, createOrg, expectProblem, logKey, proofBundle } from "./helpers";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -6,7 +6,8 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseSignedNote, parseVerifierKey, verifyCheckpoint, verifyProofBundle } from "@/lib/verify";
+import { parseVerifierKey, verifyCheckpoint, verifyProofBundle } from "@/lib/verify";
+import { parseSignedNote } from "@/lib/verify/checkpoint";
 import { verifyTlogProof } from "@/lib/verify/tlog-proof";
 import { TestWitness } from "../witness/test-witness";
 

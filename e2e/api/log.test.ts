@@ -1,15 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  base64ToBytes,
-  bytesToHex,
-  concatBytes,
-  noteKeyId,
-  parsePublicKeyPem,
-  verifierKey,
-  verifyCheckpoint,
-  verifyConsistencyProof,
-  verifyProofBundle,
-} from "@/lib/verify";
+import { parsePublicKeyPem, verifyCheckpoint, verifyConsistencyProof, verifyProofBundle } from "@/lib/verify";
+import { noteKeyId, verifierKey } from "@/lib/verify/checkpoint";
+import { base64ToBytes, bytesToHex, concatBytes } from "@/lib/verify/encoding";
 import { api, attest, expectProblem, logInfo, proofBundle, orgWithIssuer } from "./helpers";
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

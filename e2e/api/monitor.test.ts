@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { verifierKey } from "@/lib/verify";
+import { verifierKey } from "@/lib/verify/checkpoint";
 import { api, attest, baseUrl, logInfo, orgWithIssuer } from "./helpers";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-monitor-"));

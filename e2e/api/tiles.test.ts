@@ -4,7 +4,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { get } from "node:http";
 import { gunzipSync } from "node:zlib";
-import { bytesToBase64, parsePublicKeyPem, verifyCheckpoint } from "@/lib/verify";
+import { parsePublicKeyPem, verifyCheckpoint } from "@/lib/verify";
+import { bytesToBase64 } from "@/lib/verify/encoding";
 import { decodeEntryBundle, partialTileWidth, tileHashes, tilePath } from "@/lib/verify/tiles";
 import { refLeafHash, refMth } from "@/lib/verify/testing/merkle-reference";
 import { api, attest, baseUrl, expectProblem, logInfo, orgWithIssuer } from "./helpers";

@@ -1,7 +1,10 @@
 import crypto from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { bytesToHex, canonicalJson, leafData, leafHash, nodeHash, signingMessage } from "@/lib/verify";
+import { leafData, signingMessage } from "@/lib/verify/attestation";
+import { bytesToHex } from "@/lib/verify/encoding";
+import { canonicalJson } from "@/lib/verify/jcs";
+import { leafHash, nodeHash } from "@/lib/verify/merkle";
 import { MAX_LEAF_BYTES, MAX_PAYLOAD_BYTES } from "../domain/limits";
 import { leafDataOf, signingMessageOf } from "./attestation-bytes";
 import { leafHashNode, nodeHashNode, toHex } from "./hash";

@@ -1,5 +1,5 @@
 import "server-only";
-import { canonicalJson } from "@/lib/verify";
+import { canonicalJson } from "@/lib/verify/jcs";
 import { leafDataOf, signingMessageOf } from "../crypto/attestation-bytes";
 import { leafHashNode } from "../crypto/hash";
 import { getStore } from "../store";

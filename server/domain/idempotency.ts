@@ -1,6 +1,6 @@
 import "server-only";
 import { sha256Hex } from "../crypto/hash";
-import { canonicalJson } from "@/lib/verify";
+import { canonicalJson } from "@/lib/verify/jcs";
 import type { BatchScope } from "../log/log-append";
 import type { EntryWriter, IdempotencyRecord } from "../store/types";
 import { AppError } from "./errors";

@@ -2,7 +2,8 @@
 // the rows) and of the last, incomplete one (the rest read on demand), against the newest
 // checkpoint, before and after the log grows (the right-edge cache per tree size).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hexToBytes, verifyInclusion } from "@/lib/verify";
+import { hexToBytes } from "@/lib/verify/encoding";
+import { verifyInclusion } from "@/lib/verify/merkle";
 import { openTestLog, useTemporaryDataDir, type TestLog } from "../test-support/test-log";
 
 const dir = useTemporaryDataDir("bundles");

@@ -1,6 +1,6 @@
 import "server-only";
 import type crypto from "node:crypto";
-import { jwkThumbprint, publicKeyToPem } from "@/lib/verify";
+import { jwkThumbprint, publicKeyToPem } from "@/lib/verify/keys";
 import { getDb, type Tx } from "../db";
 import { generateEd25519, openPrivateKey, sealPrivateKey } from "../crypto/key-custody";
 import { iso } from "./ids";

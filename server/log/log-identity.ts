@@ -1,15 +1,9 @@
 import "server-only";
 import type crypto from "node:crypto";
-import {
-  emptyRootHash,
-  formatCheckpointBody,
-  formatSignedNote,
-  noteKeyId,
-  noteSignatureBase64,
-  publicKeyToPem,
-  utf8Encode,
-  verifierKey,
-} from "@/lib/verify";
+import { formatCheckpointBody, formatSignedNote, noteKeyId, noteSignatureBase64, verifierKey } from "@/lib/verify/checkpoint";
+import { utf8Encode } from "@/lib/verify/encoding";
+import { publicKeyToPem } from "@/lib/verify/keys";
+import { emptyRootHash } from "@/lib/verify/merkle";
 import { getConfig } from "../config";
 import { dbBytes, getDb, type Tx } from "../db";
 import { generateEd25519, openPrivateKey, sealPrivateKey, signEd25519 } from "../crypto/key-custody";

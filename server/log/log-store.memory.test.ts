@@ -6,7 +6,11 @@
 import crypto from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { bytesToHex, emptyRootHash, leafData, leafHash, verifierKey, verifyCheckpoint } from "@/lib/verify";
+import { verifyCheckpoint } from "@/lib/verify";
+import { leafData } from "@/lib/verify/attestation";
+import { verifierKey } from "@/lib/verify/checkpoint";
+import { bytesToHex } from "@/lib/verify/encoding";
+import { emptyRootHash, leafHash } from "@/lib/verify/merkle";
 import { refMth } from "@/lib/verify/testing/merkle-reference";
 import type { AttestationInsert, Checkpoint, EntryWriter, LogWriter, NodeHashes } from "../store/types";
 import { appendBatch, type LogEntry } from "./log-append";

@@ -1,5 +1,7 @@
 import "server-only";
-import { parseSignedNote, quorumMet, verifyCosignature, type Policy, type PolicyWitness } from "@/lib/verify";
+import { quorumMet, type Policy, type PolicyWitness } from "@/lib/verify";
+import { parseSignedNote } from "@/lib/verify/checkpoint";
+import { verifyCosignature } from "@/lib/verify/cosignature";
 import { getDb, isUniqueViolation } from "../db";
 import { getStore } from "../store";
 import type { Checkpoint } from "../store/types";

@@ -4,7 +4,8 @@
 // locally. Nothing here trusts the page's own rendering of the facts: the fifth check ties the
 // bundle to the protection this page is about.
 import { useEffect, useState } from "react";
-import { bytesToHex, parsePolicy, parseVerifierKey, verifyProofBundle, verifyWitnessedCheckpoint, type Check } from "@/lib/verify";
+import { parsePolicy, parseVerifierKey, verifyProofBundle, verifyWitnessedCheckpoint, type Check } from "@/lib/verify";
+import { bytesToHex } from "@/lib/verify/encoding";
 import { Mono, Spinner, cx } from "../../_components/ui";
 
 type CheckId = Check["name"] | "page_match" | "witnesses";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { text, ZId } from "./text";
-import { canonicalJson } from "@/lib/verify";
+import { canonicalJson } from "@/lib/verify/jcs";
 import { CATEGORIES, VISIBILITIES, type MintInput } from "../../domain/protections";
 import { ZPayload } from "./attestations.types";
 import { parseBody } from "./parse-body";
