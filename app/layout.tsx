@@ -15,7 +15,10 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body className="flex min-h-screen flex-col bg-stone-50 text-stone-900 antialiased">
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+        >
           Skip to content
         </a>
         <Providers>
@@ -25,7 +28,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           </main>
           <footer className="border-t border-stone-200 py-6 text-center text-sm text-stone-600">
             Hallmark · attestations in an append-only, publicly verifiable log ·{" "}
-            <a className="underline" href="/v1/log">log key</a>
+            <a className="underline" href="/v1/log">
+              log key
+            </a>
           </footer>
         </Providers>
       </body>

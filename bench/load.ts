@@ -44,7 +44,12 @@ async function loadAutocannon(w: Workload): Promise<LoadResult> {
       {
         method: w.method ?? "GET",
         headers: w.headers,
-        ...(w.onId ? { onResponse: (status: number, body: string) => status === 201 && w.onId!((JSON.parse(body) as Record<string, string>)[w.idField ?? "id"]!) } : {}),
+        ...(w.onId
+          ? {
+              onResponse: (status: number, body: string) =>
+                status === 201 && w.onId!((JSON.parse(body) as Record<string, string>)[w.idField ?? "id"]!),
+            }
+          : {}),
         setupRequest: (req) => ({
           ...req,
           ...(w.idempotencyKeys ? { headers: { ...req.headers, "idempotency-key": randomBytes(16).toString("hex") } } : {}),
@@ -55,7 +60,14 @@ async function loadAutocannon(w: Workload): Promise<LoadResult> {
     ],
   });
   const ok = result["2xx"];
-  return { rps: ok / w.seconds, p50: result.latency.p50, p99: result.latency.p99, mean: result.latency.average, ok, errors: result.non2xx + result.errors + result.timeouts };
+  return {
+    rps: ok / w.seconds,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    mean: result.latency.average,
+    ok,
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 function loadOne(w: Workload): Promise<LoadResult> {
@@ -67,7 +79,9 @@ function loadOne(w: Workload): Promise<LoadResult> {
 /** One run; with `urls`, one generator per server at once, their results combined. */
 export async function load(w: Workload): Promise<LoadResult> {
   if (!w.urls) return loadOne(w);
-  const parts = await Promise.all(w.urls.map((url) => loadOne({ ...w, url, urls: undefined, connections: Math.ceil(w.connections / w.urls!.length) })));
+  const parts = await Promise.all(
+    w.urls.map((url) => loadOne({ ...w, url, urls: undefined, connections: Math.ceil(w.connections / w.urls!.length) })),
+  );
   const ok = parts.reduce((s, r) => s + r.ok, 0);
   return {
     rps: parts.reduce((s, r) => s + r.rps, 0),

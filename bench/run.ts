@@ -49,7 +49,8 @@ function seed(dataDir: string, leaves: number, databaseUrl?: string): Creds {
 }
 
 const fmtList = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(", ");
-const fmt = (r: LoadResult) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, mean ${r.mean.toFixed(1)} ms`;
+const fmt = (r: LoadResult) =>
+  `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, mean ${r.mean.toFixed(1)} ms`;
 
 /** Size of one real answer, for a baseline that serves as many bytes. */
 async function answerBytes(url: string, init: RequestInit): Promise<number> {
@@ -85,7 +86,13 @@ async function writes(): Promise<string[]> {
     const acked: string[] = [];
     const post = { method: "POST" as const, headers, bodyTemplate, connections: CONNECTIONS, seconds: SECONDS };
     // A creator protecting a file as the dashboard does: a fresh Idempotency-Key per mint.
-    const mintBody = JSON.stringify({ content_hash: "CONTENT_HASH", title: "bench", file_name: "bench.png", category: "media", visibility: "public" });
+    const mintBody = JSON.stringify({
+      content_hash: "CONTENT_HASH",
+      title: "bench",
+      file_name: "bench.png",
+      category: "media",
+      visibility: "public",
+    });
     const workloads = {
       base: { ...post, url: `${server.url}/bench/bare?bytes=${bytes}` },
       target: { ...post, url: `${server.url}/v1/attestations`, onId: (id: string) => acked.push(id) },
@@ -131,7 +138,11 @@ async function writes(): Promise<string[]> {
  * bundle's URL shape (/bench/bare/{id}: Next.js matches a dynamic segment on every request,
  * as it must for /v1/attestations/{id}/proof-bundle), and the static bare route.
  */
-async function reads(dir: string, leaves: number, creds: Creds): Promise<{ lines: string[]; r: Record<"bare" | "shaped" | "target", LoadResult> }> {
+async function reads(
+  dir: string,
+  leaves: number,
+  creds: Creds,
+): Promise<{ lines: string[]; r: Record<"bare" | "shaped" | "target", LoadResult> }> {
   const server = await startServer(dir);
   try {
     const ids = creds.sample_ids;
@@ -213,7 +224,13 @@ function writeWorkloads(urls: string[], creds: Creds) {
       ...common,
       urls: urls.map((u) => `${u}/v1/consumer/mint`),
       headers: { "content-type": "application/json", "x-api-key": creds.consumer_key },
-      bodyTemplate: JSON.stringify({ content_hash: "CONTENT_HASH", title: "bench", file_name: "bench.png", category: "media", visibility: "public" }),
+      bodyTemplate: JSON.stringify({
+        content_hash: "CONTENT_HASH",
+        title: "bench",
+        file_name: "bench.png",
+        category: "media",
+        visibility: "public",
+      }),
       idempotencyKeys: true,
     },
   };
@@ -288,7 +305,10 @@ async function witnessing(): Promise<string[]> {
     const c = await compare({ wAttest: onW.attest, nAttest: onN.attest, wMint: onW.mint, nMint: onN.mint }, ROUNDS);
     const r = c.mean;
     await new Promise((res) => setTimeout(res, 3000));
-    const info = (await (await fetch(`${servers[0]!.url}/v1/log`)).json()) as { tree_size: number; witnessing: { published_tree_size: number; witnesses: { cosigned_tree_size: number }[] } };
+    const info = (await (await fetch(`${servers[0]!.url}/v1/log`)).json()) as {
+      tree_size: number;
+      witnessing: { published_tree_size: number; witnesses: { cosigned_tree_size: number }[] };
+    };
     const submissions = witness.submissions.filter((x) => x.status === 200).length;
     const common = { connections: CONNECTIONS, seconds: SECONDS, headers: { "x-api-key": wCreds.api_key } };
     const t = await compare(

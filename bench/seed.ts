@@ -47,9 +47,24 @@ async function main() {
     select: { id: true },
   });
   // A creator on the Pro plan (no monthly limit) with a key whose limits the load cannot reach, for the mint benchmark.
-  const creator = await createConsumer({ email: `bench-${randomBytes(6).toString("hex")}@example.org`, password: randomBytes(12).toString("hex"), name: "Bench Creator", plan: "pro", verified: true });
-  const consumerKey = await createApiKey({ tenantId: creator.tenantId, userId: creator.userId, name: "bench", scopes: CONSUMER_SCOPES, rateLimitPerMinute: 1_000_000, dailyQuota: 1_000_000_000 });
-  console.log(JSON.stringify({ api_key: apiKey, issuer_id: issuer.id, consumer_key: consumerKey.secret, sample_ids: rows.map((r) => r.id) }));
+  const creator = await createConsumer({
+    email: `bench-${randomBytes(6).toString("hex")}@example.org`,
+    password: randomBytes(12).toString("hex"),
+    name: "Bench Creator",
+    plan: "pro",
+    verified: true,
+  });
+  const consumerKey = await createApiKey({
+    tenantId: creator.tenantId,
+    userId: creator.userId,
+    name: "bench",
+    scopes: CONSUMER_SCOPES,
+    rateLimitPerMinute: 1_000_000,
+    dailyQuota: 1_000_000_000,
+  });
+  console.log(
+    JSON.stringify({ api_key: apiKey, issuer_id: issuer.id, consumer_key: consumerKey.secret, sample_ids: rows.map((r) => r.id) }),
+  );
   await db.close();
 }
 

@@ -41,7 +41,10 @@ export interface Server {
  * Hallmark's server (scripts/serve.mjs: Next.js behind the gate), or with `bare` plain
  * `next start` on the same build, to measure what the gate costs.
  */
-export async function startServer(dataDir: string, opts: { bare?: boolean; databaseUrl?: string; env?: Record<string, string> } = {}): Promise<Server> {
+export async function startServer(
+  dataDir: string,
+  opts: { bare?: boolean; databaseUrl?: string; env?: Record<string, string> } = {},
+): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const [cmd, args] = opts.bare

@@ -24,7 +24,9 @@ export interface WrkSpec extends Omit<Workload, "onId"> {
 
 function lua(spec: WrkSpec, idsFile: string): string {
   const q = (s: string) => JSON.stringify(s); // a JSON string literal is a valid Lua string literal here
-  const headers = Object.entries(spec.headers ?? {}).map(([k, v]) => `[${q(k)}]=${q(v)}`).join(", ");
+  const headers = Object.entries(spec.headers ?? {})
+    .map(([k, v]) => `[${q(k)}]=${q(v)}`)
+    .join(", ");
   return `
 local counter, acked = 0, nil
 local ids = { ${(spec.ids ?? []).map(q).join(", ")} }
@@ -38,13 +40,17 @@ request = function()
   local p = ${spec.pathTemplate ? `string.gsub(${q(spec.pathTemplate)}, "ID", ids[math.random(#ids)])` : "nil"}
   return wrk.format(${q(spec.method ?? "GET")}, p, headers, body)
 end
-${spec.collectIds ? `response = function(status, hdrs, body)
+${
+  spec.collectIds
+    ? `response = function(status, hdrs, body)
   if status == 201 then
     if not acked then acked = io.open(${q(idsFile)}, "a") end
     acked:write(string.match(body, '"${spec.idField ?? "id"}":"([^"]+)"'), "\\n")
     acked:flush()
   end
-end` : ""}
+end`
+    : ""
+}
 done = function(summary, latency, requests)
   io.write(string.format("HM ok %d errors %d p50 %.3f p99 %.3f mean %.3f\\n",
     summary.requests - summary.errors.status, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
@@ -59,8 +65,11 @@ export async function loadWrk(spec: WrkSpec, onId?: (id: string) => void): Promi
   fs.writeFileSync(script, lua(spec, idsFile));
   try {
     const out = await new Promise<string>((resolve, reject) =>
-      execFile("wrk", ["-t1", `-c${spec.connections}`, `-d${spec.seconds}s`, "-s", script, spec.url], { maxBuffer: 256 << 20, encoding: "utf8" }, (err, stdout) =>
-        err ? reject(err) : resolve(stdout),
+      execFile(
+        "wrk",
+        ["-t1", `-c${spec.connections}`, `-d${spec.seconds}s`, "-s", script, spec.url],
+        { maxBuffer: 256 << 20, encoding: "utf8" },
+        (err, stdout) => (err ? reject(err) : resolve(stdout)),
       ),
     );
     const m = /HM ok (\d+) errors (\d+) p50 ([\d.]+) p99 ([\d.]+) mean ([\d.]+)/.exec(out);

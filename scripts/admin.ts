@@ -76,13 +76,20 @@ async function main(argv: string[]): Promise<number> {
     const ownerEmail = values["owner-email"];
     if (ownerEmail !== undefined || values["owner-password"] !== undefined) {
       const email = typeof ownerEmail === "string" ? ownerEmail : "";
-      const parsed = ZOwner.safeParse({ email, password: values["owner-password"] ?? "", name: values["owner-name"] ?? email.split("@")[0] });
+      const parsed = ZOwner.safeParse({
+        email,
+        password: values["owner-password"] ?? "",
+        name: values["owner-name"] ?? email.split("@")[0],
+      });
       if (!parsed.success) return fail(parsed.error.issues.map((i) => i.message).join("\n"));
       owner = parsed.data;
     }
     const { tenantId, apiKey, ownerId } = await createOrganization({ name, owner });
     if (values.json) console.log(JSON.stringify({ tenant_id: tenantId, api_key: apiKey, ...(ownerId ? { owner_id: ownerId } : {}) }));
-    else console.log(`Organisation ${tenantId} created.\nAPI key (shown once, keep it secret): ${apiKey}${ownerId ? `\nOwner ${ownerId} can sign in to /console.` : ""}`);
+    else
+      console.log(
+        `Organisation ${tenantId} created.\nAPI key (shown once, keep it secret): ${apiKey}${ownerId ? `\nOwner ${ownerId} can sign in to /console.` : ""}`,
+      );
     return 0;
   }
   if (command === "create-consumer") {
@@ -102,16 +109,24 @@ async function main(argv: string[]): Promise<number> {
       console.log(`log size ${tree_size}; published (quorum ${witnessing.quorum} met) ${witnessing.published_tree_size}`);
       for (const w of witnessing.witnesses) {
         const state = w.last_error ? `failing (${w.failures}×): ${w.last_error}; next attempt ${w.next_attempt_at}` : "ok";
-        console.log(`${w.name} ${w.url ?? "(no URL: not submitted to)"}: cosigned size ${w.cosigned_tree_size ?? "unknown"} at ${w.cosigned_at ?? "-"}; ${state}`);
+        console.log(
+          `${w.name} ${w.url ?? "(no URL: not submitted to)"}: cosigned size ${w.cosigned_tree_size ?? "unknown"} at ${w.cosigned_at ?? "-"}; ${state}`,
+        );
       }
     }
     return 0;
   }
   if (command === "rotate-log-key") {
     const overlap = parseDuration(typeof values.overlap === "string" ? values.overlap : "24h");
-    if (overlap === null || overlap < MIN_OVERLAP_MS) return fail(`--overlap is a duration such as 90s, 30m, 24h or 7d, at least ${MIN_OVERLAP_MS / 1000}s`);
+    if (overlap === null || overlap < MIN_OVERLAP_MS)
+      return fail(`--overlap is a duration such as 90s, 30m, 24h or 7d, at least ${MIN_OVERLAP_MS / 1000}s`);
     const { current, previous } = await rotateLogKey(overlap);
-    const out = { verifier_key: current.verifierKey, key_id: current.keyIdHex, previous_verifier_key: previous.verifierKey, previous_signs_until: previous.signsUntil!.toISOString() };
+    const out = {
+      verifier_key: current.verifierKey,
+      key_id: current.keyIdHex,
+      previous_verifier_key: previous.verifierKey,
+      previous_signs_until: previous.signsUntil!.toISOString(),
+    };
     if (values.json) console.log(JSON.stringify(out));
     else {
       console.log(`The log's new key signs from now on: ${current.verifierKey}`);
@@ -130,6 +145,8 @@ main(process.argv.slice(2))
   })
   .catch(async (err: Error) => {
     console.error(err.message);
-    await getDb().close().catch(() => {});
+    await getDb()
+      .close()
+      .catch(() => {});
     process.exit(1);
   });

@@ -64,7 +64,14 @@ async function audit(): Promise<string[]> {
     for (const a of page) {
       if (Number(a.logIndex) !== size) problems.push(`log index ${size} is missing (next is ${a.logIndex})`);
       const leaf = leafHash(
-        leafData({ id: a.id, issuer_id: a.issuerId, kid: a.kid, payload: JSON.parse(a.payload), created_at: a.createdAt.toISOString(), signature: a.signature }),
+        leafData({
+          id: a.id,
+          issuer_id: a.issuerId,
+          kid: a.kid,
+          payload: JSON.parse(a.payload),
+          created_at: a.createdAt.toISOString(),
+          signature: a.signature,
+        }),
       );
       const grown = appendLeaves(size, frontier, [leaf]);
       for (const n of grown.newNodes) {
@@ -82,7 +89,9 @@ async function audit(): Promise<string[]> {
   if (cpIndex !== checkpoints.length) problems.push(`${checkpoints.length - cpIndex} checkpoint(s) beyond the ${size} leaves`);
   const head = await db.log.findUniqueOrThrow({ where: { id: 1 } });
   if (Number(head.treeSize) !== size) problems.push(`log head says ${head.treeSize} leaves, found ${size}`);
-  console.log(`audited ${size} leaves, ${checkedNodes} nodes and ${checkpoints.length} checkpoints; root ${bytesToHex(appendLeaves(size, frontier, []).root)}`);
+  console.log(
+    `audited ${size} leaves, ${checkedNodes} nodes and ${checkpoints.length} checkpoints; root ${bytesToHex(appendLeaves(size, frontier, []).root)}`,
+  );
   return problems;
 }
 

@@ -8,13 +8,26 @@
 // Exit status: 0 consistent, 1 an inconsistency (printed), 2 usage, network or file error.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
-import { decodeEntryBundle, parsePolicy, parsePublicKeyPem, requireQuorum, resolveLogKey, tilePath, TILE_WIDTH, verifyAttestationSignature, verifyCheckpoint, verifyWitnessedCheckpoint, type Policy } from "@/lib/verify";
+import {
+  decodeEntryBundle,
+  parsePolicy,
+  parsePublicKeyPem,
+  requireQuorum,
+  resolveLogKey,
+  tilePath,
+  TILE_WIDTH,
+  verifyAttestationSignature,
+  verifyCheckpoint,
+  verifyWitnessedCheckpoint,
+  type Policy,
+} from "@/lib/verify";
 import { leafData } from "@/lib/verify/attestation";
 import { base64ToBytes, bytesToBase64 } from "@/lib/verify/encoding";
 import { leafHash } from "@/lib/verify/merkle";
 import { CompactRange } from "@/lib/verify/compact-range";
 
-const USAGE = "usage: npm run monitor -- <base_url> --vkey <verifier key | file> [--policy policy.txt] [--state state.json] [--watch-issuer <id>]...";
+const USAGE =
+  "usage: npm run monitor -- <base_url> --vkey <verifier key | file> [--policy policy.txt] [--state state.json] [--watch-issuer <id>]...";
 
 class Inconsistent extends Error {}
 const die = (code: number, message: string): never => {
@@ -25,7 +38,12 @@ const die = (code: number, message: string): never => {
 const { values, positionals } = (() => {
   try {
     return parseArgs({
-      options: { vkey: { type: "string" }, policy: { type: "string" }, state: { type: "string" }, "watch-issuer": { type: "string", multiple: true, default: [] } },
+      options: {
+        vkey: { type: "string" },
+        policy: { type: "string" },
+        state: { type: "string" },
+        "watch-issuer": { type: "string", multiple: true, default: [] },
+      },
       allowPositionals: true,
     });
   } catch (err) {
@@ -66,7 +84,11 @@ const keys = new Map<string, { publicKey: Uint8Array; issuerId: string }>();
 async function issuerKey(kid: string) {
   let k = keys.get(kid);
   if (!k) {
-    const view = JSON.parse(new TextDecoder().decode(await get(`keys/${encodeURIComponent(kid)}`))) as { kid: string; issuer_id: string; public_key: string };
+    const view = JSON.parse(new TextDecoder().decode(await get(`keys/${encodeURIComponent(kid)}`))) as {
+      kid: string;
+      issuer_id: string;
+      public_key: string;
+    };
     if (view.kid !== kid) throw new Inconsistent(`GET /v1/log/keys/${kid} answered another key`);
     k = { publicKey: parsePublicKeyPem(view.public_key), issuerId: view.issuer_id };
     keys.set(kid, k);
@@ -79,9 +101,12 @@ async function main(): Promise<void> {
   let cp: { origin: string; treeSize: number; rootHash: Uint8Array };
   if (policy) {
     const w = verifyWitnessedCheckpoint(note, policy);
-    if (!policy.logs.some((l) => Buffer.from(l.publicKey).equals(Buffer.from(log.publicKey)))) throw new Inconsistent("--vkey is not a log key of the policy");
+    if (!policy.logs.some((l) => Buffer.from(l.publicKey).equals(Buffer.from(log.publicKey))))
+      throw new Inconsistent("--vkey is not a log key of the policy");
     requireQuorum(w);
-    console.log(`checkpoint ${w.origin} size ${w.treeSize}: cosigned by ${w.cosigners.map((c) => `${c.witness} (${new Date(c.timestamp * 1000).toISOString()})`).join(", ") || "no witness"}; quorum ${w.quorum.rule} met`);
+    console.log(
+      `checkpoint ${w.origin} size ${w.treeSize}: cosigned by ${w.cosigners.map((c) => `${c.witness} (${new Date(c.timestamp * 1000).toISOString()})`).join(", ") || "no witness"}; quorum ${w.quorum.rule} met`,
+    );
     cp = w;
   } else {
     cp = verifyCheckpoint(note, { publicKey: log.publicKey, origin: log.origin });
@@ -90,9 +115,13 @@ async function main(): Promise<void> {
 
   const saved: State | null = values.state && fs.existsSync(values.state) ? JSON.parse(fs.readFileSync(values.state, "utf8")) : null;
   if (saved && saved.origin !== cp.origin) throw new Inconsistent(`the state file follows ${saved.origin}, not ${cp.origin}`);
-  const range = new CompactRange(saved?.size ?? 0, (saved?.subtrees ?? []).map((s) => ({ level: s.level, hash: base64ToBytes(s.hash) })));
+  const range = new CompactRange(
+    saved?.size ?? 0,
+    (saved?.subtrees ?? []).map((s) => ({ level: s.level, hash: base64ToBytes(s.hash) })),
+  );
   if (cp.treeSize < range.size) throw new Inconsistent(`the log shrank: size ${cp.treeSize} after ${range.size}`);
-  if (saved && bytesToBase64(range.root()) !== saved.root) throw new Inconsistent("the state file is corrupt (its subtrees do not make its root)");
+  if (saved && bytesToBase64(range.root()) !== saved.root)
+    throw new Inconsistent("the state file is corrupt (its subtrees do not make its root)");
 
   const from = range.size;
   let watched = 0;
@@ -108,10 +137,12 @@ async function main(): Promise<void> {
       } catch {
         throw new Inconsistent(`entry ${index} is not JSON`);
       }
-      if (!Buffer.from(leafData(a)).equals(Buffer.from(bytes))) throw new Inconsistent(`entry ${index} is not an attestation in canonical form`);
+      if (!Buffer.from(leafData(a)).equals(Buffer.from(bytes)))
+        throw new Inconsistent(`entry ${index} is not an attestation in canonical form`);
       const key = await issuerKey(a.kid);
       if (key.issuerId !== a.issuer_id) throw new Inconsistent(`entry ${index}: key ${a.kid} belongs to another issuer`);
-      if (!verifyAttestationSignature(a, key.publicKey)) throw new Inconsistent(`entry ${index}: the signature does not verify under key ${a.kid}`);
+      if (!verifyAttestationSignature(a, key.publicKey))
+        throw new Inconsistent(`entry ${index}: the signature does not verify under key ${a.kid}`);
       range.append(leafHash(bytes));
       if (watch.has(a.issuer_id)) {
         watched++;
@@ -125,17 +156,30 @@ async function main(): Promise<void> {
     throw new Inconsistent(`the tree rebuilt from entries 0…${cp.treeSize - 1} does not have the checkpoint's root`);
   }
   if (cp.treeSize === from) console.log("no new entries");
-  else console.log(`entries ${from}…${cp.treeSize - 1}: ${cp.treeSize - from} new, each canonical and signed by the key its kid names${watch.size ? `; ${watched} by watched issuers` : ""}`);
-  const how = !saved ? "rebuilt from the first entry" : saved.size === cp.treeSize ? "is the size seen before, with the same root" : `extends size ${saved.size} seen before`;
+  else
+    console.log(
+      `entries ${from}…${cp.treeSize - 1}: ${cp.treeSize - from} new, each canonical and signed by the key its kid names${watch.size ? `; ${watched} by watched issuers` : ""}`,
+    );
+  const how = !saved
+    ? "rebuilt from the first entry"
+    : saved.size === cp.treeSize
+      ? "is the size seen before, with the same root"
+      : `extends size ${saved.size} seen before`;
   console.log(`OK size ${cp.treeSize} ${how}: consistent`);
   if (values.state) {
-    const next: State = { origin: cp.origin, size: range.size, root: bytesToBase64(range.root()), subtrees: range.subtrees.map((s) => ({ level: s.level, hash: bytesToBase64(s.hash) })) };
+    const next: State = {
+      origin: cp.origin,
+      size: range.size,
+      root: bytesToBase64(range.root()),
+      subtrees: range.subtrees.map((s) => ({ level: s.level, hash: bytesToBase64(s.hash) })),
+    };
     fs.writeFileSync(`${values.state}.tmp`, JSON.stringify(next));
     fs.renameSync(`${values.state}.tmp`, values.state);
   }
 }
 
 main().catch((err) => {
-  if (err instanceof Inconsistent || (err as { code?: string }).code) die(1, `INCONSISTENT ${(err as { code?: string }).code ?? ""} ${(err as Error).message}`.replace("  ", " "));
+  if (err instanceof Inconsistent || (err as { code?: string }).code)
+    die(1, `INCONSISTENT ${(err as { code?: string }).code ?? ""} ${(err as Error).message}`.replace("  ", " "));
   die(2, `error: ${(err as Error).message}`);
 });

@@ -77,7 +77,10 @@ async function pendingMigrations(env) {
     if (!fs.existsSync(file)) return all;
     const db = new Database(file, { readonly: true, timeout: 5000 });
     try {
-      applied = db.prepare(APPLIED).all().map((r) => r.migration_name);
+      applied = db
+        .prepare(APPLIED)
+        .all()
+        .map((r) => r.migration_name);
     } catch {
       // no migrations table yet
     } finally {
@@ -109,10 +112,20 @@ function diffScript(config, fromSchema, toSchema) {
   const out = prisma(
     ["migrate", "diff", "--config", config, "--from-schema-datamodel", fromSchema, "--to-schema-datamodel", toSchema, "--script"],
     // The PostgreSQL engine connects even to diff two files; any reachable server will do.
-    { DATABASE_URL: config.includes("postgres") ? (process.env.HALLMARK_PG_DIFF_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres") : "file::memory:" },
+    {
+      DATABASE_URL: config.includes("postgres")
+        ? (process.env.HALLMARK_PG_DIFF_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres")
+        : "file::memory:",
+    },
     "capture",
   );
-  return out.split("\n").filter((l) => !l.startsWith("Loaded Prisma config")).join("\n").trim() + "\n";
+  return (
+    out
+      .split("\n")
+      .filter((l) => !l.startsWith("Loaded Prisma config"))
+      .join("\n")
+      .trim() + "\n"
+  );
 }
 
 function newMigration(name) {

@@ -54,5 +54,7 @@ process.on("SIGTERM", () => stop("SIGTERM"));
 process.on("SIGINT", () => stop("SIGINT"));
 
 server.listen(env.port, hostname, () => {
-  console.log(`[hallmark] ${dev ? "development" : "production"} server listening on ${hostname ?? "*"}:${env.port}, serving ${env.baseUrl}`);
+  console.log(
+    `[hallmark] ${dev ? "development" : "production"} server listening on ${hostname ?? "*"}:${env.port}, serving ${env.baseUrl}`,
+  );
 });

@@ -26,7 +26,12 @@ import { SMTPServer } from "smtp-server";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const totals = { passed: 0, failed: 0, skipped: 0 };
-const baseEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", HALLMARK_MASTER_KEY: crypto.randomBytes(32).toString("hex") };
+const baseEnv = {
+  ...process.env,
+  NEXT_TELEMETRY_DISABLED: "1",
+  NODE_ENV: "production",
+  HALLMARK_MASTER_KEY: crypto.randomBytes(32).toString("hex"),
+};
 const children = new Set();
 
 function sh(cmd, args, env = baseEnv) {
@@ -101,7 +106,11 @@ async function playwright(env, label) {
   const extra = (process.env.HALLMARK_TEST_WEB_ARGS ?? "").split(/\s+/).filter(Boolean);
   const args = ["test", "--config", "e2e/playwright.config.ts", ...extra];
   await new Promise((resolve) =>
-    spawn("node_modules/.bin/playwright", args, { cwd: root, stdio: "inherit", env: { ...env, HALLMARK_PW_JSON: out, HALLMARK_PW_OUTPUT: path.join(root, "test-results", `web-${path.basename(distDir)}`) } }).on("exit", resolve),
+    spawn("node_modules/.bin/playwright", args, {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...env, HALLMARK_PW_JSON: out, HALLMARK_PW_OUTPUT: path.join(root, "test-results", `web-${path.basename(distDir)}`) },
+    }).on("exit", resolve),
   );
   try {
     const r = JSON.parse(fs.readFileSync(out, "utf8"));
@@ -135,11 +144,15 @@ function audit(env, label) {
  */
 async function startWitness(name, algorithm) {
   const port = await freePort();
-  const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["e2e/witness/main.ts", "--listen", `127.0.0.1:${port}`, "--name", name, "--algorithm", algorithm, "--test-control"], {
-    cwd: root,
-    env: baseEnv,
-    stdio: ["ignore", "pipe", "ignore"],
-  });
+  const child = spawn(
+    path.join(root, "node_modules/.bin/tsx"),
+    ["e2e/witness/main.ts", "--listen", `127.0.0.1:${port}`, "--name", name, "--algorithm", algorithm, "--test-control"],
+    {
+      cwd: root,
+      env: baseEnv,
+      stdio: ["ignore", "pipe", "ignore"],
+    },
+  );
   children.add(child);
   child.on("exit", () => children.delete(child));
   const line = await new Promise((resolve, reject) => {
@@ -160,7 +173,10 @@ async function startWitness(name, algorithm) {
 async function startWitnesses(dir) {
   const witnesses = [await startWitness("witness.test/w1", "ed25519"), await startWitness("witness.test/w2", "ml-dsa-44")];
   const file = path.join(dir, "witness-policy.txt");
-  fs.writeFileSync(file, `${witnesses.map((w, i) => `witness w${i + 1} ${w.vkey} ${w.url}`).join("\n")}\ngroup any-witness any w1 w2\nquorum any-witness\n`);
+  fs.writeFileSync(
+    file,
+    `${witnesses.map((w, i) => `witness w${i + 1} ${w.vkey} ${w.url}`).join("\n")}\ngroup any-witness any w1 w2\nquorum any-witness\n`,
+  );
   return { file, witnesses, stop: () => witnesses.forEach((w) => w.stop()) };
 }
 

@@ -9,7 +9,17 @@
 // Exit status: 0 verified, 1 verification failed (the reason is printed), 2 usage or I/O error.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
-import { MAX_BUNDLE_BYTES, parsePolicy, requireQuorum, resolveLogKey, verifyConsistencyProof, verifyProofBundle, verifyWitnessedCheckpoint, type Cosigner, type Policy } from "@/lib/verify";
+import {
+  MAX_BUNDLE_BYTES,
+  parsePolicy,
+  requireQuorum,
+  resolveLogKey,
+  verifyConsistencyProof,
+  verifyProofBundle,
+  verifyWitnessedCheckpoint,
+  type Cosigner,
+  type Policy,
+} from "@/lib/verify";
 import { MAX_TLOG_PROOF_BYTES, TLOG_PROOF_HEADER, verifyTlogProof } from "@/lib/verify/tlog-proof";
 
 const USAGE =
@@ -43,7 +53,10 @@ function parseJson(path: string): unknown {
 
 const { values, positionals } = (() => {
   try {
-    return parseArgs({ options: { "log-key": { type: "string" }, origin: { type: "string" }, policy: { type: "string" } }, allowPositionals: true });
+    return parseArgs({
+      options: { "log-key": { type: "string" }, origin: { type: "string" }, policy: { type: "string" } },
+      allowPositionals: true,
+    });
   } catch (err) {
     fail(2, `${(err as Error).message}\n${USAGE}`);
   }
@@ -75,7 +88,8 @@ function readPolicy(path: string): Policy {
 }
 
 const when = (t: number) => new Date(t * 1000).toISOString().replace(".000Z", "Z");
-const cosigned = (cs: Cosigner[]) => (cs.length ? cs.map((c) => `${c.witness} (${c.keyName}, ${when(c.timestamp)})`).join(", ") : "no witness");
+const cosigned = (cs: Cosigner[]) =>
+  cs.length ? cs.map((c) => `${c.witness} (${c.keyName}, ${when(c.timestamp)})`).join(", ") : "no witness";
 
 /** The policy check of a checkpoint, as a printed line; exits 1 if it fails. */
 function checkWitnesses(note: string, p: Policy): void {
@@ -91,7 +105,10 @@ function checkWitnesses(note: string, p: Policy): void {
 
 function verifyTlogProofFile(text: string): void {
   try {
-    const r = verifyTlogProof(text, policy ? { policy } : { logPublicKey: resolveLogKey(logPublicKey!, values.origin).publicKey, origin: values.origin });
+    const r = verifyTlogProof(
+      text,
+      policy ? { policy } : { logPublicKey: resolveLogKey(logPublicKey!, values.origin).publicKey, origin: values.origin },
+    );
     console.log(`pass checkpoint_signature: tree head of ${r.origin} at size ${r.treeSize} is signed by the log key`);
     if (policy) console.log(`pass witnesses: cosigned by ${cosigned(r.cosigners)}; quorum ${r.quorum} met`);
     console.log(`pass inclusion: the leaf is entry ${r.index} of ${r.treeSize}`);

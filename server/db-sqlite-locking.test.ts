@@ -68,7 +68,22 @@ describe("SQLite write transactions beside another writer", () => {
   });
 
   it("count as busy exactly the codes of a lock or transaction timeout, not a caller's error", () => {
-    const busy = ["P1008", "P2028", "P2034", "SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT", "40001", "40P01", "40000", "55P03", "57014", "57P01", "08006", "08000", "53300"];
+    const busy = [
+      "P1008",
+      "P2028",
+      "P2034",
+      "SQLITE_BUSY",
+      "SQLITE_BUSY_SNAPSHOT",
+      "40001",
+      "40P01",
+      "40000",
+      "55P03",
+      "57014",
+      "57P01",
+      "08006",
+      "08000",
+      "53300",
+    ];
     const notBusy = ["P2002", "P2025", "SQLITE_CONSTRAINT_UNIQUE", "23505", "22P02", undefined, 42];
     expect(busy.filter((code) => !m.db.isBusy({ code }))).toEqual([]);
     expect(notBusy.filter((code) => m.db.isBusy({ code }))).toEqual([]);

@@ -109,7 +109,11 @@ function openSqlite(url: string): Database {
 
 function openPostgres(url: string): Database {
   // A connection not free within 15 s is a busy database (503), as Prisma's maxWait was.
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.HALLMARK_PG_POOL_SIZE ?? 10), connectionTimeoutMillis: 15_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: Number(process.env.HALLMARK_PG_POOL_SIZE ?? 10),
+    connectionTimeoutMillis: 15_000,
+  });
   // An idle connection the server dropped: the pool discards it; without a listener it would crash the process.
   pool.on("error", () => {});
   const client = new PostgresClient({ adapter: new PrismaPg(pool) }) as unknown as Client;
@@ -153,7 +157,7 @@ const BUSY_CODES = new Set(["P1008", "P2028", "P2034", "55P03", "57014", "57P01"
 export const isBusy = (err: unknown): boolean => {
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code !== "string") return false;
-  return BUSY_CODES.has(code) || code.startsWith("SQLITE_BUSY") || (/^(08|40)[0-9A-Z]{3}$/.test(code));
+  return BUSY_CODES.has(code) || code.startsWith("SQLITE_BUSY") || /^(08|40)[0-9A-Z]{3}$/.test(code);
 };
 
 /** True for a unique-constraint violation: Prisma's P2002 on either database, or PostgreSQL's own 23505. */

@@ -29,9 +29,15 @@ const ZEnv = z.object({
   HALLMARK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   HALLMARK_LOG_ORIGIN: ZOrigin.optional(),
   HALLMARK_MASTER_KEY: ZMasterKey.optional(),
-  HALLMARK_SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  HALLMARK_SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional(),
   HALLMARK_MAIL_FROM: z.string().min(3).default("Hallmark <no-reply@hallmark.local>"),
-  HALLMARK_REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
+  HALLMARK_REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
   HALLMARK_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
   HALLMARK_WITNESS_POLICY: z.string().min(1).optional(),
 });

@@ -158,7 +158,12 @@ export function CreateKeyDialog({
         </fieldset>
 
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Requests per minute" id={`${formId}-rate_limit_per_minute`} error={errors.rate_limit_per_minute} hint={`Default ${formatCount(defaults.rateLimitPerMinute)}.`}>
+          <Field
+            label="Requests per minute"
+            id={`${formId}-rate_limit_per_minute`}
+            error={errors.rate_limit_per_minute}
+            hint={`Default ${formatCount(defaults.rateLimitPerMinute)}.`}
+          >
             <Input
               id={`${formId}-rate_limit_per_minute`}
               type="number"
@@ -171,7 +176,12 @@ export function CreateKeyDialog({
               aria-describedby={describe("rate_limit_per_minute")}
             />
           </Field>
-          <Field label="Daily quota" id={`${formId}-daily_quota`} error={errors.daily_quota} hint={`Requests per UTC day. Default ${formatCount(defaults.dailyQuota)}.`}>
+          <Field
+            label="Daily quota"
+            id={`${formId}-daily_quota`}
+            error={errors.daily_quota}
+            hint={`Requests per UTC day. Default ${formatCount(defaults.dailyQuota)}.`}
+          >
             <Input
               id={`${formId}-daily_quota`}
               type="number"

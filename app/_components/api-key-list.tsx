@@ -30,7 +30,17 @@ function Limits({ k }: { k: ApiKey }) {
   );
 }
 
-export function KeyList({ keys, highlight, canWrite, onRevoke }: { keys: ApiKey[]; highlight: string | null; canWrite: boolean; onRevoke: (k: ApiKey) => void }) {
+export function KeyList({
+  keys,
+  highlight,
+  canWrite,
+  onRevoke,
+}: {
+  keys: ApiKey[];
+  highlight: string | null;
+  canWrite: boolean;
+  onRevoke: (k: ApiKey) => void;
+}) {
   const revokeButton = (k: ApiKey) =>
     canWrite && k.status === "ACTIVE" ? (
       <Button variant="secondary" className="text-red-800" aria-label={`Revoke ${k.name}`} onClick={() => onRevoke(k)}>
@@ -45,13 +55,27 @@ export function KeyList({ keys, highlight, canWrite, onRevoke }: { keys: ApiKey[
           <caption className="sr-only">API keys, newest first</caption>
           <thead className="bg-stone-50 text-xs uppercase tracking-wide text-stone-700">
             <tr>
-              <th scope="col" className="px-4 py-3 font-semibold">Name</th>
-              <th scope="col" className="px-4 py-3 font-semibold">Key</th>
-              <th scope="col" className="px-4 py-3 font-semibold">Status</th>
-              <th scope="col" className="px-4 py-3 font-semibold">Scopes</th>
-              <th scope="col" className="px-4 py-3 font-semibold">Limits</th>
-              <th scope="col" className="px-4 py-3 font-semibold">Created</th>
-              <th scope="col" className="px-4 py-3 font-semibold"><span className="sr-only">Actions</span></th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Name
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Key
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Status
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Scopes
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Limits
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Created
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-stone-200">
@@ -59,13 +83,29 @@ export function KeyList({ keys, highlight, canWrite, onRevoke }: { keys: ApiKey[
               <tr key={k.id} className={cx(k.status === "REVOKED" && "bg-stone-50 text-stone-700", k.id === highlight && "bg-teal-50")}>
                 <th scope="row" className="px-4 py-3 font-medium text-stone-900">
                   <span className="break-words">{k.name}</span>
-                  {k.id === highlight ? <span className="ml-2"><Badge tone="info">New</Badge></span> : null}
+                  {k.id === highlight ? (
+                    <span className="ml-2">
+                      <Badge tone="info">New</Badge>
+                    </span>
+                  ) : null}
                 </th>
-                <td className="px-4 py-3"><Mono className="whitespace-nowrap">{k.prefix}…</Mono></td>
-                <td className="px-4 py-3"><StatusBadge status={k.status} /></td>
-                <td className="max-w-xs px-4 py-3"><Scopes scopes={k.scopes} /></td>
-                <td className="px-4 py-3"><Limits k={k} /></td>
-                <td className="whitespace-nowrap px-4 py-3"><time dateTime={k.created_at} title={formatDateTime(k.created_at)}>{formatDate(k.created_at)}</time></td>
+                <td className="px-4 py-3">
+                  <Mono className="whitespace-nowrap">{k.prefix}…</Mono>
+                </td>
+                <td className="px-4 py-3">
+                  <StatusBadge status={k.status} />
+                </td>
+                <td className="max-w-xs px-4 py-3">
+                  <Scopes scopes={k.scopes} />
+                </td>
+                <td className="px-4 py-3">
+                  <Limits k={k} />
+                </td>
+                <td className="whitespace-nowrap px-4 py-3">
+                  <time dateTime={k.created_at} title={formatDateTime(k.created_at)}>
+                    {formatDate(k.created_at)}
+                  </time>
+                </td>
                 <td className="px-4 py-3 text-right">{revokeButton(k)}</td>
               </tr>
             ))}
@@ -86,11 +126,17 @@ export function KeyList({ keys, highlight, canWrite, onRevoke }: { keys: ApiKey[
               </div>
               <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-3 gap-y-2 text-sm">
                 <dt className="text-stone-600">Scopes</dt>
-                <dd className="min-w-0"><Scopes scopes={k.scopes} /></dd>
+                <dd className="min-w-0">
+                  <Scopes scopes={k.scopes} />
+                </dd>
                 <dt className="text-stone-600">Limits</dt>
-                <dd><Limits k={k} /></dd>
+                <dd>
+                  <Limits k={k} />
+                </dd>
                 <dt className="text-stone-600">Created</dt>
-                <dd><time dateTime={k.created_at}>{formatDateTime(k.created_at)}</time></dd>
+                <dd>
+                  <time dateTime={k.created_at}>{formatDateTime(k.created_at)}</time>
+                </dd>
               </dl>
               {revokeButton(k) ? <div className="mt-3 flex justify-end">{revokeButton(k)}</div> : null}
             </Card>

@@ -26,7 +26,8 @@ export function RevokeKeyDialog({
       description={
         <>
           <p>
-            Every request that uses this key (<Mono>{revoking?.prefix}…</Mono>) will be refused with 401, at once and on every server. Whatever uses it stops working.
+            Every request that uses this key (<Mono>{revoking?.prefix}…</Mono>) will be refused with 401, at once and on every server.
+            Whatever uses it stops working.
           </p>
           <p className="mt-2 font-medium text-stone-900">This cannot be undone.</p>
         </>

@@ -116,7 +116,16 @@ export function ConfirmDialog({
 }) {
   const cancelRef = useRef<HTMLButtonElement>(null);
   return (
-    <Modal open={open} onClose={onCancel} role="alertdialog" title={title} description={description} busy={pending} initialFocus={cancelRef} returnFocus={returnFocus}>
+    <Modal
+      open={open}
+      onClose={onCancel}
+      role="alertdialog"
+      title={title}
+      description={description}
+      busy={pending}
+      initialFocus={cancelRef}
+      returnFocus={returnFocus}
+    >
       {error ? (
         <div className="mb-4">
           <Alert title="That did not work">{error}</Alert>

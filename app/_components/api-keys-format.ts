@@ -25,7 +25,14 @@ export const sortScopes = (scopes: readonly string[]) =>
   [...scopes].sort((a, b) => SCOPE_ORDER.indexOf(a as Scope) - SCOPE_ORDER.indexOf(b as Scope));
 
 // A fixed locale and UTC: the same text on the server and in every browser (no hydration mismatch).
-const dateTime = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
+const dateTime = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  timeZone: "UTC",
+});
 const dateOnly = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
 export function formatDateTime(iso: string) {

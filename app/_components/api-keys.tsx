@@ -36,7 +36,9 @@ export function ApiKeyManager({ scopes, defaults, owner, listTitle }: ApiKeyMana
   const revoke = useMutation(
     trpc.apiKeys.revoke.mutationOptions({
       onSuccess: ({ id }) => {
-        queryClient.setQueryData(trpc.apiKeys.list.queryKey(), (old) => old?.map((k) => (k.id === id ? { ...k, status: "REVOKED" as const } : k)));
+        queryClient.setQueryData(trpc.apiKeys.list.queryKey(), (old) =>
+          old?.map((k) => (k.id === id ? { ...k, status: "REVOKED" as const } : k)),
+        );
         setRevoking(null);
         void queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
       },
@@ -72,14 +74,31 @@ export function ApiKeyManager({ scopes, defaults, owner, listTitle }: ApiKeyMana
         <LoadError title="Your API keys could not be loaded" error={list.error} retry={list.refetch} />
       ) : list.data.length === 0 ? (
         <EmptyState title="No API keys yet" action={createButton}>
-          A key lets a script or a server call the Hallmark API for {owner}. Give each integration its own key, with only the scopes it needs.
+          A key lets a script or a server call the Hallmark API for {owner}. Give each integration its own key, with only the scopes it
+          needs.
         </EmptyState>
       ) : (
-        <KeyList keys={list.data} highlight={created?.id ?? null} canWrite={canWrite} onRevoke={(k) => { revoke.reset(); setRevoking(k); }} />
+        <KeyList
+          keys={list.data}
+          highlight={created?.id ?? null}
+          canWrite={canWrite}
+          onRevoke={(k) => {
+            revoke.reset();
+            setRevoking(k);
+          }}
+        />
       )}
 
       {canWrite ? (
-        <CreateKeyDialog open={creating} scopes={scopes} defaults={defaults} onClose={() => setCreating(false)} onCreated={onCreated} secretRef={secretRef} showingSecret={created !== null} />
+        <CreateKeyDialog
+          open={creating}
+          scopes={scopes}
+          defaults={defaults}
+          onClose={() => setCreating(false)}
+          onCreated={onCreated}
+          secretRef={secretRef}
+          showingSecret={created !== null}
+        />
       ) : null}
 
       <RevokeKeyDialog

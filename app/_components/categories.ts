@@ -26,7 +26,10 @@ export const isCategory = (v: unknown): v is Category => typeof v === "string" &
 export const isVisibility = (v: unknown): v is Visibility => typeof v === "string" && (VISIBILITIES as readonly string[]).includes(v);
 
 const BY_EXTENSION: Array<[Category, RegExp]> = [
-  ["code", /\.(js|mjs|cjs|jsx|ts|tsx|py|rb|go|rs|java|kt|swift|c|h|cc|cpp|hpp|cs|php|sh|sql|scala|hs|ex|exs|lua|r|jl|dart|vue|svelte|ipynb|wasm)$/i],
+  [
+    "code",
+    /\.(js|mjs|cjs|jsx|ts|tsx|py|rb|go|rs|java|kt|swift|c|h|cc|cpp|hpp|cs|php|sh|sql|scala|hs|ex|exs|lua|r|jl|dart|vue|svelte|ipynb|wasm)$/i,
+  ],
   ["dataset", /\.(csv|tsv|parquet|jsonl|ndjson|arrow|feather|sqlite|db|h5|hdf5|npy|npz|xlsx|xls|ods)$/i],
   ["writing", /\.(md|markdown|txt|rtf|doc|docx|odt|epub|tex)$/i],
   ["design", /\.(fig|sketch|xd|psd|ai|indd|afdesign|svg)$/i],

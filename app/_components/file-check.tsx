@@ -60,7 +60,10 @@ export function FileCheck({ contentHash }: { contentHash: string }) {
         }}
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
-        className={cx("relative rounded-2xl border-2 border-dashed transition-colors", dragging ? "border-teal-700 bg-teal-50" : "border-stone-300 bg-stone-50")}
+        className={cx(
+          "relative rounded-2xl border-2 border-dashed transition-colors",
+          dragging ? "border-teal-700 bg-teal-50" : "border-stone-300 bg-stone-50",
+        )}
       >
         <input
           id={inputId}
@@ -98,7 +101,12 @@ export function FileCheck({ contentHash }: { contentHash: string }) {
             </div>
           </div>
         ) : state.phase === "done" ? (
-          <div className={cx("rounded-xl border px-4 py-3", matches ? "border-emerald-300 bg-emerald-50 text-emerald-950" : "border-amber-300 bg-amber-50 text-amber-950")}>
+          <div
+            className={cx(
+              "rounded-xl border px-4 py-3",
+              matches ? "border-emerald-300 bg-emerald-50 text-emerald-950" : "border-amber-300 bg-amber-50 text-amber-950",
+            )}
+          >
             <p className="font-semibold">{matches ? "Your file matches this protection" : "Your file does not match this protection"}</p>
             <p className="mt-1 text-sm">
               {matches

@@ -9,7 +9,15 @@ import { useFieldErrors } from "./field-errors";
 import { Alert, Button, Field, Input } from "./ui";
 import { errorInfo, useTRPC } from "../_trpc/client";
 
-export function ClonePackButton({ pack, label = "Clone into a custom pack", variant = "primary" }: { pack: { id: string; name: string }; label?: string; variant?: "primary" | "secondary" }) {
+export function ClonePackButton({
+  pack,
+  label = "Clone into a custom pack",
+  variant = "primary",
+}: {
+  pack: { id: string; name: string };
+  label?: string;
+  variant?: "primary" | "secondary";
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const formId = useId();
@@ -61,7 +69,16 @@ export function ClonePackButton({ pack, label = "Clone into a custom pack", vari
         <form onSubmit={submit} noValidate className="space-y-5">
           {serverError ? <Alert title="The pack was not cloned">{serverError}</Alert> : null}
           <Field label="Name of the new pack" id={`${formId}-name`} error={errors.name}>
-            <Input ref={nameRef} id={`${formId}-name`} value={name} onChange={(e) => setName(e.target.value)} maxLength={200} autoComplete="off" aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? describe("name") : undefined} />
+            <Input
+              ref={nameRef}
+              id={`${formId}-name`}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              maxLength={200}
+              autoComplete="off"
+              aria-invalid={errors.name ? true : undefined}
+              aria-describedby={errors.name ? describe("name") : undefined}
+            />
           </Field>
           <div className="flex flex-col-reverse gap-2 border-t border-stone-200 pt-4 sm:flex-row sm:justify-end">
             <Button variant="secondary" onClick={close} disabled={clone.isPending}>
@@ -111,7 +128,10 @@ export function PackStatusButton({ pack }: { pack: { id: string; name: string; s
         title={archiving ? "Archive this pack?" : "Restore this pack?"}
         description={
           archiving ? (
-            <p>“{pack.name}” can no longer be used for new verifications. Its past verifications stay recorded, and you can restore it at any time.</p>
+            <p>
+              “{pack.name}” can no longer be used for new verifications. Its past verifications stay recorded, and you can restore it at any
+              time.
+            </p>
           ) : (
             <p>“{pack.name}” becomes active again and can be used for verifications.</p>
           )

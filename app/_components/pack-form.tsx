@@ -27,7 +27,17 @@ function rulePointersOf(err: unknown): { pointer: string; detail: string }[] {
   return (data?.fieldPointers ?? []).filter((p) => p.pointer === "/rules" || p.pointer.startsWith("/rules/"));
 }
 
-export function PackForm({ mode, packId, initial, cancelHref }: { mode: "create" | "edit"; packId?: string; initial?: PackFormValues; cancelHref: string }) {
+export function PackForm({
+  mode,
+  packId,
+  initial,
+  cancelHref,
+}: {
+  mode: "create" | "edit";
+  packId?: string;
+  initial?: PackFormValues;
+  cancelHref: string;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const formId = useId();
@@ -81,17 +91,55 @@ export function PackForm({ mode, packId, initial, cancelHref }: { mode: "create"
     <form onSubmit={submit} noValidate className="space-y-5">
       {serverError ? <Alert title={mode === "create" ? "The pack was not created" : "The pack was not saved"}>{serverError}</Alert> : null}
       <Field label="Name" id={`${formId}-name`} error={errors.name} hint="Shown wherever the pack is chosen, e.g. “Wire photos, EU desk”.">
-        <Input id={`${formId}-name`} value={name} onChange={(e) => setName(e.target.value)} maxLength={200} autoComplete="off" aria-invalid={errors.name ? true : undefined} aria-describedby={describe("name")} />
+        <Input
+          id={`${formId}-name`}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          maxLength={200}
+          autoComplete="off"
+          aria-invalid={errors.name ? true : undefined}
+          aria-describedby={describe("name")}
+        />
       </Field>
-      <Field label="Description" id={`${formId}-description`} error={errors.description} hint="What the policy is for and who relies on it.">
-        <Textarea id={`${formId}-description`} value={description} onChange={(e) => setDescription(e.target.value)} rows={3} maxLength={2000} aria-invalid={errors.description ? true : undefined} aria-describedby={describe("description")} />
+      <Field
+        label="Description"
+        id={`${formId}-description`}
+        error={errors.description}
+        hint="What the policy is for and who relies on it."
+      >
+        <Textarea
+          id={`${formId}-description`}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          rows={3}
+          maxLength={2000}
+          aria-invalid={errors.description ? true : undefined}
+          aria-describedby={describe("description")}
+        />
       </Field>
       <div className="grid gap-5 sm:grid-cols-2">
         <Field label="Category" id={`${formId}-category`} error={errors.category} hint="e.g. media, research, ai-disclosure.">
-          <Input id={`${formId}-category`} value={category} onChange={(e) => setCategory(e.target.value)} maxLength={64} autoComplete="off" autoCapitalize="none" aria-invalid={errors.category ? true : undefined} aria-describedby={describe("category")} />
+          <Input
+            id={`${formId}-category`}
+            value={category}
+            onChange={(e) => setCategory(e.target.value)}
+            maxLength={64}
+            autoComplete="off"
+            autoCapitalize="none"
+            aria-invalid={errors.category ? true : undefined}
+            aria-describedby={describe("category")}
+          />
         </Field>
         <Field label="Region" id={`${formId}-region`} error={errors.region} hint="Where the policy applies, e.g. EU or Global.">
-          <Input id={`${formId}-region`} value={region} onChange={(e) => setRegion(e.target.value)} maxLength={64} autoComplete="off" aria-invalid={errors.region ? true : undefined} aria-describedby={describe("region")} />
+          <Input
+            id={`${formId}-region`}
+            value={region}
+            onChange={(e) => setRegion(e.target.value)}
+            maxLength={64}
+            autoComplete="off"
+            aria-invalid={errors.region ? true : undefined}
+            aria-describedby={describe("region")}
+          />
         </Field>
       </div>
       <div>
@@ -101,7 +149,8 @@ export function PackForm({ mode, packId, initial, cancelHref }: { mode: "create"
           error={errors.rules}
           hint={
             <>
-              A JSON object; every rule is optional and <Mono>{"{}"}</Mono> runs only the cryptographic checks. See the rule reference below.
+              A JSON object; every rule is optional and <Mono>{"{}"}</Mono> runs only the cryptographic checks. See the rule reference
+              below.
             </>
           }
         >
@@ -167,7 +216,9 @@ function RuleReference() {
     <details className="group mt-3 rounded-lg border border-stone-200 bg-white">
       <summary className="flex cursor-pointer items-center justify-between gap-2 rounded-lg px-3 py-2 text-sm font-medium text-stone-900 hover:bg-stone-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-teal-700">
         Rule reference
-        <span aria-hidden className="text-stone-600 transition-transform group-open:rotate-90">›</span>
+        <span aria-hidden className="text-stone-600 transition-transform group-open:rotate-90">
+          ›
+        </span>
       </summary>
       <dl className="grid gap-x-4 gap-y-2 border-t border-stone-200 p-3 text-sm sm:grid-cols-[auto_1fr]">
         {REFERENCE.map(([k, v]) => (

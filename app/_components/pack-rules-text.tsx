@@ -63,10 +63,20 @@ export function describeRules(rules: PackRules): { name: string; text: ReactNode
   }
   if (rules.max_age_days !== undefined) {
     const d = rules.max_age_days;
-    lines.push({ name: "max_age_days", text: <>Attested at most {d.toLocaleString("en-US")} {plural(d, "day", "days")} ago</> });
+    lines.push({
+      name: "max_age_days",
+      text: (
+        <>
+          Attested at most {d.toLocaleString("en-US")} {plural(d, "day", "days")} ago
+        </>
+      ),
+    });
   }
   if (rules.required_visibility) {
-    lines.push({ name: "required_visibility", text: <>A creator&rsquo;s protection must be {rules.required_visibility} (not applicable to organisation attestations)</> });
+    lines.push({
+      name: "required_visibility",
+      text: <>A creator&rsquo;s protection must be {rules.required_visibility} (not applicable to organisation attestations)</>,
+    });
   }
   if (rules.require_content_hash_match !== undefined) {
     lines.push({
@@ -88,7 +98,9 @@ export function PackRuleList({ rules }: { rules: PackRules }) {
     <ol className="space-y-2 text-sm text-stone-800" aria-label="Rules">
       <li className="flex gap-3">
         <span aria-hidden className="mt-1.5 h-2 w-2 shrink-0 rounded-full bg-stone-400" />
-        <span>Always: the log&rsquo;s checkpoint signature, inclusion in the log, the attestation&rsquo;s signature and its key&rsquo;s validity</span>
+        <span>
+          Always: the log&rsquo;s checkpoint signature, inclusion in the log, the attestation&rsquo;s signature and its key&rsquo;s validity
+        </span>
       </li>
       {lines.length === 0 ? (
         <li className="flex gap-3">

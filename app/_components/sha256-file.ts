@@ -17,7 +17,10 @@ export async function sha256File(file: Blob, onProgress?: (done: number, total: 
 }
 
 /** What the worker answers. */
-export type HashMessage = { type: "progress"; done: number; total: number } | { type: "done"; hex: string } | { type: "error"; message: string };
+export type HashMessage =
+  | { type: "progress"; done: number; total: number }
+  | { type: "done"; hex: string }
+  | { type: "error"; message: string };
 
 /** A read failure, in words for people. */
 export function readFailure(err: unknown): string {

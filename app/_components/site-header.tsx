@@ -3,31 +3,51 @@ import { currentViewer } from "@/server/auth/page-viewer";
 import { SignOutButton } from "./sign-out-button";
 import { LinkButton } from "./ui";
 
-const navLink = "rounded-md px-3 py-2 text-sm font-medium text-stone-800 hover:bg-stone-200 focus-visible:outline focus-visible:outline-2 focus-visible:outline-teal-700";
+const navLink =
+  "rounded-md px-3 py-2 text-sm font-medium text-stone-800 hover:bg-stone-200 focus-visible:outline focus-visible:outline-2 focus-visible:outline-teal-700";
 
 export async function SiteHeader() {
   const viewer = await currentViewer();
   return (
     <header className="border-b border-stone-200 bg-white/90 backdrop-blur">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3 sm:px-6">
-        <Link href="/" className="flex items-center gap-2 rounded-md text-lg font-semibold tracking-tight focus-visible:outline focus-visible:outline-2 focus-visible:outline-teal-700">
-          <span aria-hidden className="grid h-7 w-7 place-items-center rounded-lg bg-teal-800 text-sm text-white">H</span>
+        <Link
+          href="/"
+          className="flex items-center gap-2 rounded-md text-lg font-semibold tracking-tight focus-visible:outline focus-visible:outline-2 focus-visible:outline-teal-700"
+        >
+          <span aria-hidden className="grid h-7 w-7 place-items-center rounded-lg bg-teal-800 text-sm text-white">
+            H
+          </span>
           Hallmark
         </Link>
         <nav aria-label="Main" className="flex flex-wrap items-center gap-1">
           {viewer?.realm === "consumer" ? (
             <>
-              <Link className={navLink} href="/dashboard">Protect</Link>
-              <Link className={navLink} href="/dashboard/protections">Protections</Link>
-              <Link className={navLink} href="/dashboard/api-keys">API keys</Link>
+              <Link className={navLink} href="/dashboard">
+                Protect
+              </Link>
+              <Link className={navLink} href="/dashboard/protections">
+                Protections
+              </Link>
+              <Link className={navLink} href="/dashboard/api-keys">
+                API keys
+              </Link>
             </>
           ) : null}
           {viewer?.realm === "organization" ? (
             <>
-              <Link className={navLink} href="/console">API keys</Link>
-              <Link className={navLink} href="/console/issuers">Issuers</Link>
-              <Link className={navLink} href="/console/packs">Packs</Link>
-              <Link className={navLink} href="/console/verifications">Verifications</Link>
+              <Link className={navLink} href="/console">
+                API keys
+              </Link>
+              <Link className={navLink} href="/console/issuers">
+                Issuers
+              </Link>
+              <Link className={navLink} href="/console/packs">
+                Packs
+              </Link>
+              <Link className={navLink} href="/console/verifications">
+                Verifications
+              </Link>
             </>
           ) : null}
           {viewer ? (
@@ -37,7 +57,9 @@ export async function SiteHeader() {
             </>
           ) : (
             <>
-              <Link className={navLink} href="/login">Log in</Link>
+              <Link className={navLink} href="/login">
+                Log in
+              </Link>
               <LinkButton href="/signup">Sign up</LinkButton>
             </>
           )}

@@ -13,7 +13,8 @@ const buttonStyles = {
   ghost: "text-stone-800 hover:bg-stone-200",
 } as const;
 type Variant = keyof typeof buttonStyles;
-const buttonBase = "inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-medium transition-colors disabled:cursor-not-allowed";
+const buttonBase =
+  "inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-medium transition-colors disabled:cursor-not-allowed";
 
 export function Button({ variant = "primary", className, ...props }: ComponentProps<"button"> & { variant?: Variant }) {
   return <button type="button" {...props} className={cx(buttonBase, buttonStyles[variant], focus, className)} />;
@@ -39,10 +40,23 @@ export function PageHeader({ title, lead, actions }: { title: string; lead?: Rea
   );
 }
 
-const inputBase = "mt-1 block w-full rounded-lg border border-stone-300 bg-white px-3 py-2 text-stone-900 shadow-sm placeholder:text-stone-500 focus:border-teal-700 focus:outline-none focus:ring-2 focus:ring-teal-700/40";
+const inputBase =
+  "mt-1 block w-full rounded-lg border border-stone-300 bg-white px-3 py-2 text-stone-900 shadow-sm placeholder:text-stone-500 focus:border-teal-700 focus:outline-none focus:ring-2 focus:ring-teal-700/40";
 
 /** A labelled form control; `error` is announced and tied to the control with aria-describedby. */
-export function Field({ label, id, error, hint, children }: { label: string; id: string; error?: string | null; hint?: ReactNode; children: ReactNode }) {
+export function Field({
+  label,
+  id,
+  error,
+  hint,
+  children,
+}: {
+  label: string;
+  id: string;
+  error?: string | null;
+  hint?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium text-stone-800">
@@ -84,11 +98,28 @@ const badgeStyles = {
 } as const;
 
 export function Badge({ tone = "neutral", children }: { tone?: keyof typeof badgeStyles; children: ReactNode }) {
-  return <span className={cx("inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset", badgeStyles[tone])}>{children}</span>;
+  return (
+    <span className={cx("inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset", badgeStyles[tone])}>
+      {children}
+    </span>
+  );
 }
 
-export function Alert({ tone = "danger", title, children }: { tone?: "danger" | "success" | "info" | "warning"; title?: string; children?: ReactNode }) {
-  const styles = { danger: "border-red-300 bg-red-50 text-red-900", success: "border-emerald-300 bg-emerald-50 text-emerald-900", info: "border-sky-300 bg-sky-50 text-sky-900", warning: "border-amber-300 bg-amber-50 text-amber-900" }[tone];
+export function Alert({
+  tone = "danger",
+  title,
+  children,
+}: {
+  tone?: "danger" | "success" | "info" | "warning";
+  title?: string;
+  children?: ReactNode;
+}) {
+  const styles = {
+    danger: "border-red-300 bg-red-50 text-red-900",
+    success: "border-emerald-300 bg-emerald-50 text-emerald-900",
+    info: "border-sky-300 bg-sky-50 text-sky-900",
+    warning: "border-amber-300 bg-amber-50 text-amber-900",
+  }[tone];
   return (
     <div role={tone === "danger" ? "alert" : "status"} className={cx("rounded-lg border px-4 py-3 text-sm", styles)}>
       {title ? <p className="font-semibold">{title}</p> : null}
@@ -124,7 +155,8 @@ export function Mono({ children, className }: { children: ReactNode; className?:
 export { cx };
 
 /** The look of an inline text link (teal, underlined on hover, visible focus). */
-export const textLink = "rounded font-medium text-teal-800 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-700";
+export const textLink =
+  "rounded font-medium text-teal-800 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-700";
 
 /** Where a page sits: links up the trail, the last item is the current page. */
 export function Breadcrumbs({ trail }: { trail: Array<{ label: ReactNode; href?: string }> }) {
@@ -135,7 +167,13 @@ export function Breadcrumbs({ trail }: { trail: Array<{ label: ReactNode; href?:
           const last = i === trail.length - 1;
           return (
             <li key={i} className="flex min-w-0 items-center gap-1 break-words" aria-current={last ? "page" : undefined}>
-              {item.href && !last ? <Link className={textLink} href={item.href}>{item.label}</Link> : item.label}
+              {item.href && !last ? (
+                <Link className={textLink} href={item.href}>
+                  {item.label}
+                </Link>
+              ) : (
+                item.label
+              )}
               {last ? null : <span aria-hidden>/</span>}
             </li>
           );

@@ -46,7 +46,10 @@ export function Verdict({ result, checks, children }: { result: "pass" | "fail";
     >
       <span
         aria-hidden
-        className={cx("grid h-10 w-10 shrink-0 place-items-center rounded-full text-lg font-bold text-white", result === "pass" ? "bg-emerald-700" : "bg-red-700")}
+        className={cx(
+          "grid h-10 w-10 shrink-0 place-items-center rounded-full text-lg font-bold text-white",
+          result === "pass" ? "bg-emerald-700" : "bg-red-700",
+        )}
       >
         {result === "pass" ? "✓" : "✕"}
       </span>

@@ -12,7 +12,6 @@ const MESSAGES: Record<string, string> = {
   too_many_attempts: "Too many failed attempts. Wait a few minutes, then try again.",
 };
 
-
 export function LoginForm({ next }: { next: string | null }) {
   const [error, setError] = useState<string | null>(null);
   const [unverified, setUnverified] = useState(false);
@@ -43,7 +42,10 @@ export function LoginForm({ next }: { next: string | null }) {
           {unverified ? (
             <>
               {" "}
-              <Link className="underline" href="/signup?resend=1">Send a new link</Link>.
+              <Link className="underline" href="/signup?resend=1">
+                Send a new link
+              </Link>
+              .
             </>
           ) : null}
         </Alert>

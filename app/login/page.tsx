@@ -20,7 +20,10 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         <LoginForm next={typeof next === "string" ? next : null} />
       </Card>
       <p className="mt-6 text-center text-sm text-stone-700">
-        No account yet? <Link className="font-medium text-teal-800 underline" href="/signup">Sign up free</Link>
+        No account yet?{" "}
+        <Link className="font-medium text-teal-800 underline" href="/signup">
+          Sign up free
+        </Link>
       </p>
     </div>
   );

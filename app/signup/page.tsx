@@ -15,7 +15,10 @@ export default async function SignupPage({ searchParams }: { searchParams: Promi
         <SignupForm resend={resend === "1"} />
       </Card>
       <p className="mt-6 text-center text-sm text-stone-700">
-        Have an account? <Link className="font-medium text-teal-800 underline" href="/login">Log in</Link>
+        Have an account?{" "}
+        <Link className="font-medium text-teal-800 underline" href="/login">
+          Log in
+        </Link>
       </p>
     </div>
   );

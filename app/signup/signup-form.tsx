@@ -20,12 +20,16 @@ export function SignupForm({ resend }: { resend: boolean }) {
     const form = new FormData(e.currentTarget);
     const email = String(form.get("email") ?? "");
     if (mode === "resend") {
-      await again.mutateAsync({ email }).then(() => setSentTo(email), () => {});
+      await again.mutateAsync({ email }).then(
+        () => setSentTo(email),
+        () => {},
+      );
       return;
     }
-    await signup
-      .mutateAsync({ name: String(form.get("name") ?? ""), email, password: String(form.get("password") ?? "") })
-      .then((r) => setSentTo(r.email), () => {});
+    await signup.mutateAsync({ name: String(form.get("name") ?? ""), email, password: String(form.get("password") ?? "") }).then(
+      (r) => setSentTo(r.email),
+      () => {},
+    );
   }
 
   if (sentTo) {
@@ -33,14 +37,16 @@ export function SignupForm({ resend }: { resend: boolean }) {
       <div className="space-y-4" role="status">
         <h2 className="text-xl font-semibold">Check your inbox</h2>
         <p className="text-stone-700">
-          We sent a confirmation link to <strong className="break-all">{sentTo}</strong>. Open it to confirm your address, then log in.
-          The link works once and expires in 24 hours.
+          We sent a confirmation link to <strong className="break-all">{sentTo}</strong>. Open it to confirm your address, then log in. The
+          link works once and expires in 24 hours.
         </p>
         <div className="flex flex-wrap gap-2">
           <Button variant="secondary" disabled={again.isPending} onClick={() => again.mutate({ email: sentTo })}>
             {again.isPending ? "Sending…" : again.isSuccess ? "Sent again" : "Send the link again"}
           </Button>
-          <Link className="self-center text-sm font-medium text-teal-800 underline" href="/login">Go to log in</Link>
+          <Link className="self-center text-sm font-medium text-teal-800 underline" href="/login">
+            Go to log in
+          </Link>
         </div>
       </div>
     );
@@ -56,11 +62,27 @@ export function SignupForm({ resend }: { resend: boolean }) {
       {general ? <Alert title="Could not sign up">{general}</Alert> : null}
       {mode === "signup" ? (
         <Field label="Your name" id="name" error={errors.name} hint="Shown on your public protections and portfolio.">
-          <Input id="name" name="name" autoComplete="name" required maxLength={100} aria-describedby={describe("name") ?? "name-hint"} aria-invalid={!!errors.name} />
+          <Input
+            id="name"
+            name="name"
+            autoComplete="name"
+            required
+            maxLength={100}
+            aria-describedby={describe("name") ?? "name-hint"}
+            aria-invalid={!!errors.name}
+          />
         </Field>
       ) : null}
       <Field label="E-mail" id="email" error={errors.email}>
-        <Input id="email" name="email" type="email" autoComplete="email" required aria-describedby={describe("email")} aria-invalid={!!errors.email} />
+        <Input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          aria-describedby={describe("email")}
+          aria-invalid={!!errors.email}
+        />
       </Field>
       {mode === "signup" ? (
         <Field label="Password" id="password" error={errors.password} hint="At least 8 characters.">

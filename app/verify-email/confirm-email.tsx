@@ -16,7 +16,10 @@ export function ConfirmEmail({ token }: { token: string }) {
       <Alert tone="success" title="E-mail address confirmed">
         <p>
           <span className="break-all">{verify.data.email}</span> is confirmed.{" "}
-          <Link className="font-medium underline" href="/login?verified=1">Log in</Link> to start protecting your work.
+          <Link className="font-medium underline" href="/login?verified=1">
+            Log in
+          </Link>{" "}
+          to start protecting your work.
         </p>
       </Alert>
     );
@@ -25,7 +28,11 @@ export function ConfirmEmail({ token }: { token: string }) {
     <div className="space-y-4">
       {verify.error ? (
         <Alert title="This link does not work">
-          {errorInfo(verify.error).message} <Link className="underline" href="/signup?resend=1">Get a new link</Link>.
+          {errorInfo(verify.error).message}{" "}
+          <Link className="underline" href="/signup?resend=1">
+            Get a new link
+          </Link>
+          .
         </Alert>
       ) : null}
       <Button className="w-full" disabled={verify.isPending} onClick={() => verify.mutate({ token })}>

@@ -16,7 +16,11 @@ export default async function VerifyEmailPage({ searchParams }: { searchParams: 
           <ConfirmEmail token={token} />
         ) : (
           <Alert title="This link is incomplete">
-            Open the link from the e-mail exactly as sent, or <Link className="underline" href="/signup?resend=1">get a new one</Link>.
+            Open the link from the e-mail exactly as sent, or{" "}
+            <Link className="underline" href="/signup?resend=1">
+              get a new one
+            </Link>
+            .
           </Alert>
         )}
       </Card>

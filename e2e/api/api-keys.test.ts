@@ -131,7 +131,9 @@ describe("api keys", () => {
     for (const res of await Promise.all(cases)) expectProblem(res, 403, "insufficient_scope");
     const made = await api("/v1/attestations", { key: admin, json: { issuer_id: issuerId, payload: { a: 1 } } });
     expect((await api(`/v1/attestations/${made.body.id}`, { key: ro.key })).status).toBe(200);
-    expect((await api("/v1/issuers", { key: admin })).body.items.filter((i: { domain: string }) => i.domain === "x.example.org")).toEqual([]);
+    expect((await api("/v1/issuers", { key: admin })).body.items.filter((i: { domain: string }) => i.domain === "x.example.org")).toEqual(
+      [],
+    );
   });
 
   it("cannot grant scopes it lacks when creating a key", async () => {

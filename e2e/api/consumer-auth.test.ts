@@ -80,7 +80,9 @@ describe("consumer sign-up, verification, login and logout", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
 
     // The cookie: next-auth's name (plain http here, so no __Secure- prefix and no Secure).
-    const attrs = setCookie(res).split(";").map((s) => s.trim());
+    const attrs = setCookie(res)
+      .split(";")
+      .map((s) => s.trim());
     expect(attrs[0]).toBe(`next-auth.session-token=${sessionToken}`);
     expect(attrs).toContain("HttpOnly");
     expect(attrs).toContain("SameSite=Lax");
@@ -265,7 +267,9 @@ describe("consumer sign-up, verification, login and logout", () => {
     for (const [path, json, pointers] of cases) {
       const res = await api(path, { json, headers: { "x-forwarded-for": newClient() } });
       expectProblem(res, 422, "validation_failed");
-      expect([...new Set(res.body.errors.map((e: { pointer: string }) => e.pointer))].sort(), `${path} ${JSON.stringify(json)}`).toEqual(pointers);
+      expect([...new Set(res.body.errors.map((e: { pointer: string }) => e.pointer))].sort(), `${path} ${JSON.stringify(json)}`).toEqual(
+        pointers,
+      );
     }
     const notJson = await api("/v1/consumer/login", { raw: "email=a", headers: { "content-type": "application/x-www-form-urlencoded" } });
     expectProblem(notJson, 415, "unsupported_media_type");
@@ -276,11 +280,7 @@ describe("consumer sign-up, verification, login and logout", () => {
   it("login needs no API key, but an invalid one sent is still 401; logout needs a session", async () => {
     const email = newEmail();
     const { apiKey } = createConsumerAccount({ email, password: PASSWORD });
-    expectProblem(
-      await api("/v1/consumer/login", { json: { email, password: PASSWORD }, key: "hm_live_invalid" }),
-      401,
-      "invalid_api_key",
-    );
+    expectProblem(await api("/v1/consumer/login", { json: { email, password: PASSWORD }, key: "hm_live_invalid" }), 401, "invalid_api_key");
     expectProblem(await api("/v1/consumer/logout", { method: "POST" }), 401, "unauthenticated");
     expectProblem(await api("/v1/consumer/logout", { method: "POST", key: apiKey }), 401, "unauthenticated");
   });

@@ -26,14 +26,21 @@ describe("a consumer's first protection", () => {
     const older = await api("/v1/consumer/mint", { headers: auth, json: { content_hash: "a".repeat(64) } });
     expect(older.status, older.text).toBe(201);
     const hash = createHash("sha256").update(`the file's bytes ${randomUUID()}`).digest("hex");
-    const minted = await api("/v1/consumer/mint", { headers: auth, json: { content_hash: `sha256:${hash}`, title: "My work", visibility: "public" } });
+    const minted = await api("/v1/consumer/mint", {
+      headers: auth,
+      json: { content_hash: `sha256:${hash}`, title: "My work", visibility: "public" },
+    });
     expect(minted.status, minted.text).toBe(201);
     expect(minted.body).toMatchObject({ status: "protected", content_hash: hash });
 
     const list = await api("/v1/consumer/protections", { headers: auth });
     expect(list.status).toBe(200);
     expect(list.body.total).toBe(2);
-    expect(list.body.items[0]).toMatchObject({ protection_id: minted.body.protection_id, id: minted.body.attestation_id, title: "My work" });
+    expect(list.body.items[0]).toMatchObject({
+      protection_id: minted.body.protection_id,
+      id: minted.body.attestation_id,
+      title: "My work",
+    });
 
     const bundle = await api(`/v1/consumer/protections/${minted.body.protection_id}/proof-bundle`, { headers: auth });
     expect(bundle.status, bundle.text).toBe(200);

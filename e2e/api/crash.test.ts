@@ -37,7 +37,10 @@ class Instance {
   }
   async start(): Promise<void> {
     const env = { ...process.env, PORT: String(this.port), HALLMARK_BASE_URL: this.url };
-    this.child = spawn(process.execPath, ["scripts/serve.mjs", "-p", String(this.port), "-H", "127.0.0.1"], { env, stdio: ["ignore", "ignore", "ignore"] });
+    this.child = spawn(process.execPath, ["scripts/serve.mjs", "-p", String(this.port), "-H", "127.0.0.1"], {
+      env,
+      stdio: ["ignore", "ignore", "ignore"],
+    });
     for (let i = 0; i < 300; i++) {
       try {
         if ((await fetch(`${this.url}/v1/log`)).ok) return;
@@ -92,153 +95,169 @@ async function query(sql: string): Promise<Record<string, unknown>[]> {
 }
 
 describe(`kill -9 under load (${dbKind}, ${INSTANCES} instance${INSTANCES > 1 ? "s" : ""})`, () => {
-  it("loses nothing acknowledged, duplicates no retry, and leaves the log and the accounts consistent", async () => {
-    const org = createOrg().apiKey;
-    const issuer = (await createIssuer(org)).id;
-    // Keys whose rate limits the load cannot reach: a 429 here would only hide what is tested.
-    const consumers = await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        const c = createMintingConsumer("pro");
-        const key = await createKey(c.apiKey, ["protections:read", "protections:write"], { rate_limit_per_minute: 1_000_000, daily_quota: 1_000_000_000 });
-        return { userId: c.userId, apiKey: key.key };
-      }),
-    );
-    const instances = await Promise.all(Array.from({ length: INSTANCES }, async () => new Instance(await freePort())));
-    await Promise.all(instances.map((i) => i.start()));
-
-    const attested: { id: string; key: string }[] = [];
-    const mints = new Map<string, { key: string; userId: string; answers: Answer[] }>(); // by Idempotency-Key
-    const problems: string[] = [];
-    const treeHeads = new Map<number, string>(); // size -> root, as GET /v1/log showed them
-    let live = true;
-    const pick = () => instances[Math.floor(Math.random() * instances.length)]!.url;
-
-    async function attestLoop() {
-      while (live) {
-        const a = await post(pick(), "/v1/attestations", org, { issuer_id: issuer, payload: { content_hash: randomContentHash() } });
-        if (a && a.status === 201) attested.push({ id: a.body.id, key: org });
-        else if (a && a.status >= 500 && a.status !== 503) problems.push(`attestation answered ${a.status}: ${JSON.stringify(a.body)}`);
-        if (!a) await sleep(50);
-      }
-    }
-    /** Mints with an Idempotency-Key, retried with the same key and body until answered 201. */
-    async function mintLoop(c: (typeof consumers)[number]) {
-      while (live) {
-        const key = randomUUID();
-        const body = { content_hash: randomContentHash(), title: `crash ${key}` };
-        const record = { key: c.apiKey, userId: c.userId, answers: [] as Answer[] };
-        mints.set(key, record);
-        for (let attempt = 0; ; attempt++) {
-          const a = await post(pick(), "/v1/consumer/mint", c.apiKey, body, key);
-          if (a) record.answers.push(a);
-          if (a?.status === 201) break;
-          if (a && a.status === 409) problems.push(`a retry of ${key} met 409: ${JSON.stringify(a.body)}`);
-          if (a && a.status >= 500 && a.status !== 503) problems.push(`mint answered ${a.status}: ${JSON.stringify(a.body)}`);
-          if (attempt > 200) {
-            problems.push(`mint ${key} never answered 201`);
-            break;
-          }
-          await sleep(100); // the server is restarting
-        }
-      }
-    }
-    async function watchLog() {
-      while (live) {
-        try {
-          const res = await fetch(`${pick()}/v1/log`, { signal: AbortSignal.timeout(5000) });
-          if (res.ok) {
-            const head = (await res.json()) as { tree_size: number; root_hash: string };
-            const seen = treeHeads.get(head.tree_size);
-            if (seen && seen !== head.root_hash) problems.push(`two roots for size ${head.tree_size}`);
-            treeHeads.set(head.tree_size, head.root_hash);
-          }
-        } catch {}
-        await sleep(150);
-      }
-    }
-
-    const load = [
-      ...Array.from({ length: CLIENTS / 2 }, attestLoop),
-      ...Array.from({ length: CLIENTS / 2 }, (_, i) => mintLoop(consumers[i % consumers.length]!)),
-      watchLog(),
-    ];
-    // Kill -9 at random moments, one instance at a time, and bring it back.
-    for (let k = 0; k < KILLS; k++) {
-      await sleep((LOAD_MS / KILLS) * (0.5 + Math.random() * 0.5));
-      const victim = instances[k % instances.length]!;
-      await victim.kill();
-      await sleep(Math.random() * 300);
-      await victim.start();
-    }
-    live = false;
-    await Promise.all(load);
-    try {
-      expect(problems.slice(0, 20)).toEqual([]);
-
-      // Every acknowledged attestation and mint is in the log, in a signed checkpoint, and verifies.
-      const logPublicKey = await logKey();
-      const url = instances[0]!.url;
-      const bundleOf = async (path: string, key: string) => {
-        const res = await fetch(`${url}${path}`, { headers: { "x-api-key": key } });
-        return { status: res.status, body: await res.json() };
-      };
-      const minted = [...mints.entries()].filter(([, m]) => m.answers.some((x) => x.status === 201));
-      const checks: { what: string; path: string; key: string }[] = attested.map((a) => ({ what: a.id, path: `/v1/attestations/${a.id}/proof-bundle`, key: a.key }));
-      for (const [key, m] of minted) {
-        const firsts = m.answers.filter((x) => x.status === 201);
-        // Every 201 for one key is the same answer: the first one, replayed.
-        expect(new Set(firsts.map((x) => JSON.stringify(x.body))).size, key).toBe(1);
-        checks.push({ what: key, path: `/v1/attestations/${firsts[0]!.body.attestation_id}/proof-bundle`, key: m.key });
-      }
-      const failed: string[] = [];
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: 8 }, async () => {
-          for (let i = next++; i < checks.length; i = next++) {
-            const c = checks[i]!;
-            const b = await bundleOf(c.path, c.key);
-            if (b.status !== 200 || !verifyProofBundle(b.body, { logPublicKey }).ok) failed.push(`${c.what}: ${b.status} ${JSON.stringify(b.body).slice(0, 200)}`);
-          }
+  it(
+    "loses nothing acknowledged, duplicates no retry, and leaves the log and the accounts consistent",
+    async () => {
+      const org = createOrg().apiKey;
+      const issuer = (await createIssuer(org)).id;
+      // Keys whose rate limits the load cannot reach: a 429 here would only hide what is tested.
+      const consumers = await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          const c = createMintingConsumer("pro");
+          const key = await createKey(c.apiKey, ["protections:read", "protections:write"], {
+            rate_limit_per_minute: 1_000_000,
+            daily_quota: 1_000_000_000,
+          });
+          return { userId: c.userId, apiKey: key.key };
         }),
       );
-      expect(failed.slice(0, 10), `${failed.length} of ${checks.length} acknowledged writes missing or not verifying`).toEqual([]);
+      const instances = await Promise.all(Array.from({ length: INSTANCES }, async () => new Instance(await freePort())));
+      await Promise.all(instances.map((i) => i.start()));
 
-      // Nothing half there: no protection attestation without its protection; one protection per
-      // key (each key minted its own content hash); counters equal the month's protections.
-      const orphans = await query(
-        `SELECT a.id FROM attestations a LEFT JOIN protections p ON p.attestation_id = a.id WHERE a.payload LIKE '%"type":"hallmark.protection/v1"%' AND p.id IS NULL`,
-      );
-      expect(orphans).toEqual([]);
-      const titles = await query(`SELECT title, count(*) AS n FROM protections WHERE title LIKE 'crash %' GROUP BY title HAVING count(*) > 1`);
-      expect(titles).toEqual([]);
-      const users = consumers.map((c) => `'${c.userId}'`).join(",");
-      const protections = await query(`SELECT user_id, created_at FROM protections WHERE user_id IN (${users})`);
-      const counted = new Map<string, number>();
-      for (const p of protections) {
-        const month = new Date(p.created_at as string).toISOString().slice(0, 7);
-        const k = `${p.user_id} ${month}`;
-        counted.set(k, (counted.get(k) ?? 0) + 1);
-      }
-      const counters = await query(`SELECT user_id, month, "count" FROM usage_counters WHERE user_id IN (${users})`);
-      expect(Object.fromEntries(counters.map((r) => [`${r.user_id} ${r.month}`, Number(r.count)]))).toEqual(Object.fromEntries(counted));
-      expect(minted.length).toBe(protections.length);
+      const attested: { id: string; key: string }[] = [];
+      const mints = new Map<string, { key: string; userId: string; answers: Answer[] }>(); // by Idempotency-Key
+      const problems: string[] = [];
+      const treeHeads = new Map<number, string>(); // size -> root, as GET /v1/log showed them
+      let live = true;
+      const pick = () => instances[Math.floor(Math.random() * instances.length)]!.url;
 
-      // Every tree head seen is consistent with the next one seen.
-      // (Size 0, the empty log, has no checkpoint to prove from.)
-      const sizes = [...treeHeads.keys()].filter((n) => n > 0).sort((a, b) => a - b);
-      for (let i = 1; i < sizes.length; i++) {
-        const res = await fetch(`${url}/v1/log/consistency?first=${sizes[i - 1]}&second=${sizes[i]}`);
-        expect(res.status, `${sizes[i - 1]} → ${sizes[i]}`).toBe(200);
-        const proof = await res.json();
-        expect(proof.first.root_hash).toBe(treeHeads.get(sizes[i - 1]!));
-        expect(proof.second.root_hash).toBe(treeHeads.get(sizes[i]!));
-        const input = { first: proof.first.checkpoint, second: proof.second.checkpoint, proof: proof.hashes };
-        expect(verifyConsistencyProof(input, { logPublicKey }).ok, `${sizes[i - 1]} → ${sizes[i]}`).toBe(true);
+      async function attestLoop() {
+        while (live) {
+          const a = await post(pick(), "/v1/attestations", org, { issuer_id: issuer, payload: { content_hash: randomContentHash() } });
+          if (a && a.status === 201) attested.push({ id: a.body.id, key: org });
+          else if (a && a.status >= 500 && a.status !== 503) problems.push(`attestation answered ${a.status}: ${JSON.stringify(a.body)}`);
+          if (!a) await sleep(50);
+        }
       }
-      execFileSync("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/audit-log.ts"], { env: process.env, stdio: "ignore" });
-      console.log(`[crash] ${dbKind}: ${KILLS} kills in ${LOAD_MS / 1000} s; ${attested.length} attestations and ${minted.length} mints acknowledged, all present; ${sizes.length} tree heads, each consistent with the next`);
-    } finally {
-      await Promise.all(instances.map((i) => i.kill()));
-    }
-  }, LOAD_MS + 180_000);
+      /** Mints with an Idempotency-Key, retried with the same key and body until answered 201. */
+      async function mintLoop(c: (typeof consumers)[number]) {
+        while (live) {
+          const key = randomUUID();
+          const body = { content_hash: randomContentHash(), title: `crash ${key}` };
+          const record = { key: c.apiKey, userId: c.userId, answers: [] as Answer[] };
+          mints.set(key, record);
+          for (let attempt = 0; ; attempt++) {
+            const a = await post(pick(), "/v1/consumer/mint", c.apiKey, body, key);
+            if (a) record.answers.push(a);
+            if (a?.status === 201) break;
+            if (a && a.status === 409) problems.push(`a retry of ${key} met 409: ${JSON.stringify(a.body)}`);
+            if (a && a.status >= 500 && a.status !== 503) problems.push(`mint answered ${a.status}: ${JSON.stringify(a.body)}`);
+            if (attempt > 200) {
+              problems.push(`mint ${key} never answered 201`);
+              break;
+            }
+            await sleep(100); // the server is restarting
+          }
+        }
+      }
+      async function watchLog() {
+        while (live) {
+          try {
+            const res = await fetch(`${pick()}/v1/log`, { signal: AbortSignal.timeout(5000) });
+            if (res.ok) {
+              const head = (await res.json()) as { tree_size: number; root_hash: string };
+              const seen = treeHeads.get(head.tree_size);
+              if (seen && seen !== head.root_hash) problems.push(`two roots for size ${head.tree_size}`);
+              treeHeads.set(head.tree_size, head.root_hash);
+            }
+          } catch {}
+          await sleep(150);
+        }
+      }
+
+      const load = [
+        ...Array.from({ length: CLIENTS / 2 }, attestLoop),
+        ...Array.from({ length: CLIENTS / 2 }, (_, i) => mintLoop(consumers[i % consumers.length]!)),
+        watchLog(),
+      ];
+      // Kill -9 at random moments, one instance at a time, and bring it back.
+      for (let k = 0; k < KILLS; k++) {
+        await sleep((LOAD_MS / KILLS) * (0.5 + Math.random() * 0.5));
+        const victim = instances[k % instances.length]!;
+        await victim.kill();
+        await sleep(Math.random() * 300);
+        await victim.start();
+      }
+      live = false;
+      await Promise.all(load);
+      try {
+        expect(problems.slice(0, 20)).toEqual([]);
+
+        // Every acknowledged attestation and mint is in the log, in a signed checkpoint, and verifies.
+        const logPublicKey = await logKey();
+        const url = instances[0]!.url;
+        const bundleOf = async (path: string, key: string) => {
+          const res = await fetch(`${url}${path}`, { headers: { "x-api-key": key } });
+          return { status: res.status, body: await res.json() };
+        };
+        const minted = [...mints.entries()].filter(([, m]) => m.answers.some((x) => x.status === 201));
+        const checks: { what: string; path: string; key: string }[] = attested.map((a) => ({
+          what: a.id,
+          path: `/v1/attestations/${a.id}/proof-bundle`,
+          key: a.key,
+        }));
+        for (const [key, m] of minted) {
+          const firsts = m.answers.filter((x) => x.status === 201);
+          // Every 201 for one key is the same answer: the first one, replayed.
+          expect(new Set(firsts.map((x) => JSON.stringify(x.body))).size, key).toBe(1);
+          checks.push({ what: key, path: `/v1/attestations/${firsts[0]!.body.attestation_id}/proof-bundle`, key: m.key });
+        }
+        const failed: string[] = [];
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: 8 }, async () => {
+            for (let i = next++; i < checks.length; i = next++) {
+              const c = checks[i]!;
+              const b = await bundleOf(c.path, c.key);
+              if (b.status !== 200 || !verifyProofBundle(b.body, { logPublicKey }).ok)
+                failed.push(`${c.what}: ${b.status} ${JSON.stringify(b.body).slice(0, 200)}`);
+            }
+          }),
+        );
+        expect(failed.slice(0, 10), `${failed.length} of ${checks.length} acknowledged writes missing or not verifying`).toEqual([]);
+
+        // Nothing half there: no protection attestation without its protection; one protection per
+        // key (each key minted its own content hash); counters equal the month's protections.
+        const orphans = await query(
+          `SELECT a.id FROM attestations a LEFT JOIN protections p ON p.attestation_id = a.id WHERE a.payload LIKE '%"type":"hallmark.protection/v1"%' AND p.id IS NULL`,
+        );
+        expect(orphans).toEqual([]);
+        const titles = await query(
+          `SELECT title, count(*) AS n FROM protections WHERE title LIKE 'crash %' GROUP BY title HAVING count(*) > 1`,
+        );
+        expect(titles).toEqual([]);
+        const users = consumers.map((c) => `'${c.userId}'`).join(",");
+        const protections = await query(`SELECT user_id, created_at FROM protections WHERE user_id IN (${users})`);
+        const counted = new Map<string, number>();
+        for (const p of protections) {
+          const month = new Date(p.created_at as string).toISOString().slice(0, 7);
+          const k = `${p.user_id} ${month}`;
+          counted.set(k, (counted.get(k) ?? 0) + 1);
+        }
+        const counters = await query(`SELECT user_id, month, "count" FROM usage_counters WHERE user_id IN (${users})`);
+        expect(Object.fromEntries(counters.map((r) => [`${r.user_id} ${r.month}`, Number(r.count)]))).toEqual(Object.fromEntries(counted));
+        expect(minted.length).toBe(protections.length);
+
+        // Every tree head seen is consistent with the next one seen.
+        // (Size 0, the empty log, has no checkpoint to prove from.)
+        const sizes = [...treeHeads.keys()].filter((n) => n > 0).sort((a, b) => a - b);
+        for (let i = 1; i < sizes.length; i++) {
+          const res = await fetch(`${url}/v1/log/consistency?first=${sizes[i - 1]}&second=${sizes[i]}`);
+          expect(res.status, `${sizes[i - 1]} → ${sizes[i]}`).toBe(200);
+          const proof = await res.json();
+          expect(proof.first.root_hash).toBe(treeHeads.get(sizes[i - 1]!));
+          expect(proof.second.root_hash).toBe(treeHeads.get(sizes[i]!));
+          const input = { first: proof.first.checkpoint, second: proof.second.checkpoint, proof: proof.hashes };
+          expect(verifyConsistencyProof(input, { logPublicKey }).ok, `${sizes[i - 1]} → ${sizes[i]}`).toBe(true);
+        }
+        execFileSync("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/audit-log.ts"], { env: process.env, stdio: "ignore" });
+        console.log(
+          `[crash] ${dbKind}: ${KILLS} kills in ${LOAD_MS / 1000} s; ${attested.length} attestations and ${minted.length} mints acknowledged, all present; ${sizes.length} tree heads, each consistent with the next`,
+        );
+      } finally {
+        await Promise.all(instances.map((i) => i.kill()));
+      }
+    },
+    LOAD_MS + 180_000,
+  );
 });

@@ -39,7 +39,11 @@ describe("cookie-borne changes from other origins", () => {
     expect(created.status, created.text).toBe(201);
     const path = `/v1/api-keys/${created.body.id}/revoke`;
     for (const { what, headers } of foreign(cookie)) {
-      const res = await api(path, { method: "POST", raw: "x=1", headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } });
+      const res = await api(path, {
+        method: "POST",
+        raw: "x=1",
+        headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+      });
       expectProblem(res, 403, "cross_origin_request");
       expect((await keys()).find((k) => k.id === created.body.id)?.status, what).toBe("ACTIVE");
     }
@@ -59,7 +63,11 @@ describe("cookie-borne changes from other origins", () => {
       }
     }
     expect((await keys()).length).toBe(before);
-    const ok = await api("/api/trpc/apiKeys.create", { method: "POST", raw: body, headers: { cookie, origin: own(), "content-type": "application/json" } });
+    const ok = await api("/api/trpc/apiKeys.create", {
+      method: "POST",
+      raw: body,
+      headers: { cookie, origin: own(), "content-type": "application/json" },
+    });
     expect(ok.status, ok.text).toBe(200);
     expect((await keys()).length).toBe(before + 1);
   });
@@ -73,7 +81,10 @@ describe("cookie-borne changes from other origins", () => {
       expectProblem(await api(`/v1/issuers/${issuer.id}/keys`, { method: "POST", headers }), 403, "cross_origin_request");
     }
     expect(await keyCount()).toBe(1);
-    const ok = await api(`/v1/issuers/${issuer.id}/keys`, { method: "POST", headers: { cookie: ownerCookie, "sec-fetch-site": "same-origin" } });
+    const ok = await api(`/v1/issuers/${issuer.id}/keys`, {
+      method: "POST",
+      headers: { cookie: ownerCookie, "sec-fetch-site": "same-origin" },
+    });
     expect(ok.status, ok.text).toBe(201);
     expect(await keyCount()).toBe(2);
   });
@@ -82,9 +93,17 @@ describe("cookie-borne changes from other origins", () => {
     const login = { email: consumer.email, password: consumer.password };
     const cases = [
       { path: "/v1/consumer/login", raw: JSON.stringify(login), type: "application/json" },
-      { path: "/v1/consumer/signup", raw: JSON.stringify({ email: "x@example.org", password: "long enough", name: "X" }), type: "application/json" },
+      {
+        path: "/v1/consumer/signup",
+        raw: JSON.stringify({ email: "x@example.org", password: "long enough", name: "X" }),
+        type: "application/json",
+      },
       { path: "/api/trpc/consumerAuth.login", raw: JSON.stringify(login), type: "application/json" },
-      { path: "/api/trpc/consumerAuth.signup", raw: JSON.stringify({ email: "x@example.org", password: "long enough", name: "X" }), type: "application/json" },
+      {
+        path: "/api/trpc/consumerAuth.signup",
+        raw: JSON.stringify({ email: "x@example.org", password: "long enough", name: "X" }),
+        type: "application/json",
+      },
       { path: "/api/auth/callback/credentials", raw: new URLSearchParams(login).toString(), type: "application/x-www-form-urlencoded" },
     ];
     for (const { path, raw, type } of cases) {
@@ -98,9 +117,16 @@ describe("cookie-borne changes from other origins", () => {
 
   it("API keys and bearer tokens are unaffected, whatever the Origin", async () => {
     const bearer = await sessionToken(consumer.email, consumer.password);
-    const byKey = await api("/v1/api-keys", { key: consumer.apiKey, json: { name: "by key", scopes: ["protections:read"] }, headers: { origin: EVIL, cookie } });
+    const byKey = await api("/v1/api-keys", {
+      key: consumer.apiKey,
+      json: { name: "by key", scopes: ["protections:read"] },
+      headers: { origin: EVIL, cookie },
+    });
     expect(byKey.status, byKey.text).toBe(201);
-    const byBearer = await api("/v1/api-keys", { json: { name: "by bearer", scopes: ["protections:read"] }, headers: { origin: EVIL, authorization: `Bearer ${bearer}` } });
+    const byBearer = await api("/v1/api-keys", {
+      json: { name: "by bearer", scopes: ["protections:read"] },
+      headers: { origin: EVIL, authorization: `Bearer ${bearer}` },
+    });
     expect(byBearer.status, byBearer.text).toBe(201);
     // Reads change nothing, so they are not refused (a GET with the cookie from elsewhere).
     expect((await api("/v1/api-keys", { headers: { cookie, origin: EVIL } })).status).toBe(200);

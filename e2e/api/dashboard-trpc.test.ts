@@ -9,9 +9,17 @@ describe("/api/trpc", () => {
   it("keeps each AppError's status and code", async () => {
     const cases = [
       { res: await api("/api/trpc/consumerAuth.verifyEmail", { json: { token: "A".repeat(43) } }), status: 400, code: "invalid_token" },
-      { res: await api(`/api/trpc/public.protection?${input({ id: "0190a0a0-0000-7000-8000-000000000000" })}`), status: 404, code: "not_found" },
+      {
+        res: await api(`/api/trpc/public.protection?${input({ id: "0190a0a0-0000-7000-8000-000000000000" })}`),
+        status: 404,
+        code: "not_found",
+      },
       { res: await api(`/api/trpc/consumer.usage`), status: 401, code: "unauthenticated" },
-      { res: await api("/api/trpc/consumerAuth.login", { json: { email: "nobody@example.org", password: "x" } }), status: 401, code: "invalid_credentials" },
+      {
+        res: await api("/api/trpc/consumerAuth.login", { json: { email: "nobody@example.org", password: "x" } }),
+        status: 401,
+        code: "invalid_credentials",
+      },
     ];
     for (const { res, status, code } of cases) {
       expect({ status: res.status, code: res.body?.error?.data?.appCode }, res.text).toEqual({ status, code });
@@ -22,7 +30,9 @@ describe("/api/trpc", () => {
   it("reports each call's own status inside a batch, as the dashboard's client sends them", async () => {
     const batch = encodeURIComponent(JSON.stringify({ 0: { id: "0190a0a0-0000-7000-8000-000000000000" }, 1: {} }));
     const res = await api(`/api/trpc/public.protection,viewer.me?batch=1&input=${batch}`);
-    expect(res.body.map((r: { error?: { data: { httpStatus: number; appCode: string } } }) => r.error?.data.httpStatus ?? 200)).toEqual([404, 200]);
+    expect(res.body.map((r: { error?: { data: { httpStatus: number; appCode: string } } }) => r.error?.data.httpStatus ?? 200)).toEqual([
+      404, 200,
+    ]);
     expect(res.body[0].error.data.appCode).toBe("not_found");
     const one = await api(`/api/trpc/public.protection?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: { id: "nope" } }))}`);
     expect(one.status).toBe(404);

@@ -28,7 +28,11 @@ describe("errors", () => {
       ["/v1/issuers", { name: "n", domain: "localhost" }, ["/domain"]],
       ["/v1/issuers", { name: 5, domain: "a.example.org", tenant_id: randomUUID() }, ["/name", "/tenant_id"]],
       ["/v1/api-keys", { name: "k", scopes: ["attestations:read", "root"] }, ["/scopes/1"]],
-      ["/v1/api-keys", { name: "k", scopes: [], daily_quota: -1, rate_limit_per_minute: 1.5 }, ["/scopes", "/daily_quota", "/rate_limit_per_minute"]],
+      [
+        "/v1/api-keys",
+        { name: "k", scopes: [], daily_quota: -1, rate_limit_per_minute: 1.5 },
+        ["/scopes", "/daily_quota", "/rate_limit_per_minute"],
+      ],
     ];
     for (const [path, body, expected] of cases) {
       const res = await post(path, body);
@@ -46,9 +50,19 @@ describe("errors", () => {
       [key, "/v1/attestations", `{"issuer_id":"${issuerId}","payload":{"a":1,"a":2}}`, ["/payload/a"]],
       [key, "/v1/attestations", `{"issuer_id":"${issuerId}","issuer_id":"${issuerId}","payload":{"a":1}}`, ["/issuer_id"]],
       [key, "/v1/attestations", `{"issuer_id":"${issuerId}","payload":{"n":12345678901234567890}}`, ["/payload/n"]],
-      [key, "/v1/attestations", `{"issuer_id":"${issuerId}","payload":{"n":[9007199254740993,1e-400,1e400,0.30000000000000000001]}}`, ["/payload/n/0", "/payload/n/1", "/payload/n/2", "/payload/n/3"]],
+      [
+        key,
+        "/v1/attestations",
+        `{"issuer_id":"${issuerId}","payload":{"n":[9007199254740993,1e-400,1e400,0.30000000000000000001]}}`,
+        ["/payload/n/0", "/payload/n/1", "/payload/n/2", "/payload/n/3"],
+      ],
       [key, "/v1/attestations", `{"issuer_id":"${issuerId}","payload":{"x":{"k\u0061":1,"ka":2}}}`, ["/payload/x/ka"]],
-      [consumer.apiKey, "/v1/consumer/mint", `{"content_hash":"${"a".repeat(64)}","ai_metadata":{"score":1e21,"t":1,"t":2}}`, ["/ai_metadata/score", "/ai_metadata/t"]],
+      [
+        consumer.apiKey,
+        "/v1/consumer/mint",
+        `{"content_hash":"${"a".repeat(64)}","ai_metadata":{"score":1e21,"t":1,"t":2}}`,
+        ["/ai_metadata/score", "/ai_metadata/t"],
+      ],
       [key, "/v1/attestation-packs", `{"name":"p","rules":{"max_age_days":7,"max_age_days":9}}`, ["/rules/max_age_days"]],
       [key, "/v1/api-keys", `{"name":"k","scopes":["attestations:read"],"daily_quota":1e30}`, ["/daily_quota"]],
     ];
@@ -86,7 +100,11 @@ describe("errors", () => {
     let deep: Record<string, unknown> = { leaf: 1 };
     for (let i = 0; i < 40; i++) deep = { d: deep };
     expectProblem(await post("/v1/attestations", { issuer_id: issuerId, payload: deep }), 422, "validation_failed");
-    const lone = await api("/v1/attestations", { key, raw: `{"issuer_id":"${issuerId}","payload":{"t":"\\ud800"}}`, headers: { "content-type": "application/json" } });
+    const lone = await api("/v1/attestations", {
+      key,
+      raw: `{"issuer_id":"${issuerId}","payload":{"t":"\\ud800"}}`,
+      headers: { "content-type": "application/json" },
+    });
     expectProblem(lone, 422, "validation_failed");
   });
 
@@ -97,7 +115,11 @@ describe("errors", () => {
     const over = bodyOfSize(issuerId, 256 * KiB + 1);
     expectProblem(await api("/v1/attestations", { key, raw: over, headers: json }), 413, "payload_too_large");
     expectProblem(await api("/v1/attestations", { key, raw: streamOf(over), headers: json }), 413, "payload_too_large");
-    expectProblem(await api("/v1/attestations", { key, raw: streamOf(bodyOfSize(issuerId, 4096 * KiB)), headers: json }), 413, "payload_too_large");
+    expectProblem(
+      await api("/v1/attestations", { key, raw: streamOf(bodyOfSize(issuerId, 4096 * KiB)), headers: json }),
+      413,
+      "payload_too_large",
+    );
     const small = await api("/v1/attestations", { key, raw: streamOf(bodyOfSize(issuerId, 100 * KiB), 1000), headers: json });
     expect(small.status, small.text).toBe(201);
     expectProblem(await api("/v1/issuers", { key, raw: bodyOfSize(issuerId, 300 * KiB), headers: json }), 413, "payload_too_large");
@@ -106,13 +128,27 @@ describe("errors", () => {
 
   it("answers a body that is not declared JSON with 415 unsupported_media_type, and unparseable JSON with 415 malformed_json", async () => {
     const body = JSON.stringify({ issuer_id: issuerId, payload: { a: 1 } });
-    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx", undefined]) {
+    for (const type of [
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "application/jsonx",
+      undefined,
+    ]) {
       const res = await api("/v1/attestations", { key, raw: body, headers: type ? { "content-type": type } : {} });
       expectProblem(res, 415, "unsupported_media_type");
     }
     const ok = await api("/v1/attestations", { key, raw: body, headers: { "content-type": "Application/JSON; charset=utf-8" } });
     expect(ok.status, ok.text).toBe(201);
-    const malformed: (string | Uint8Array)[] = ["", "{", "{'a':1}", '{"issuer_id":1,}', "nul", '{"a":1}{"b":2}', new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])];
+    const malformed: (string | Uint8Array)[] = [
+      "",
+      "{",
+      "{'a':1}",
+      '{"issuer_id":1,}',
+      "nul",
+      '{"a":1}{"b":2}',
+      new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]),
+    ];
     for (const raw of malformed) {
       const res = await api("/v1/attestations", { key, raw, headers: { "content-type": "application/json" } });
       expectProblem(res, 415, "malformed_json");

@@ -83,11 +83,14 @@ describe(`fuzz (seed ${SEED})`, () => {
     const spare = [...world.spareSessions];
     const live = [world.session, world.ownerSession];
     /** A logout ends a spare session, never one the rest of the run relies on. */
-    const forLogout = (v: string) => (live.some((t) => v.includes(t)) ? live.reduce((out, t) => out.replace(t, spare.shift() ?? "ended"), v) : v);
+    const forLogout = (v: string) =>
+      live.some((t) => v.includes(t)) ? live.reduce((out, t) => out.replace(t, spare.shift() ?? "ended"), v) : v;
 
     async function send(r: FuzzRequest, instance: number): Promise<void> {
       const logout = r.path.includes("logout");
-      const headers = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, v === OWN ? baseUrls[instance]! : logout ? forLogout(v) : v]));
+      const headers = Object.fromEntries(
+        Object.entries(r.headers).map(([k, v]) => [k, v === OWN ? baseUrls[instance]! : logout ? forLogout(v) : v]),
+      );
       let res;
       try {
         res = await httpRequest(baseUrls[instance]!, r.path, { method: r.method, headers, body: r.body, agent: agents[instance] });
@@ -99,11 +102,14 @@ describe(`fuzz (seed ${SEED})`, () => {
       const name = r.target.kind === "trpc" ? `tRPC ${r.target.procedures[0]}` : `${r.method} ${r.target.template}`;
       (byTarget[name] ??= {})[res.status] = (byTarget[name]![res.status] ?? 0) + 1;
       const type = String(res.headers["content-type"] ?? "");
-      const fail = (why: string) => void failures.push(`${why}: ${describeRequest(r, instance)}\n    → ${res.status} ${type} ${res.text.slice(0, 300)}`);
+      const fail = (why: string) =>
+        void failures.push(`${why}: ${describeRequest(r, instance)}\n    → ${res.status} ${type} ${res.text.slice(0, 300)}`);
       if (res.status >= 500) return fail("5xx");
       const problemExpected = r.path.startsWith("/v1") || r.path.startsWith("/api/auth");
-      if (res.status >= 400 && r.method !== "HEAD" && problemExpected && !type.startsWith("application/problem+json")) return fail("an error that is not problem+json");
-      if (res.status >= 400 && r.method !== "HEAD" && r.target.kind === "trpc" && !/^application\/(problem\+)?json/.test(type)) return fail("a tRPC error that is not JSON");
+      if (res.status >= 400 && r.method !== "HEAD" && problemExpected && !type.startsWith("application/problem+json"))
+        return fail("an error that is not problem+json");
+      if (res.status >= 400 && r.method !== "HEAD" && r.target.kind === "trpc" && !/^application\/(problem\+)?json/.test(type))
+        return fail("a tRPC error that is not JSON");
       if (res.status < 200 || res.status >= 300) return;
       const method = r.method === "HEAD" ? "GET" : r.method;
       if (r.target.kind !== "trpc") return ledger.rest(method, r.target.template, res.headers["idempotent-replayed"] === "true");
@@ -132,10 +138,16 @@ describe(`fuzz (seed ${SEED})`, () => {
     agents.forEach((a) => a.destroy());
     const after = await countRows(databaseUrl);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(" ");
-    console.log(`[fuzz] seed ${SEED}: ${requests.length - dropped} requests at ${targets.length} targets in ${seconds} s (${dropped} dropped at the time limit): ${byStatus}`);
+    const byStatus = [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}×${n}`)
+      .join(" ");
+    console.log(
+      `[fuzz] seed ${SEED}: ${requests.length - dropped} requests at ${targets.length} targets in ${seconds} s (${dropped} dropped at the time limit): ${byStatus}`,
+    );
     // HALLMARK_FUZZ_REPORT=1: the answers per target, to see how deep the generated requests get.
-    if (process.env.HALLMARK_FUZZ_REPORT) for (const [name, counts] of Object.entries(byTarget).sort()) console.log(`[fuzz] ${name}: ${JSON.stringify(counts)}`);
+    if (process.env.HALLMARK_FUZZ_REPORT)
+      for (const [name, counts] of Object.entries(byTarget).sort()) console.log(`[fuzz] ${name}: ${JSON.stringify(counts)}`);
     expect(failures.slice(0, 25), `seed ${SEED}: ${failures.length} failures`).toEqual([]);
     expect(ledger.unknown, `seed ${SEED}`).toEqual([]);
     expect(ledger.unexplained(before, after), `seed ${SEED}: rows the 2xx answers do not account for`).toEqual([]);
@@ -157,11 +169,15 @@ describe(`fuzz (seed ${SEED})`, () => {
         '{"":"empty key","\\u0000":"nul key","😀":"emoji","é":"e-acute","\\ud83d\\ude01":"pair"}',
         '{"n":[-0,0.1,1e-7,9007199254740991,-9007199254740991,5e-324,0.30000000000000004,1E2]}',
         '{"z":1,"a":{"y":[{"c":3,"b":2}],"x":null},"A":true}',
-        JSON.stringify({ s: "\n\t\\\"\u2028\u007f\u00ad".repeat(20) }),
+        JSON.stringify({ s: '\n\t\\"\u2028\u007f\u00ad'.repeat(20) }),
       ];
       const logPublicKey = await logKey();
       for (const payloadRaw of raws) {
-        const res = await api("/v1/attestations", { key, raw: `{"issuer_id":"${issuerId}","payload":${payloadRaw}}`, headers: { "content-type": "application/json" } });
+        const res = await api("/v1/attestations", {
+          key,
+          raw: `{"issuer_id":"${issuerId}","payload":${payloadRaw}}`,
+          headers: { "content-type": "application/json" },
+        });
         expect(res.status, `${payloadRaw} -> ${res.text}`).toBe(201);
         const sent = JSON.parse(payloadRaw);
         expect(canonicalJson(res.body.payload), payloadRaw).toBe(canonicalJson(sent));

@@ -33,7 +33,8 @@ export async function api<T = any>(path: string, opts: RequestOptions = {}): Pro
   if (opts.key) headers["x-api-key"] = opts.key;
   // Bytes go as a Blob: fetch can detach a typed array's buffer while sending it, and then
   // fails the request on the client ("detached ArrayBuffer"), which a test would misread.
-  let body: BodyInit | undefined = opts.raw instanceof Uint8Array ? new Blob([opts.raw as Uint8Array<ArrayBuffer>]) : (opts.raw as BodyInit | undefined);
+  let body: BodyInit | undefined =
+    opts.raw instanceof Uint8Array ? new Blob([opts.raw as Uint8Array<ArrayBuffer>]) : (opts.raw as BodyInit | undefined);
   if (opts.json !== undefined) {
     headers["content-type"] ??= "application/json";
     body = JSON.stringify(opts.json);
@@ -77,7 +78,20 @@ export function createOrgOwner(): { tenantId: string; apiKey: string; email: str
   const password = `pw-${randomUUID()}`;
   const out = execFileSync(
     "npm",
-    ["run", "--silent", "admin", "--", "create-org", "--name", `org-${randomUUID().slice(0, 8)}`, "--owner-email", email, "--owner-password", password, "--json"],
+    [
+      "run",
+      "--silent",
+      "admin",
+      "--",
+      "create-org",
+      "--name",
+      `org-${randomUUID().slice(0, 8)}`,
+      "--owner-email",
+      email,
+      "--owner-password",
+      password,
+      "--json",
+    ],
     { encoding: "utf8", env: process.env },
   );
   const parsed = JSON.parse(out.trim().split("\n").pop()!);
@@ -160,14 +174,32 @@ export function streamOf(text: string, chunk = 16 * 1024): ReadableStream<Uint8A
  * A new verified consumer (personal tenant) through the operator CLI, with its API key
  * (consumer scopes). Named createConsumerKey so it cannot clash with a createConsumer helper.
  */
-export function createConsumerKey(
-  opts: { email?: string; password?: string; plan?: "free" | "creator" | "pro" } = {},
-): { userId: string; tenantId: string; apiKey: string; email: string; password: string } {
+export function createConsumerKey(opts: { email?: string; password?: string; plan?: "free" | "creator" | "pro" } = {}): {
+  userId: string;
+  tenantId: string;
+  apiKey: string;
+  email: string;
+  password: string;
+} {
   const email = opts.email ?? `consumer-${randomUUID().slice(0, 8)}@example.org`;
   const password = opts.password ?? `pw-${randomUUID()}`;
   const out = execFileSync(
     "npm",
-    ["run", "--silent", "admin", "--", "create-consumer", "--email", email, "--password", password, "--plan", opts.plan ?? "free", "--verified", "--json"],
+    [
+      "run",
+      "--silent",
+      "admin",
+      "--",
+      "create-consumer",
+      "--email",
+      email,
+      "--password",
+      password,
+      "--plan",
+      opts.plan ?? "free",
+      "--verified",
+      "--json",
+    ],
     { encoding: "utf8", env: process.env },
   );
   const parsed = JSON.parse(out.trim().split("\n").pop()!);
@@ -197,7 +229,21 @@ export function createMintingConsumer(plan: "free" | "creator" | "pro" = "free")
   const email = `mint-${randomUUID().slice(0, 13)}@example.org`;
   const out = execFileSync(
     "npm",
-    ["run", "--silent", "admin", "--", "create-consumer", "--email", email, "--password", `pw-${randomUUID()}`, "--plan", plan, "--verified", "--json"],
+    [
+      "run",
+      "--silent",
+      "admin",
+      "--",
+      "create-consumer",
+      "--email",
+      email,
+      "--password",
+      `pw-${randomUUID()}`,
+      "--plan",
+      plan,
+      "--verified",
+      "--json",
+    ],
     { encoding: "utf8", env: process.env },
   );
   const parsed = JSON.parse(out.trim().split("\n").pop()!);

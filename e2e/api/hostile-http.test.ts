@@ -31,7 +31,16 @@ describe("hostile HTTP", () => {
   });
 
   it("answers paths whose percent-encoding does not decode with 400 problem+json", async () => {
-    for (const path of ["/v1/attestations/%ff%fe", "/v1/attestations/%ff%fe/proof-bundle", "/v1/foo/%E0%A4%A", "/verify/%ff", "/share/%c0%af", "/api/trpc/%ff", "/api/auth/%ff", "/%"]) {
+    for (const path of [
+      "/v1/attestations/%ff%fe",
+      "/v1/attestations/%ff%fe/proof-bundle",
+      "/v1/foo/%E0%A4%A",
+      "/verify/%ff",
+      "/share/%c0%af",
+      "/api/trpc/%ff",
+      "/api/auth/%ff",
+      "/%",
+    ]) {
       const res = await httpRequest(baseUrl, path);
       expect(problemOf(res), path).toEqual({ status: 400, type: "application/problem+json", code: "malformed_request" });
     }
@@ -61,7 +70,12 @@ describe("hostile HTTP", () => {
 
   it("treats a malformed session cookie as no cookie at all", async () => {
     const { apiKey } = createConsumerKey();
-    for (const cookie of ["next-auth.session-token=%", "next-auth.session-token=%E0%A4%A", "next-auth.session-token", "=;;=%;next-auth.session-token=\u00ff"]) {
+    for (const cookie of [
+      "next-auth.session-token=%",
+      "next-auth.session-token=%E0%A4%A",
+      "next-auth.session-token",
+      "=;;=%;next-auth.session-token=\u00ff",
+    ]) {
       const headers = { cookie };
       expect((await httpRequest(baseUrl, "/v1/log", { headers })).status, cookie).toBe(200);
       expect((await httpRequest(baseUrl, "/v1/api-keys", { headers })).body.code, cookie).toBe("unauthenticated");
@@ -101,7 +115,11 @@ describe("hostile HTTP", () => {
       refused: await httpRequest(baseUrl, "/v1/log", { method: "TRACE" }),
     };
     for (const [what, res] of Object.entries(answers)) {
-      expect(res.headers, what).toMatchObject({ "x-content-type-options": "nosniff", "referrer-policy": "strict-origin-when-cross-origin", "x-frame-options": "DENY" });
+      expect(res.headers, what).toMatchObject({
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "strict-origin-when-cross-origin",
+        "x-frame-options": "DENY",
+      });
       expect(res.headers["permissions-policy"], what).toMatch(/camera=\(\)/);
       expect(res.headers["content-security-policy"], what).toContain("frame-ancestors 'none'");
       // Served over http here: no HSTS (an https base URL adds it; server/gate/gate.test.ts).
@@ -131,23 +149,49 @@ describe("hostile HTTP", () => {
       ["PUT", "/api/auth/session", 405, "method_not_allowed"],
     ];
     for (const [method, path, status, code] of cases) {
-      const res = await api(path, { method, raw: method === "GET" ? undefined : "a=1", headers: { "content-type": "application/x-www-form-urlencoded" } });
+      const res = await api(path, {
+        method,
+        raw: method === "GET" ? undefined : "a=1",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
       expectProblem(res, status, code);
     }
-    const asJson = await api("/api/auth/callback/credentials", { method: "POST", raw: "{", headers: { "content-type": "application/json" } });
+    const asJson = await api("/api/auth/callback/credentials", {
+      method: "POST",
+      raw: "{",
+      headers: { "content-type": "application/json" },
+    });
     expectProblem(asJson, 415, "unsupported_media_type");
   });
 
   it("next-auth sends a login back to Hallmark's own origin, whatever callbackUrl it was given", async () => {
     const consumer = createConsumerKey();
-    for (const callbackUrl of ["https://evil.example/x", "//evil.example", "javascript:alert(1)", "NaN", "/\t/evil.example", "/dashboard/protections?x=1"]) {
+    for (const callbackUrl of [
+      "https://evil.example/x",
+      "//evil.example",
+      "javascript:alert(1)",
+      "NaN",
+      "/\t/evil.example",
+      "/dashboard/protections?x=1",
+    ]) {
       const csrf = await api("/api/auth/csrf");
       const cookie = (csrf.headers.get("set-cookie") ?? "").split(";")[0]!;
-      const form = new URLSearchParams({ csrfToken: csrf.body.csrfToken, email: consumer.email, password: consumer.password, callbackUrl, json: "true" });
+      const form = new URLSearchParams({
+        csrfToken: csrf.body.csrfToken,
+        email: consumer.email,
+        password: consumer.password,
+        callbackUrl,
+        json: "true",
+      });
       const res = await api("/api/auth/callback/credentials", {
         method: "POST",
         raw: form.toString(),
-        headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin: baseUrl, "x-forwarded-for": `10.7.${Math.floor(Math.random() * 250)}.1` },
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          cookie,
+          origin: baseUrl,
+          "x-forwarded-for": `10.7.${Math.floor(Math.random() * 250)}.1`,
+        },
       });
       expect(res.status, `${callbackUrl}: ${res.text}`).toBe(200);
       const landing = new URL(res.body.url);
@@ -165,7 +209,9 @@ describe("hostile HTTP", () => {
       let sent = 0;
       let closed = false;
       const socket = net.connect(Number(port), hostname, async () => {
-        socket.write(`POST /api/trpc/consumerAuth.signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+        socket.write(
+          `POST /api/trpc/consumerAuth.signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+        );
         while (!closed && !answer && sent < 100 * MiB) {
           sent += 0x10000;
           if (!socket.write(chunk)) await new Promise((r) => (socket.once("drain", r), socket.once("close", r)));
@@ -205,7 +251,10 @@ describe("hostile HTTP", () => {
     for (const [path, raw, key, pointer] of rest) {
       const res = await api(path, { key, raw, headers: { "content-type": "application/json" } });
       expectProblem(res, 422, "validation_failed");
-      expect(res.body.errors.map((e: { pointer: string }) => e.pointer), path).toEqual([pointer]);
+      expect(
+        res.body.errors.map((e: { pointer: string }) => e.pointer),
+        path,
+      ).toEqual([pointer]);
     }
     const trpc: [string, string][] = [
       ["consumerAuth.signup", `{"email":"a@example.org","password":"long enough","name":${lone}}`],
@@ -222,7 +271,11 @@ describe("hostile HTTP", () => {
     expectProblem(query, 422, "validation_failed");
     expect(query.body.errors[0].pointer).toBe("/id");
     // A well-formed pair (an emoji written as two escapes) is fine.
-    const pair = await api("/v1/issuers", { key: org.apiKey, raw: `{"name":"\\ud83d\\ude00 ${randomUUID()}","domain":"b.example.org"}`, headers: { "content-type": "application/json" } });
+    const pair = await api("/v1/issuers", {
+      key: org.apiKey,
+      raw: `{"name":"\\ud83d\\ude00 ${randomUUID()}","domain":"b.example.org"}`,
+      headers: { "content-type": "application/json" },
+    });
     expect(pair.status, pair.text).toBe(201);
   });
 });

@@ -5,7 +5,9 @@ import { api, baseUrls, createIssuer, createOrg, logInfo, proofBundle } from "./
 
 const multi = baseUrls.length > 1;
 const its = multi ? it : it.skip;
-const why = multi ? "" : ` (skipped: needs two app instances, this run has ${baseUrls.length} on ${process.env.HALLMARK_TEST_DB ?? "sqlite"})`;
+const why = multi
+  ? ""
+  : ` (skipped: needs two app instances, this run has ${baseUrls.length} on ${process.env.HALLMARK_TEST_DB ?? "sqlite"})`;
 
 async function attestOn(instance: number, key: string, issuerId: string, n: number) {
   const res = await api("/v1/attestations", { key, instance, json: { issuer_id: issuerId, payload: { n, instance } } });
@@ -62,14 +64,22 @@ describe("instances", () => {
     const second = (await logInfo(1)).tree_size;
     const res = await api(`/v1/log/consistency?first=${first}&second=${second}`, { instance: 0 });
     expect(res.status, res.text).toBe(200);
-    const v = verifyConsistencyProof({ first: res.body.first.checkpoint, second: res.body.second.checkpoint, proof: res.body.hashes }, { logPublicKey: a.verifier_key });
+    const v = verifyConsistencyProof(
+      { first: res.body.first.checkpoint, second: res.body.second.checkpoint, proof: res.body.hashes },
+      { logPublicKey: a.verifier_key },
+    );
     expect(v.ok, JSON.stringify(v)).toBe(true);
     // Each instance serves the published checkpoint it last read: both verify, and are consistent.
     const notes = [(await api("/v1/log/checkpoint", { instance: 0 })).text, (await api("/v1/log/checkpoint", { instance: 1 })).text];
     const sizes = notes.map((n) => verifyCheckpoint(n, { publicKey: parsePublicKeyPem(a.public_key) }).treeSize).sort((x, y) => x - y);
     const between = await api(`/v1/log/consistency?first=${sizes[0]}&second=${sizes[1]}`, { instance: 1 });
     expect(between.status, between.text).toBe(200);
-    expect(verifyConsistencyProof({ first: between.body.first.checkpoint, second: between.body.second.checkpoint, proof: between.body.hashes }, { logPublicKey: a.verifier_key }).ok).toBe(true);
+    expect(
+      verifyConsistencyProof(
+        { first: between.body.first.checkpoint, second: between.body.second.checkpoint, proof: between.body.hashes },
+        { logPublicKey: a.verifier_key },
+      ).ok,
+    ).toBe(true);
   });
 
   its(`lets a key created on one instance work on the other, and keys rotated on one sign on the other within seconds${why}`, async () => {

@@ -21,7 +21,15 @@ const hasOpenssl = (() => {
   }
 })();
 
-type Key = { kid: string; issuer_id: string; algorithm: string; public_key: string; status: string; not_before: string; expires_at: string };
+type Key = {
+  kid: string;
+  issuer_id: string;
+  algorithm: string;
+  public_key: string;
+  status: string;
+  not_before: string;
+  expires_at: string;
+};
 
 describe("issuers", () => {
   let org: { tenantId: string; apiKey: string };
@@ -35,7 +43,13 @@ describe("issuers", () => {
     const res = await api("/v1/issuers", { key, json: { name: "  Daily News ", domain: "News.Example.ORG" } });
     expect(res.status, res.text).toBe(201);
     const issuer = res.body;
-    expect(issuer).toMatchObject({ tenant_id: org.tenantId, name: "Daily News", domain: "news.example.org", status: "PENDING", trust_level: "BASIC" });
+    expect(issuer).toMatchObject({
+      tenant_id: org.tenantId,
+      name: "Daily News",
+      domain: "news.example.org",
+      status: "PENDING",
+      trust_level: "BASIC",
+    });
     expect(issuer.id).toMatch(UUID);
     expect(issuer.created_at).toMatch(ISO);
     expect(issuer.updated_at).toMatch(ISO);
@@ -141,8 +155,17 @@ describe("issuers", () => {
       fs.writeFileSync(pem, issuer.keys[0]!.public_key);
       fs.writeFileSync(sig, base64ToBytes(made.signature));
       const verify = () =>
-        execFileSync("openssl", ["pkeyutl", "-verify", "-pubin", "-inkey", pem, "-rawin", "-in", msg, "-sigfile", sig], { encoding: "utf8", stdio: "pipe" });
-      const fields = { id: made.id, issuer_id: issuer.id, kid: made.kid, payload: (made as { payload?: unknown }).payload, created_at: made.created_at };
+        execFileSync("openssl", ["pkeyutl", "-verify", "-pubin", "-inkey", pem, "-rawin", "-in", msg, "-sigfile", sig], {
+          encoding: "utf8",
+          stdio: "pipe",
+        });
+      const fields = {
+        id: made.id,
+        issuer_id: issuer.id,
+        kid: made.kid,
+        payload: (made as { payload?: unknown }).payload,
+        created_at: made.created_at,
+      };
       fs.writeFileSync(msg, signingMessage(fields));
       expect(verify()).toMatch(/Signature Verified Successfully/);
       // The same check must reject a message that differs in one field.

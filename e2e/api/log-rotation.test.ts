@@ -44,7 +44,11 @@ async function get(p: string, key?: string) {
 }
 
 async function attest(key: string, issuerId: string) {
-  const res = await fetch(`${url}/v1/attestations`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: JSON.stringify({ issuer_id: issuerId, payload: { t: Date.now() } }) });
+  const res = await fetch(`${url}/v1/attestations`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": key },
+    body: JSON.stringify({ issuer_id: issuerId, payload: { t: Date.now() } }),
+  });
   expect(res.status).toBe(201);
   return (await res.json()) as { id: string; log_index: number };
 }
@@ -73,7 +77,10 @@ describe("log key rotation", () => {
     execFileSync("node", ["scripts/prisma.mjs", "deploy"], { env, stdio: "ignore" });
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, ["scripts/serve.mjs", "-p", String(port), "-H", "127.0.0.1"], { env: { ...env, PORT: String(port), HALLMARK_BASE_URL: url }, stdio: "ignore" });
+    server = spawn(process.execPath, ["scripts/serve.mjs", "-p", String(port), "-H", "127.0.0.1"], {
+      env: { ...env, PORT: String(port), HALLMARK_BASE_URL: url },
+      stdio: "ignore",
+    });
     for (let i = 0; i < 300; i++) {
       try {
         if ((await fetch(`${url}/v1/log`)).ok) break;
@@ -82,7 +89,11 @@ describe("log key rotation", () => {
     }
     witness.trust(JSON.parse(await get("/v1/log")).verifier_key);
     key = JSON.parse(admin("create-org", "--name", "rotation", "--json")).api_key;
-    const issuer = await fetch(`${url}/v1/issuers`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: JSON.stringify({ name: "R", domain: "rotation.example.org" }) });
+    const issuer = await fetch(`${url}/v1/issuers`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: JSON.stringify({ name: "R", domain: "rotation.example.org" }),
+    });
     issuerId = ((await issuer.json()) as { id: string }).id;
   }, 60_000);
 

@@ -35,7 +35,11 @@ describe("transparency log", () => {
     const info = await logInfo();
     // The suite's log has witnesses: a checkpoint is published once cosigned, within seconds.
     let res = await api("/v1/log/checkpoint");
-    for (let i = 0; i < 100 && verifyCheckpoint(res.text, { publicKey: parsePublicKeyPem(info.public_key) }).treeSize <= made.log_index; i++) {
+    for (
+      let i = 0;
+      i < 100 && verifyCheckpoint(res.text, { publicKey: parsePublicKeyPem(info.public_key) }).treeSize <= made.log_index;
+      i++
+    ) {
       await new Promise((r) => setTimeout(r, 100));
       res = await api("/v1/log/checkpoint");
     }
@@ -46,7 +50,9 @@ describe("transparency log", () => {
     expect(cp.treeSize).toBeGreaterThan(made.log_index);
     const same = (await api(`/v1/log/consistency?first=${cp.treeSize}&second=${cp.treeSize}`)).body;
     expect(same.second.root_hash).toBe(bytesToHex(cp.rootHash));
-    expect(() => verifyCheckpoint(res.text.replace(/\n\d+\n/, `\n${cp.treeSize + 1}\n`), { publicKey: parsePublicKeyPem(info.public_key) })).toThrow();
+    expect(() =>
+      verifyCheckpoint(res.text.replace(/\n\d+\n/, `\n${cp.treeSize + 1}\n`), { publicKey: parsePublicKeyPem(info.public_key) }),
+    ).toThrow();
   });
 
   it("proves consistency between two published checkpoints, and the proof checks out offline", async () => {
@@ -79,7 +85,10 @@ describe("transparency log", () => {
     const res = await api(`/v1/log/consistency?first=${n}&second=${n}`);
     expect(res.status, res.text).toBe(200);
     expect(res.body.hashes).toEqual([]);
-    const ok = verifyConsistencyProof({ first: res.body.first.checkpoint, second: res.body.second.checkpoint, proof: [] }, { logPublicKey: public_key });
+    const ok = verifyConsistencyProof(
+      { first: res.body.first.checkpoint, second: res.body.second.checkpoint, proof: [] },
+      { logPublicKey: public_key },
+    );
     expect(ok.ok, JSON.stringify(ok)).toBe(true);
   });
 
@@ -104,7 +113,11 @@ describe("transparency log", () => {
     for (const [query, pointer] of cases) {
       const res = await api(`/v1/log/consistency?${query}`);
       expectProblem(res, 400, "invalid_parameter");
-      if (pointer) expect(res.body.errors?.map((e: { pointer: string }) => e.pointer), query).toContain(pointer);
+      if (pointer)
+        expect(
+          res.body.errors?.map((e: { pointer: string }) => e.pointer),
+          query,
+        ).toContain(pointer);
     }
   });
 
@@ -118,7 +131,10 @@ describe("transparency log", () => {
     for (let i = 1; i < sizes.length; i++) {
       const res = await api(`/v1/log/consistency?first=${sizes[i - 1]}&second=${sizes[i]}`);
       expect(res.status, res.text).toBe(200);
-      const v = verifyConsistencyProof({ first: res.body.first.checkpoint, second: res.body.second.checkpoint, proof: res.body.hashes }, { logPublicKey: public_key });
+      const v = verifyConsistencyProof(
+        { first: res.body.first.checkpoint, second: res.body.second.checkpoint, proof: res.body.hashes },
+        { logPublicKey: public_key },
+      );
       expect(v.ok, JSON.stringify(v)).toBe(true);
     }
   });

@@ -61,7 +61,10 @@ describe("login throttle under concurrency and batching", () => {
     const mixed = await api("/api/trpc/viewer.me,consumerAuth.verifyEmail?batch=1", { json: { 0: {}, 1: { token: "x" } } });
     expectProblem(mixed, 400, "invalid_parameter");
     // Alone, in the batch format the dashboard's client uses, an account call goes through.
-    const alone = await api("/api/trpc/consumerAuth.login?batch=1", { json: { 0: { email: newEmail(), password: "x" } }, headers: { "x-forwarded-for": newClient() } });
+    const alone = await api("/api/trpc/consumerAuth.login?batch=1", {
+      json: { 0: { email: newEmail(), password: "x" } },
+      headers: { "x-forwarded-for": newClient() },
+    });
     expect(alone.status, alone.text).toBe(401);
   });
 

@@ -27,7 +27,13 @@ describe("consumer mint", () => {
     const list = await api("/v1/consumer/protections", { key: apiKey });
     expect(list.status, list.text).toBe(200);
     expect(list.body.total).toBe(1);
-    expect(list.body.items[0]).toMatchObject({ protection_id: id, id: res.body.attestation_id, category: "other", visibility: "private", title: null });
+    expect(list.body.items[0]).toMatchObject({
+      protection_id: id,
+      id: res.body.attestation_id,
+      category: "other",
+      visibility: "private",
+      title: null,
+    });
   });
 
   it("a consumer reads its mint's attestation and proof bundle by attestation id; another account's is a 404", async () => {
@@ -46,7 +52,10 @@ describe("consumer mint", () => {
     expectProblem(unknown, 404, "not_found");
     for (const path of [`/v1/attestations/${id}`, `/v1/attestations/${id}/proof-bundle`]) {
       const foreign = await api(path, { key: other.apiKey });
-      expect({ status: foreign.status, body: { ...foreign.body, detail: undefined } }).toEqual({ status: 404, body: { ...unknown.body, detail: undefined } });
+      expect({ status: foreign.status, body: { ...foreign.body, detail: undefined } }).toEqual({
+        status: 404,
+        body: { ...unknown.body, detail: undefined },
+      });
       expectProblem(await api(path, { key: createOrg().apiKey }), 404, "not_found");
     }
   });
@@ -54,7 +63,13 @@ describe("consumer mint", () => {
   it("signs only cryptographic facts, and the proof bundle verifies offline", async () => {
     const { apiKey } = createMintingConsumer();
     const hex = randomContentHash();
-    const res = await mint(apiKey, { content_hash: hex, title: "Secret draft", description: "do not leak", file_name: "draft.txt", category: "writing" });
+    const res = await mint(apiKey, {
+      content_hash: hex,
+      title: "Secret draft",
+      description: "do not leak",
+      file_name: "draft.txt",
+      category: "writing",
+    });
     expect(res.status, res.text).toBe(201);
     const bundle = await api(`/v1/consumer/protections/${res.body.protection_id}/proof-bundle`, { key: apiKey });
     expect(bundle.status, bundle.text).toBe(200);
@@ -122,7 +137,10 @@ describe("consumer mint", () => {
     for (const [body, pointer] of cases) {
       const res = await mint(apiKey, body);
       expectProblem(res, 422, "validation_failed");
-      expect(res.body.errors.map((e: { pointer: string }) => e.pointer), JSON.stringify(body).slice(0, 80)).toContain(pointer);
+      expect(
+        res.body.errors.map((e: { pointer: string }) => e.pointer),
+        JSON.stringify(body).slice(0, 80),
+      ).toContain(pointer);
     }
     expect(await used(apiKey)).toBe(0);
     expect((await api("/v1/consumer/protections", { key: apiKey })).body.total).toBe(0);
@@ -145,7 +163,9 @@ describe("consumer mint", () => {
     const { apiKey } = createMintingConsumer();
     const odd = 'quote " backslash \\ braces {} comma , NULL emoji \u{1F600} tab\t line\nsep \u2028';
     const together = await Promise.all([
-      ...Array.from({ length: 6 }, () => mint(apiKey, { content_hash: randomContentHash(), title: odd, description: "NULL", visibility: "public" })),
+      ...Array.from({ length: 6 }, () =>
+        mint(apiKey, { content_hash: randomContentHash(), title: odd, description: "NULL", visibility: "public" }),
+      ),
       ...Array.from({ length: 3 }, () => mint(apiKey, { content_hash: randomContentHash(), title: "nul \u0000 inside" })),
     ]);
     expect(together.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201, 422, 422, 422]);

@@ -41,7 +41,14 @@ describe("npm run monitor", () => {
     // A state the log does not extend: another root for the size seen, or a larger size.
     const s = JSON.parse(fs.readFileSync(state, "utf8"));
     const forked = path.join(dir, "forked.json");
-    fs.writeFileSync(forked, JSON.stringify({ ...s, subtrees: [{ level: 0, hash: Buffer.alloc(32, 7).toString("base64") }, ...s.subtrees.slice(1)], root: undefined }));
+    fs.writeFileSync(
+      forked,
+      JSON.stringify({
+        ...s,
+        subtrees: [{ level: 0, hash: Buffer.alloc(32, 7).toString("base64") }, ...s.subtrees.slice(1)],
+        root: undefined,
+      }),
+    );
     expect(monitor("--vkey", vkey, "--state", forked).status).toBe(1);
     const ahead = path.join(dir, "ahead.json");
     fs.writeFileSync(ahead, JSON.stringify({ ...s, size: s.size + 1_000_000 }));

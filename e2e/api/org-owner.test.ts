@@ -10,7 +10,22 @@ function createOrgWithOwner() {
   const password = `pw-${randomUUID()}`;
   const out = execFileSync(
     "npm",
-    ["run", "--silent", "admin", "--", "create-org", "--name", "Owned Org", "--owner-email", email, "--owner-password", password, "--owner-name", "Grace", "--json"],
+    [
+      "run",
+      "--silent",
+      "admin",
+      "--",
+      "create-org",
+      "--name",
+      "Owned Org",
+      "--owner-email",
+      email,
+      "--owner-password",
+      password,
+      "--owner-name",
+      "Grace",
+      "--json",
+    ],
     { encoding: "utf8", env: process.env },
   );
   const r = JSON.parse(out.trim().split("\n").pop()!) as { tenant_id: string; api_key: string; owner_id: string };
@@ -28,24 +43,35 @@ describe("organisation owners", () => {
     const keys = await api("/v1/api-keys", { headers: bearer });
     expect(keys.status, keys.text).toBe(200);
     expect(keys.body.map((k: { name: string }) => k.name)).toEqual(["bootstrap"]);
-    const issuer = await api("/v1/issuers", { headers: bearer, json: { name: "Newsroom", domain: `n-${randomUUID().slice(0, 6)}.example.org` } });
+    const issuer = await api("/v1/issuers", {
+      headers: bearer,
+      json: { name: "Newsroom", domain: `n-${randomUUID().slice(0, 6)}.example.org` },
+    });
     expect(issuer.status, issuer.text).toBe(201);
     // The same issuer is the organisation's: its API key sees it.
     const viaKey = await api(`/v1/issuers/${issuer.body.id}`, { key: org.api_key });
     expect(viaKey.status).toBe(200);
     // A consumer's endpoints are not an organisation's.
-    expectProblem(await api("/v1/consumer/mint", { headers: bearer, json: { content_hash: randomContentHash() } }), 403, "insufficient_scope");
+    expectProblem(
+      await api("/v1/consumer/mint", { headers: bearer, json: { content_hash: randomContentHash() } }),
+      403,
+      "insufficient_scope",
+    );
   });
 
   it("create-org refuses a short owner password and writes nothing", async () => {
     const email = `owner-${randomUUID().slice(0, 8)}@example.org`;
     let failed: { status: number | null; stderr: string } | null = null;
     try {
-      execFileSync("npm", ["run", "--silent", "admin", "--", "create-org", "--name", "X", "--owner-email", email, "--owner-password", "short", "--json"], {
-        encoding: "utf8",
-        env: process.env,
-        stdio: "pipe",
-      });
+      execFileSync(
+        "npm",
+        ["run", "--silent", "admin", "--", "create-org", "--name", "X", "--owner-email", email, "--owner-password", "short", "--json"],
+        {
+          encoding: "utf8",
+          env: process.env,
+          stdio: "pipe",
+        },
+      );
     } catch (err) {
       const e = err as { status: number | null; stderr: string };
       failed = { status: e.status, stderr: String(e.stderr) };

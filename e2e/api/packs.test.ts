@@ -4,7 +4,19 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, baseUrls, createKey, createMintingConsumer, createOrg, expectProblem } from "./helpers";
 
-const LIST_FIELDS = ["id", "tenant_id", "name", "description", "category", "region", "status", "is_template", "verifications_count", "created_at", "updated_at"].sort();
+const LIST_FIELDS = [
+  "id",
+  "tenant_id",
+  "name",
+  "description",
+  "category",
+  "region",
+  "status",
+  "is_template",
+  "verifications_count",
+  "created_at",
+  "updated_at",
+].sort();
 const TEMPLATE_KEYS = [
   "content-authenticity-baseline",
   "eu-ai-act-art50-disclosure",
@@ -109,7 +121,10 @@ describe("attestation packs", () => {
     ] as const) {
       const res = await list(apiKey, q);
       expectProblem(res, 400, "invalid_parameter");
-      expect(res.body.errors.map((e: { pointer: string }) => e.pointer), q).toEqual([param]);
+      expect(
+        res.body.errors.map((e: { pointer: string }) => e.pointer),
+        q,
+      ).toEqual([param]);
     }
   });
 
@@ -174,15 +189,32 @@ describe("attestation packs", () => {
       expectProblem(res, 409, "pack_read_only");
       expect(res.body.detail).toContain("clone");
     }
-    expect((await api(`/v1/attestation-packs/${all[2].id}`, { key: apiKey })).body).toMatchObject({ name: all[2].name, status: "active", updated_at: all[2].updated_at });
+    expect((await api(`/v1/attestation-packs/${all[2].id}`, { key: apiKey })).body).toMatchObject({
+      name: all[2].name,
+      status: "active",
+      updated_at: all[2].updated_at,
+    });
   });
 
   it("updates a custom pack's fields and rules, counting revisions; archives and reactivates it", async () => {
     const { apiKey } = createOrg();
     const p = await newPack(apiKey, "Echo");
-    const upd = await patch(apiKey, p.id, { name: "Echo 2", description: "new", category: "research", region: "US", rules: { min_trust_level: "VERIFIED" } });
+    const upd = await patch(apiKey, p.id, {
+      name: "Echo 2",
+      description: "new",
+      category: "research",
+      region: "US",
+      rules: { min_trust_level: "VERIFIED" },
+    });
     expect(upd.status, upd.text).toBe(200);
-    expect(upd.body).toMatchObject({ name: "Echo 2", description: "new", category: "research", region: "US", rules: { min_trust_level: "VERIFIED" }, metadata: { revision: 2 } });
+    expect(upd.body).toMatchObject({
+      name: "Echo 2",
+      description: "new",
+      category: "research",
+      region: "US",
+      rules: { min_trust_level: "VERIFIED" },
+      metadata: { revision: 2 },
+    });
     expect(upd.body.updated_at > p.updated_at || upd.body.updated_at === p.updated_at).toBe(true);
     expect(upd.body.created_at).toBe(p.created_at);
     // Nothing changed: no new revision.
@@ -217,7 +249,11 @@ describe("attestation packs", () => {
 
     const named = await api(`/v1/attestation-packs/${res.body.id}/clone`, { key: apiKey, json: { name: "Our AI policy" } });
     expect(named.status).toBe(201);
-    expect(named.body).toMatchObject({ name: "Our AI policy", rules: { ...ai.body.rules, max_age_days: 90 }, metadata: { cloned_from: res.body.id } });
+    expect(named.body).toMatchObject({
+      name: "Our AI policy",
+      rules: { ...ai.body.rules, max_age_days: 90 },
+      metadata: { cloned_from: res.body.id },
+    });
     const listed = (await list(apiKey)).body.items.map((p: { id: string }) => p.id);
     expect(listed.slice(TEMPLATE_KEYS.length)).toEqual([named.body.id, res.body.id]);
   });
@@ -270,7 +306,10 @@ describe("attestation packs", () => {
     for (const [body, pointers] of patches) {
       const res = await patch(apiKey, p.id, body);
       expectProblem(res, 422, "validation_failed");
-      expect(res.body.errors.map((e: { pointer: string }) => e.pointer), JSON.stringify(body)).toEqual(pointers);
+      expect(
+        res.body.errors.map((e: { pointer: string }) => e.pointer),
+        JSON.stringify(body),
+      ).toEqual(pointers);
     }
     for (const [body, pointers] of [
       [{ name: "" }, ["/name"]],
@@ -286,10 +325,21 @@ describe("attestation packs", () => {
       [`/v1/attestation-packs/${p.id}`, "PATCH"],
       [`/v1/attestation-packs/${p.id}/clone`, "POST"],
     ] as const) {
-      expectProblem(await api(path, { key: apiKey, method, raw: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } }), 415, "unsupported_media_type");
-      expectProblem(await api(path, { key: apiKey, method, raw: "{not json", headers: { "content-type": "application/json" } }), 415, "malformed_json");
+      expectProblem(
+        await api(path, { key: apiKey, method, raw: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } }),
+        415,
+        "unsupported_media_type",
+      );
+      expectProblem(
+        await api(path, { key: apiKey, method, raw: "{not json", headers: { "content-type": "application/json" } }),
+        415,
+        "malformed_json",
+      );
     }
-    expect((await api(`/v1/attestation-packs/${p.id}`, { key: apiKey })).body).toMatchObject({ name: "Foxtrot", metadata: { revision: 1 } });
+    expect((await api(`/v1/attestation-packs/${p.id}`, { key: apiKey })).body).toMatchObject({
+      name: "Foxtrot",
+      metadata: { revision: 1 },
+    });
   });
 
   it("needs packs:read to list and read, packs:write to change; consumers hold neither", async () => {

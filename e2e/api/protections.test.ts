@@ -29,9 +29,28 @@ describe("consumer protections list", () => {
     const first = list.body.items[0];
     expect(Object.keys(first).sort()).toEqual(
       [
-        "id", "issuer_id", "kid", "status", "payload", "signature", "log_index", "created_at",
-        "protection_id", "content_hash", "title", "description", "file_name", "content_type", "file_size",
-        "category", "visibility", "ai_metadata", "verification_count", "verify_url", "share_url", "protected_at",
+        "id",
+        "issuer_id",
+        "kid",
+        "status",
+        "payload",
+        "signature",
+        "log_index",
+        "created_at",
+        "protection_id",
+        "content_hash",
+        "title",
+        "description",
+        "file_name",
+        "content_type",
+        "file_size",
+        "category",
+        "visibility",
+        "ai_metadata",
+        "verification_count",
+        "verify_url",
+        "share_url",
+        "protected_at",
       ].sort(),
     );
     expect(first).toMatchObject({

@@ -14,7 +14,15 @@ async function minted(apiKey: string, body: Record<string, unknown>) {
 describe("public protection reads", () => {
   it("shows a public protection's metadata and creator to anyone, without credentials", async () => {
     const { apiKey, userId } = createMintingConsumer();
-    const p = await minted(apiKey, { title: "Cover art", description: "Final cut", file_name: "cover.png", content_type: "image/png", file_size: 2048, category: "design", visibility: "public" });
+    const p = await minted(apiKey, {
+      title: "Cover art",
+      description: "Final cut",
+      file_name: "cover.png",
+      content_type: "image/png",
+      file_size: 2048,
+      category: "design",
+      visibility: "public",
+    });
     const res = await api(`/v1/protections/${p.protection_id}`);
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({
@@ -40,10 +48,26 @@ describe("public protection reads", () => {
   it("reveals only the cryptographic facts of a private protection", async () => {
     const { apiKey } = createMintingConsumer();
     const secret = `secret-${randomContentHash().slice(0, 12)}`;
-    const p = await minted(apiKey, { title: secret, description: secret, file_name: `${secret}.pdf`, content_type: "application/pdf", file_size: 9, visibility: "private" });
+    const p = await minted(apiKey, {
+      title: secret,
+      description: secret,
+      file_name: `${secret}.pdf`,
+      content_type: "application/pdf",
+      file_size: 9,
+      visibility: "private",
+    });
     const res = await api(`/v1/protections/${p.protection_id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ content_hash: p.content_hash, visibility: "private", title: null, description: null, file_name: null, content_type: null, file_size: null, creator: null });
+    expect(res.body).toMatchObject({
+      content_hash: p.content_hash,
+      visibility: "private",
+      title: null,
+      description: null,
+      file_name: null,
+      content_type: null,
+      file_size: null,
+      creator: null,
+    });
     const bundle = await api(`/v1/protections/${p.protection_id}/proof-bundle`);
     expect(bundle.status).toBe(200);
     expect(res.text + bundle.text).not.toContain(secret);
@@ -61,7 +85,11 @@ describe("public protection reads", () => {
   });
 
   it("answers 404 problem+json for an unknown or malformed id, and 405 for other methods", async () => {
-    for (const path of ["/v1/protections/0190a0a0-0000-7000-8000-000000000000", "/v1/protections/nope", "/v1/protections/nope/proof-bundle"]) {
+    for (const path of [
+      "/v1/protections/0190a0a0-0000-7000-8000-000000000000",
+      "/v1/protections/nope",
+      "/v1/protections/nope/proof-bundle",
+    ]) {
       expectProblem(await api(path), 404, "not_found");
     }
     expectProblem(await api("/v1/protections/0190a0a0-0000-7000-8000-000000000000", { method: "DELETE" }), 405, "method_not_allowed");
@@ -97,7 +125,20 @@ describe("portfolios", () => {
     // An organisation's owner is a user, but not a creator with a portfolio.
     const out = execFileSync(
       "npm",
-      ["run", "--silent", "admin", "--", "create-org", "--name", "Owned", "--owner-email", `owner-${randomUUID().slice(0, 8)}@example.org`, "--owner-password", "owner-password", "--json"],
+      [
+        "run",
+        "--silent",
+        "admin",
+        "--",
+        "create-org",
+        "--name",
+        "Owned",
+        "--owner-email",
+        `owner-${randomUUID().slice(0, 8)}@example.org`,
+        "--owner-password",
+        "owner-password",
+        "--json",
+      ],
       { encoding: "utf8", env: process.env },
     );
     const ownerId = JSON.parse(out.trim().split("\n").pop()!).owner_id as string;
@@ -119,7 +160,11 @@ describe("protections filters", () => {
     const publicOnes = await api("/v1/consumer/protections?visibility=public", { key: apiKey });
     expect({ ids: ids(publicOnes.body), total: publicOnes.body.total }).toEqual({ ids: [code.protection_id, pub.protection_id], total: 2 });
     const both = await api("/v1/consumer/protections?visibility=public&category=design&limit=1", { key: apiKey });
-    expect({ ids: ids(both.body), total: both.body.total, next: both.body.next_cursor }).toEqual({ ids: [pub.protection_id], total: 1, next: null });
+    expect({ ids: ids(both.body), total: both.body.total, next: both.body.next_cursor }).toEqual({
+      ids: [pub.protection_id],
+      total: 1,
+      next: null,
+    });
     expectProblem(await api("/v1/consumer/protections?category=paintings", { key: apiKey }), 400, "invalid_parameter");
     expectProblem(await api("/v1/consumer/protections?visibility=secret", { key: apiKey }), 400, "invalid_parameter");
   });

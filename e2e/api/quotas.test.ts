@@ -23,7 +23,11 @@ describe("plan quotas", () => {
   it("reports usage for a new account on each plan", async () => {
     const now = new Date();
     const month = now.toISOString().slice(0, 7);
-    for (const [plan, limit] of [["free", 50], ["creator", 500], ["pro", null]] as const) {
+    for (const [plan, limit] of [
+      ["free", 50],
+      ["creator", 500],
+      ["pro", null],
+    ] as const) {
       const { apiKey } = createMintingConsumer(plan);
       const res = await api("/v1/consumer/usage", { key: apiKey });
       expect(res.status, res.text).toBe(200);

@@ -26,10 +26,12 @@ describe("the log as tiles (C2SP tlog-tiles)", () => {
     const { key, issuerId } = await orgWithIssuer();
     // More than one full tile's worth, whatever the other tests have written.
     let last = 0;
-    for (let i = 0; i < 6; i++) last = Math.max(last, ...(await Promise.all(Array.from({ length: 50 }, () => attest(key, issuerId)))).map((a) => a.log_index));
+    for (let i = 0; i < 6; i++)
+      last = Math.max(last, ...(await Promise.all(Array.from({ length: 50 }, () => attest(key, issuerId)))).map((a) => a.log_index));
     const info = await logInfo();
     // The published checkpoint follows once witnessed (within seconds).
-    const published = async () => verifyCheckpoint((await api("/v1/log/checkpoint")).text, { publicKey: parsePublicKeyPem(info.public_key), origin: info.origin });
+    const published = async () =>
+      verifyCheckpoint((await api("/v1/log/checkpoint")).text, { publicKey: parsePublicKeyPem(info.public_key), origin: info.origin });
     let cp = await published();
     for (let i = 0; i < 100 && cp.treeSize <= last; i++) {
       await new Promise((r) => setTimeout(r, 100));
@@ -39,7 +41,8 @@ describe("the log as tiles (C2SP tlog-tiles)", () => {
     rootB64 = bytesToBase64(cp.rootHash);
     leaves = [];
     const full = Math.floor(treeSize / 256);
-    for (let n = 0; n < full; n++) leaves.push(...decodeEntryBundle((await bytes(tilePath({ level: "entries", index: n, width: 256 }))).body, 256));
+    for (let n = 0; n < full; n++)
+      leaves.push(...decodeEntryBundle((await bytes(tilePath({ level: "entries", index: n, width: 256 }))).body, 256));
     const rest = partialTileWidth(0, treeSize);
     if (rest > 0) leaves.push(...decodeEntryBundle((await bytes(tilePath({ level: "entries", index: full, width: rest }))).body, rest));
   }, 120_000);
@@ -74,7 +77,9 @@ describe("the log as tiles (C2SP tlog-tiles)", () => {
   it("a partial tile narrower than the tree's is served too (it is immutable), a wider one is not", async () => {
     const full = Math.floor(treeSize / 256);
     const narrow = await bytes(tilePath({ level: 0, index: full - 1, width: 3 }));
-    expect(tileHashes(narrow.body, 3).map(bytesToBase64)).toEqual(leaves.slice((full - 1) * 256, (full - 1) * 256 + 3).map((l) => bytesToBase64(refLeafHash(l))));
+    expect(tileHashes(narrow.body, 3).map(bytesToBase64)).toEqual(
+      leaves.slice((full - 1) * 256, (full - 1) * 256 + 3).map((l) => bytesToBase64(refLeafHash(l))),
+    );
     // Beyond the tree (other tests write meanwhile, so well beyond).
     expectProblem(await api(`/v1/log/${tilePath({ level: 0, index: full + 1000, width: 1 })}`), 404, "not_found");
     expectProblem(await api(`/v1/log/${tilePath({ level: "entries", index: full + 1000, width: 256 })}`), 404, "not_found");
@@ -83,7 +88,21 @@ describe("the log as tiles (C2SP tlog-tiles)", () => {
   });
 
   it("answers only the canonical path of a tile", async () => {
-    for (const path of ["tile/0/0", "tile/0/00", "tile/0/0000", "tile/00/000", "tile/0/x000/000", "tile/0/x1/000", "tile/0/000.p/0", "tile/0/000.p/256", "tile/0/000.p/01", "tile/64/000", "tile/entries", "tile/-1/000", "tile/0/000.p"]) {
+    for (const path of [
+      "tile/0/0",
+      "tile/0/00",
+      "tile/0/0000",
+      "tile/00/000",
+      "tile/0/x000/000",
+      "tile/0/x1/000",
+      "tile/0/000.p/0",
+      "tile/0/000.p/256",
+      "tile/0/000.p/01",
+      "tile/64/000",
+      "tile/entries",
+      "tile/-1/000",
+      "tile/0/000.p",
+    ]) {
       const res = await api(`/v1/log/${path}`);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
       expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
@@ -97,12 +116,16 @@ describe("the log as tiles (C2SP tlog-tiles)", () => {
     const raw = await new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
       get(`${baseUrl}${path}`, { headers: { "accept-encoding": "gzip" } }, (res) => {
         const parts: Buffer[] = [];
-        res.on("data", (d: Buffer) => parts.push(d)).on("end", () => resolve({ encoding: res.headers["content-encoding"], body: Buffer.concat(parts) }));
+        res
+          .on("data", (d: Buffer) => parts.push(d))
+          .on("end", () => resolve({ encoding: res.headers["content-encoding"], body: Buffer.concat(parts) }));
       }).on("error", reject);
     });
     expect(raw.encoding).toBe("gzip");
     expect(raw.body.length).toBeLessThan(leaves.slice(0, 256).reduce((n, l) => n + 2 + l.length, 0));
-    expect(decodeEntryBundle(new Uint8Array(gunzipSync(raw.body)), 256).map(bytesToBase64)).toEqual(leaves.slice(0, 256).map(bytesToBase64));
+    expect(decodeEntryBundle(new Uint8Array(gunzipSync(raw.body)), 256).map(bytesToBase64)).toEqual(
+      leaves.slice(0, 256).map(bytesToBase64),
+    );
     const plain = await fetch(`${baseUrl}${path}`, { headers: { "accept-encoding": "identity" } });
     expect(plain.headers.get("content-encoding")).toBeNull();
   });

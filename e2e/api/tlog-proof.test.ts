@@ -55,16 +55,30 @@ describe("tlog-proof downloads", () => {
     expect(withKey.status, withKey.stderr).toBe(0);
 
     const tampered = path.join(dir, "tampered.tlog-proof");
-    fs.writeFileSync(tampered, res.text.replace(/^index (\d+)$/m, (_, n: string) => `index ${Number(n) + 1}`));
+    fs.writeFileSync(
+      tampered,
+      res.text.replace(/^index (\d+)$/m, (_, n: string) => `index ${Number(n) + 1}`),
+    );
     const bad = verify(tampered, "--policy", policyFile);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/FAIL (inclusion_proof_invalid|malformed_tlog_proof)/);
     // A policy whose quorum this checkpoint cannot meet: a witness that never saw it.
     const { publicKey } = generateKeyPairSync("ed25519");
     const raw = publicKey.export({ format: "der", type: "spki" }).subarray(-32);
-    const id = createHash("sha256").update("absent.example").update(Buffer.from([0x0a, 0x04])).update(raw).digest().subarray(0, 4).toString("hex");
+    const id = createHash("sha256")
+      .update("absent.example")
+      .update(Buffer.from([0x0a, 0x04]))
+      .update(raw)
+      .digest()
+      .subarray(0, 4)
+      .toString("hex");
     const strict = path.join(dir, "strict.txt");
-    fs.writeFileSync(strict, fs.readFileSync(policyFile, "utf8").replace(/^quorum .*$/m, `witness w3 absent.example+${id}+${Buffer.concat([Buffer.from([4]), raw]).toString("base64")}\nquorum w3`));
+    fs.writeFileSync(
+      strict,
+      fs
+        .readFileSync(policyFile, "utf8")
+        .replace(/^quorum .*$/m, `witness w3 absent.example+${id}+${Buffer.concat([Buffer.from([4]), raw]).toString("base64")}\nquorum w3`),
+    );
     const unmet = verify(file, "--policy", strict);
     expect(unmet.status, unmet.stderr).toBe(1);
     expect(unmet.stderr).toMatch(/FAIL quorum_not_met: cosigned by w\d.*; the policy requires w3/);

@@ -2,7 +2,18 @@
 // reason; exact counts under concurrency; recorded per tenant.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { api, attest, baseUrls, createKey, createMintingConsumer, createOrg, expectProblem, mint, orgWithIssuer, randomContentHash } from "./helpers";
+import {
+  api,
+  attest,
+  baseUrls,
+  createKey,
+  createMintingConsumer,
+  createOrg,
+  expectProblem,
+  mint,
+  orgWithIssuer,
+  randomContentHash,
+} from "./helpers";
 
 const CRYPTO = ["checkpoint_signature", "inclusion", "attestation_signature", "key_validity"];
 const VIEW_FIELDS = ["id", "result", "checks", "pack", "attestation_id", "protection_id", "source", "content_hash", "created_at"].sort();
@@ -31,7 +42,13 @@ async function publicProtection(category = "design", visibility = "public") {
   expect(m.status, m.text).toBe(201);
   const bundle = await api(`/v1/protections/${m.body.protection_id}/proof-bundle`);
   expect(bundle.status, bundle.text).toBe(200);
-  return { consumer, hash, protectionId: m.body.protection_id as string, attestationId: m.body.attestation_id as string, bundle: bundle.body };
+  return {
+    consumer,
+    hash,
+    protectionId: m.body.protection_id as string,
+    attestationId: m.body.attestation_id as string,
+    bundle: bundle.body,
+  };
 }
 
 describe("verifications", () => {
@@ -52,7 +69,13 @@ describe("verifications", () => {
       source: "attestation",
       content_hash: null,
     });
-    expect(res.body.checks.map((c: Check) => c.name)).toEqual([...CRYPTO, "required_fields", "allowed_categories", "allowed_issuer_statuses", "allowed_key_algorithms"]);
+    expect(res.body.checks.map((c: Check) => c.name)).toEqual([
+      ...CRYPTO,
+      "required_fields",
+      "allowed_categories",
+      "allowed_issuer_statuses",
+      "allowed_key_algorithms",
+    ]);
     for (const c of res.body.checks) expect(c.result, `${c.name}: ${c.reason}`).toBe("pass");
     const c = byName(res.body.checks);
     expect(c.inclusion!.reason).toMatch(/^attestation is leaf \d+ of \d+$/);
@@ -79,21 +102,40 @@ describe("verifications", () => {
     const { key, issuerId } = await orgWithIssuer();
     const a = await attest(key, issuerId, { content_hash: `sha256:${randomContentHash()}`, category: "code" });
     const packs = await packsOf(key);
-    const news = await verify(key, { attestation_id: a.id, pack_id: packs["newsroom-media-authenticity"]!.id, content_hash: randomContentHash() });
+    const news = await verify(key, {
+      attestation_id: a.id,
+      pack_id: packs["newsroom-media-authenticity"]!.id,
+      content_hash: randomContentHash(),
+    });
     expect(news.status, news.text).toBe(201);
     expect(news.body.result).toBe("fail");
     const c = byName(news.body.checks);
     for (const n of CRYPTO) expect(c[n]!.result).toBe("pass");
     expect(c.required_fields).toMatchObject({ result: "pass" });
-    expect(c.allowed_categories).toEqual({ name: "allowed_categories", result: "fail", reason: "category code is not one of media, digital-art" });
+    expect(c.allowed_categories).toEqual({
+      name: "allowed_categories",
+      result: "fail",
+      reason: "category code is not one of media, digital-art",
+    });
     expect(c.min_trust_level).toEqual({ name: "min_trust_level", result: "fail", reason: "issuer trust level BASIC is below VERIFIED" });
-    expect(c.allowed_issuer_statuses).toEqual({ name: "allowed_issuer_statuses", result: "fail", reason: "issuer status PENDING is not one of ACTIVE" });
+    expect(c.allowed_issuer_statuses).toEqual({
+      name: "allowed_issuer_statuses",
+      result: "fail",
+      reason: "issuer status PENDING is not one of ACTIVE",
+    });
     expect(c.max_age_days).toMatchObject({ result: "pass", reason: "attested less than a day ago, within 30 days" });
-    expect(c.content_hash_match).toEqual({ name: "content_hash_match", result: "fail", reason: "the content hash sent differs from the attested content_hash" });
+    expect(c.content_hash_match).toEqual({
+      name: "content_hash_match",
+      result: "fail",
+      reason: "the content hash sent differs from the attested content_hash",
+    });
 
     // The same pack without the file's hash: the check says the pack needs it.
     const noHash = await verify(key, { attestation_id: a.id, pack_id: packs["source-code-provenance"]!.id });
-    expect(byName(noHash.body.checks).content_hash_match).toMatchObject({ result: "fail", reason: expect.stringContaining("requires the content hash") });
+    expect(byName(noHash.body.checks).content_hash_match).toMatchObject({
+      result: "fail",
+      reason: expect.stringContaining("requires the content hash"),
+    });
     expect(noHash.body.result).toBe("fail");
     // No pack: only the cryptographic checks.
     const bare = await verify(key, { attestation_id: a.id });
@@ -108,9 +150,23 @@ describe("verifications", () => {
     const ip = packs["design-ip-registration"]!;
     const res = await verify(key, { bundle: p.bundle, pack_id: ip.id, content_hash: `sha256:${p.hash.toUpperCase()}` });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({ result: "pass", attestation_id: p.attestationId, protection_id: p.protectionId, source: "bundle", content_hash: p.hash });
+    expect(res.body).toMatchObject({
+      result: "pass",
+      attestation_id: p.attestationId,
+      protection_id: p.protectionId,
+      source: "bundle",
+      content_hash: p.hash,
+    });
     const c = byName(res.body.checks);
-    expect(Object.keys(c)).toEqual([...CRYPTO, "required_fields", "allowed_categories", "allowed_issuer_statuses", "allowed_key_algorithms", "required_visibility", "content_hash_match"]);
+    expect(Object.keys(c)).toEqual([
+      ...CRYPTO,
+      "required_fields",
+      "allowed_categories",
+      "allowed_issuer_statuses",
+      "allowed_key_algorithms",
+      "required_visibility",
+      "content_hash_match",
+    ]);
     expect(c.required_visibility!.reason).toBe("the protection is public");
     expect(c.content_hash_match!.reason).toBe("the content hash sent equals the attested content_hash");
     for (const x of res.body.checks) expect(x.result, `${x.name}: ${x.reason}`).toBe("pass");
@@ -120,7 +176,11 @@ describe("verifications", () => {
     const priv = await publicProtection("design", "private");
     const res2 = await verify(key, { bundle: priv.bundle, pack_id: ip.id, content_hash: priv.hash });
     expect(res2.body.result).toBe("fail");
-    expect(byName(res2.body.checks).required_visibility).toEqual({ name: "required_visibility", result: "fail", reason: "the protection is private, not public" });
+    expect(byName(res2.body.checks).required_visibility).toEqual({
+      name: "required_visibility",
+      result: "fail",
+      reason: "the protection is private, not public",
+    });
   });
 
   it("rules never trust a bundle's unsigned issuer object: the log's own record decides", async () => {
@@ -130,7 +190,10 @@ describe("verifications", () => {
     bundle.issuer.trust_level = "HIGH";
     bundle.issuer.status = "ACTIVE";
     const other = createOrg().apiKey;
-    const strict = await api("/v1/attestation-packs", { key: other, json: { name: "Strict", rules: { min_trust_level: "VERIFIED", allowed_issuer_statuses: ["ACTIVE"] } } });
+    const strict = await api("/v1/attestation-packs", {
+      key: other,
+      json: { name: "Strict", rules: { min_trust_level: "VERIFIED", allowed_issuer_statuses: ["ACTIVE"] } },
+    });
     const res = await verify(other, { bundle, pack_id: strict.body.id });
     expect(res.status, res.text).toBe(201);
     const c = byName(res.body.checks);
@@ -150,7 +213,12 @@ describe("verifications", () => {
     tampered.attestation.payload.category = "code";
     const res = await verify(key, { bundle: tampered, pack_id: ip.id, content_hash: p.hash });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({ result: "fail", protection_id: null, attestation_id: p.attestationId, pack: { id: ip.id, verifications_count: 1 } });
+    expect(res.body).toMatchObject({
+      result: "fail",
+      protection_id: null,
+      attestation_id: p.attestationId,
+      pack: { id: ip.id, verifications_count: 1 },
+    });
     const c = byName(res.body.checks);
     expect(c.checkpoint_signature!.result).toBe("pass");
     expect(c.inclusion).toEqual({ name: "inclusion", result: "fail", reason: "the attestation is not at log_index in the signed tree" });
@@ -163,12 +231,19 @@ describe("verifications", () => {
     expect((await api(`/v1/protections/${p.protectionId}`)).body.verification_count).toBe(before);
 
     const forgedHead = structuredClone(p.bundle);
-    forgedHead.signed_tree_head.checkpoint = forgedHead.signed_tree_head.checkpoint.replace(/\n(\d+)\n/, (_m: string, n: string) => `\n${Number(n) + 1}\n`);
+    forgedHead.signed_tree_head.checkpoint = forgedHead.signed_tree_head.checkpoint.replace(
+      /\n(\d+)\n/,
+      (_m: string, n: string) => `\n${Number(n) + 1}\n`,
+    );
     const res2 = await verify(key, { bundle: forgedHead });
     expect(res2.body.result).toBe("fail");
     expect(res2.body.checks[0]).toMatchObject({ name: "checkpoint_signature", result: "fail" });
     expect(res2.body.checks[0].reason.length).toBeGreaterThan(10);
-    expect(res2.body.checks.slice(1).map((x: Check) => x.reason)).toEqual(["not run: checkpoint_signature failed", "not run: checkpoint_signature failed", "not run: checkpoint_signature failed"]);
+    expect(res2.body.checks.slice(1).map((x: Check) => x.reason)).toEqual([
+      "not run: checkpoint_signature failed",
+      "not run: checkpoint_signature failed",
+      "not run: checkpoint_signature failed",
+    ]);
 
     const junk = await verify(key, { bundle: { hello: "world" } });
     expect(junk.status).toBe(201);
@@ -181,7 +256,9 @@ describe("verifications", () => {
     const { apiKey: key } = createOrg();
     const ip = (await packsOf(key))["design-ip-registration"]!;
     const N = 20;
-    const answers = await Promise.all(Array.from({ length: N }, (_, i) => verify(key, { bundle: p.bundle, pack_id: ip.id, content_hash: p.hash }, i % baseUrls.length)));
+    const answers = await Promise.all(
+      Array.from({ length: N }, (_, i) => verify(key, { bundle: p.bundle, pack_id: ip.id, content_hash: p.hash }, i % baseUrls.length)),
+    );
     for (const a of answers) expect(a.status, a.text).toBe(201);
     for (const a of answers) expect(a.body.result, JSON.stringify(a.body.checks)).toBe("pass");
     // Each answer saw its own increment: the counts it reports are 1..N, once each.
@@ -205,7 +282,10 @@ describe("verifications", () => {
       expectProblem(res, 404, "not_found");
       expect(res.body.detail).toBe("Attestation not found");
     }
-    for (const body of [{ attestation_id: myAttestation.id, pack_id: theirPack.id }, { attestation_id: myAttestation.id, pack_id: randomUUID() }]) {
+    for (const body of [
+      { attestation_id: myAttestation.id, pack_id: theirPack.id },
+      { attestation_id: myAttestation.id, pack_id: randomUUID() },
+    ]) {
       const res = await verify(mine.key, body);
       expectProblem(res, 404, "not_found");
       expect(res.body.detail).toBe("Pack not found");
@@ -238,7 +318,15 @@ describe("verifications", () => {
     const runs = [];
     runs.push((await verify(key, { attestation_id: a.id, pack_id: packs["dataset-lineage"]!.id })).body); // fail: no hash
     runs.push((await verify(key, { attestation_id: a.id })).body); // pass
-    runs.push((await verify(key, { attestation_id: a.id, pack_id: packs["dataset-lineage"]!.id, content_hash: a.id.replace(/-/g, "").padEnd(64, "0") })).body);
+    runs.push(
+      (
+        await verify(key, {
+          attestation_id: a.id,
+          pack_id: packs["dataset-lineage"]!.id,
+          content_hash: a.id.replace(/-/g, "").padEnd(64, "0"),
+        })
+      ).body,
+    );
     const all = await api("/v1/verifications", { key });
     expect(all.status, all.text).toBe(200);
     expect(all.body.total).toBe(3);
@@ -251,7 +339,8 @@ describe("verifications", () => {
     expect(passed.body.items.map((v: { id: string }) => v.id)).toEqual([runs[1].id]);
     const paged = await api("/v1/verifications?limit=1&offset=1", { key });
     expect(paged.body).toMatchObject({ total: 3, items: [{ id: runs[1].id }] });
-    for (const q of ["?pack_id=x", "?result=maybe", "?limit=0", "?offset=x"]) expectProblem(await api(`/v1/verifications${q}`, { key }), 400, "invalid_parameter");
+    for (const q of ["?pack_id=x", "?result=maybe", "?limit=0", "?offset=x"])
+      expectProblem(await api(`/v1/verifications${q}`, { key }), 400, "invalid_parameter");
     expectProblem(await api(`/v1/verifications/${randomUUID()}`, { key }), 404, "not_found");
     expectProblem(await api("/v1/verifications/nope", { key }), 404, "not_found");
   });
@@ -277,8 +366,16 @@ describe("verifications", () => {
       expectProblem(res, 422, "validation_failed");
       expect(res.body.errors.map((e: { pointer: string }) => e.pointer).sort(), JSON.stringify(body)).toEqual(pointers);
     }
-    expectProblem(await api("/v1/verifications", { key, raw: "attestation_id=x", headers: { "content-type": "text/plain" } }), 415, "unsupported_media_type");
-    expectProblem(await api("/v1/verifications", { key, raw: "{", headers: { "content-type": "application/json" } }), 415, "malformed_json");
+    expectProblem(
+      await api("/v1/verifications", { key, raw: "attestation_id=x", headers: { "content-type": "text/plain" } }),
+      415,
+      "unsupported_media_type",
+    );
+    expectProblem(
+      await api("/v1/verifications", { key, raw: "{", headers: { "content-type": "application/json" } }),
+      415,
+      "malformed_json",
+    );
     expect((await api("/v1/verifications", { key })).body.total).toBe(0);
   });
 

@@ -2,7 +2,14 @@
 // starts (e2e/witness: w1 Ed25519, w2 ML-DSA-44, either one a quorum), and the witness protocol's
 // every answer against a witness of this test's own, fed with the log's real checkpoints.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parsePolicy, parsePublicKeyPem, verifyProofBundle, verifyWitnessedCheckpoint, type Policy, type WitnessedCheckpoint } from "@/lib/verify";
+import {
+  parsePolicy,
+  parsePublicKeyPem,
+  verifyProofBundle,
+  verifyWitnessedCheckpoint,
+  type Policy,
+  type WitnessedCheckpoint,
+} from "@/lib/verify";
 import { TestWitness } from "../witness/test-witness";
 import { api, attest, baseUrls, dbKind, logInfo, orgWithIssuer, proofBundle } from "./helpers";
 
@@ -27,7 +34,8 @@ async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms =
 }
 
 type WitnessView = { name: string; cosigned_tree_size: number | null; last_error: string | null; failures: number };
-const witnessing = async (instance = 0) => (await api("/v1/log", { instance })).body.witnessing as { quorum: string; published_tree_size: number; witnesses: WitnessView[] };
+const witnessing = async (instance = 0) =>
+  (await api("/v1/log", { instance })).body.witnessing as { quorum: string; published_tree_size: number; witnesses: WitnessView[] };
 
 describe("a witnessed log", () => {
   let key: string;
@@ -105,14 +113,22 @@ describe("a witnessed log", () => {
     expect(seen.submissions.some((x) => x.status === 200 && x.old > 0 && x.size > x.old)).toBe(true);
   }, 90_000);
 
-  it.runIf(baseUrls.length > 1)("several instances submit each checkpoint to a witness once", async () => {
-    await Promise.all(Array.from({ length: 40 }, (_, i) => api("/v1/attestations", { key, instance: i % baseUrls.length, json: { issuer_id: issuerId, payload: { n: i } } })));
-    await sleep(3_000);
-    for (const i of [0, 1]) {
-      const cosigned = (await control(i, "submissions")).submissions.filter((x) => x.status === 200).map((x) => x.size);
-      expect(new Set(cosigned).size, `${dbKind}: witness ${i + 1} cosigned sizes ${cosigned.join(",")}`).toBe(cosigned.length);
-    }
-  }, 30_000);
+  it.runIf(baseUrls.length > 1)(
+    "several instances submit each checkpoint to a witness once",
+    async () => {
+      await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          api("/v1/attestations", { key, instance: i % baseUrls.length, json: { issuer_id: issuerId, payload: { n: i } } }),
+        ),
+      );
+      await sleep(3_000);
+      for (const i of [0, 1]) {
+        const cosigned = (await control(i, "submissions")).submissions.filter((x) => x.status === 200).map((x) => x.size);
+        expect(new Set(cosigned).size, `${dbKind}: witness ${i + 1} cosigned sizes ${cosigned.join(",")}`).toBe(cosigned.length);
+      }
+    },
+    30_000,
+  );
 });
 
 describe("the witness protocol's answers (tlog-witness add-checkpoint), with the log's own checkpoints", () => {

@@ -73,7 +73,11 @@ test("a protected page sends a visitor to log in, and back afterwards", async ({
 });
 
 test("login, sign-up and confirmation pages pass the quality checks @phone", async ({ page }, testInfo) => {
-  for (const [path, name] of [["/login", "login"], ["/signup", "signup"], ["/verify-email?token=x", "verify-email"]] as const) {
+  for (const [path, name] of [
+    ["/login", "login"],
+    ["/signup", "signup"],
+    ["/verify-email?token=x", "verify-email"],
+  ] as const) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await checkPageQuality(page, testInfo, name);

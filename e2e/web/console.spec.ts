@@ -62,7 +62,9 @@ test.describe("organisation console", () => {
     await page.getByRole("button", { name: "Create API key" }).click();
     const dialog = page.getByRole("dialog", { name: "Create an API key" });
     await expect(dialog.getByRole("checkbox")).toHaveCount(ORGANIZATION_SCOPES.length);
-    await expect(dialog.getByRole("checkbox", { name: "attestations:write", exact: true })).toHaveAccessibleDescription(/Sign attestations/);
+    await expect(dialog.getByRole("checkbox", { name: "attestations:write", exact: true })).toHaveAccessibleDescription(
+      /Sign attestations/,
+    );
     await expect(dialog.getByRole("checkbox", { name: "protections:write" })).toHaveCount(0);
     await expect(dialog.getByLabel("Requests per minute")).toHaveValue("600");
     await expect(dialog.getByLabel("Daily quota")).toHaveValue("100000");
@@ -97,7 +99,11 @@ test.describe("organisation console", () => {
     const listed = await listKeys(request, secret);
     expect(listed.status()).toBe(200);
     const keys = (await listed.json()) as Array<{ name: string; scopes: string[]; rate_limit_per_minute: number; daily_quota: number }>;
-    expect(keys.find((k) => k.name === "CMS reader")).toMatchObject({ scopes: ["api_keys:read"], rate_limit_per_minute: 30, daily_quota: 500 });
+    expect(keys.find((k) => k.name === "CMS reader")).toMatchObject({
+      scopes: ["api_keys:read"],
+      rate_limit_per_minute: 30,
+      daily_quota: 500,
+    });
     expect(JSON.stringify(keys)).not.toContain(secret);
     // A key without api_keys:read is refused the same list.
     const signer = await createKey(page, { name: "Signer", scopes: ["attestations:write"] });
@@ -261,7 +267,9 @@ test.describe("a creator's API keys", () => {
 
     await page.getByRole("button", { name: "Create API key" }).click();
     const dialog = page.getByRole("dialog", { name: "Create an API key" });
-    const offered = await dialog.getByRole("checkbox").evaluateAll((els) => els.map((el) => document.querySelector(`label[for="${el.id}"]`)?.textContent?.trim()));
+    const offered = await dialog
+      .getByRole("checkbox")
+      .evaluateAll((els) => els.map((el) => document.querySelector(`label[for="${el.id}"]`)?.textContent?.trim()));
     expect(offered.sort()).toEqual(["api_keys:read", "api_keys:write", "protections:read", "protections:write"]);
     await dialog.getByRole("button", { name: "Cancel" }).click();
 
@@ -285,7 +293,10 @@ test.describe("page quality", () => {
     const org = createOrgWithOwner();
     await logIn(page, org);
     await page.goto("/console");
-    await createKey(page, { name: "Publishing pipeline with a long descriptive name", scopes: ["attestations:write", "attestations:read"] });
+    await createKey(page, {
+      name: "Publishing pipeline with a long descriptive name",
+      scopes: ["attestations:write", "attestations:read"],
+    });
     await expect(keyRowOrCard(page, "Publishing pipeline with a long descriptive name")).toBeVisible();
     await checkPageQuality(page, testInfo, "console");
     await page.getByRole("button", { name: "Create API key" }).click();
@@ -325,5 +336,7 @@ test.describe("page quality", () => {
 
 /** The key's row on a wide screen, its card on a phone. */
 function keyRowOrCard(page: Page, name: string) {
-  return page.getByRole("row", { name: new RegExp(`^${name}\\b`) }).or(page.getByRole("listitem").filter({ has: page.getByRole("heading", { name }) }));
+  return page
+    .getByRole("row", { name: new RegExp(`^${name}\\b`) })
+    .or(page.getByRole("listitem").filter({ has: page.getByRole("heading", { name }) }));
 }

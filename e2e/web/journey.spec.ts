@@ -13,7 +13,10 @@ function fileWith(name: string, bytes: Buffer) {
   return { file, sha256: createHash("sha256").update(bytes).digest("hex") };
 }
 
-test("sign up → confirm → log in → protect a file → a visitor verifies it, matches it, and catches tampering", async ({ page, browser }) => {
+test("sign up → confirm → log in → protect a file → a visitor verifies it, matches it, and catches tampering", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(120_000);
   const email = uniqueEmail("journey");
   const password = "a long enough password";
@@ -47,7 +50,10 @@ test("sign up → confirm → log in → protect a file → a visitor verifies i
   await expect(v.getByText(work.sha256).first()).toBeVisible();
   await v.getByLabel("Check your file").setInputFiles(work.file);
   await expect(v.getByText("Your file matches this protection")).toBeVisible();
-  const other = fileWith("sonnet-18-edited.txt", Buffer.concat([Buffer.from("Shall I compare thee to a winter's day?\n"), randomBytes(4096)]));
+  const other = fileWith(
+    "sonnet-18-edited.txt",
+    Buffer.concat([Buffer.from("Shall I compare thee to a winter's day?\n"), randomBytes(4096)]),
+  );
   await v.getByLabel("Check your file").setInputFiles(other.file);
   await expect(v.getByText("Your file does not match this protection")).toBeVisible();
 

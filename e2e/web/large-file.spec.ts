@@ -28,7 +28,7 @@ function processTree(root: number): number[] {
   const tree = new Set([root]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, ppid] of parent) if (!tree.has(pid) && tree.has(ppid)) (tree.add(pid), (grew = true));
+    for (const [pid, ppid] of parent) if (!tree.has(pid) && tree.has(ppid)) tree.add(pid), (grew = true);
   }
   return [...tree];
 }
@@ -71,7 +71,11 @@ test("hashing a 2 GiB file keeps the browser's memory flat", async ({}, testInfo
   // A browser of our own, so that its process tree is ours alone (the suite runs two workers).
   const userDataDir = path.join(dir, "profile");
   const use = config.use!;
-  const context = await chromium.launchPersistentContext(userDataDir, { ...use.launchOptions, baseURL: use.baseURL, viewport: { width: 1280, height: 800 } });
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    ...use.launchOptions,
+    baseURL: use.baseURL,
+    viewport: { width: 1280, height: 800 },
+  });
   const cspViolations = await watchCsp(context);
   try {
     const page = context.pages()[0] ?? (await context.newPage());

@@ -18,7 +18,10 @@ async function packsOf(request: APIRequestContext, key: string): Promise<PackIte
 
 /** An issuer and one attestation of the organisation, made over REST; the content's SHA-256 too. */
 async function attestation(request: APIRequestContext, key: string) {
-  const issuer = await request.post("/v1/issuers", { headers: headers(key), data: { name: "Wire Desk", domain: `wire-${randomUUID().slice(0, 8)}.example.org` } });
+  const issuer = await request.post("/v1/issuers", {
+    headers: headers(key),
+    data: { name: "Wire Desk", domain: `wire-${randomUUID().slice(0, 8)}.example.org` },
+  });
   expect(issuer.status(), await issuer.text()).toBe(201);
   const issuerId = (await issuer.json()).id as string;
   const hash = createHash("sha256").update(`photo ${randomUUID()}`).digest("hex");
@@ -45,7 +48,9 @@ const check = (page: Page, name: string) => page.getByRole("list", { name: "Chec
 const count = (page: Page) => page.getByTestId("verifications-count");
 
 test.describe("verification packs", () => {
-  test("templates first; a template is read-only and clones into a custom pack that is edited, validated by the server, archived and restored", async ({ page }) => {
+  test("templates first; a template is read-only and clones into a custom pack that is edited, validated by the server, archived and restored", async ({
+    page,
+  }) => {
     const org = createOrgWithOwner();
     await logIn(page, org);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Packs" }).click();
@@ -137,7 +142,9 @@ test.describe("verification packs", () => {
     await expect(page.getByText("Archived", { exact: true }).first()).toBeVisible();
     await expect(page.getByRole("link", { name: "Run a verification with this pack" })).toHaveCount(0);
     await page.goto("/console/packs?status=archived");
-    await expect(page.getByRole("table", { name: "Custom packs, newest first" }).getByRole("link", { name: "Our AI disclosure policy" })).toBeVisible();
+    await expect(
+      page.getByRole("table", { name: "Custom packs, newest first" }).getByRole("link", { name: "Our AI disclosure policy" }),
+    ).toBeVisible();
     await page.goto(packUrl);
     await page.getByRole("button", { name: "Restore" }).click();
     await page.getByRole("alertdialog", { name: "Restore this pack?" }).getByRole("button", { name: "Restore pack" }).click();
@@ -171,7 +178,10 @@ test.describe("verification packs", () => {
     await expect(page.getByRole("list", { name: "Rules" })).toContainText("Category is media");
   });
 
-  test("verify a real attestation against a pack: every check with its reason, the pack counts exactly one; a tampered bundle fails", async ({ page, request }) => {
+  test("verify a real attestation against a pack: every check with its reason, the pack counts exactly one; a tampered bundle fails", async ({
+    page,
+    request,
+  }) => {
     const org = createOrgWithOwner();
     const att = await attestation(request, org.apiKey);
     const pack = await clonePack(request, org.apiKey, "Content authenticity baseline", "Wire desk baseline");
@@ -190,7 +200,16 @@ test.describe("verification packs", () => {
     const result = page.getByTestId("verification-result");
     await expect(result.getByTestId("verdict")).toContainText("Verification passed");
     await expect(result.getByRole("heading", { name: "Result" })).toBeFocused();
-    const names = ["checkpoint_signature", "inclusion", "attestation_signature", "key_validity", "required_fields", "allowed_issuer_statuses", "allowed_key_algorithms", "content_hash_match"];
+    const names = [
+      "checkpoint_signature",
+      "inclusion",
+      "attestation_signature",
+      "key_validity",
+      "required_fields",
+      "allowed_issuer_statuses",
+      "allowed_key_algorithms",
+      "content_hash_match",
+    ];
     await expect(checks(page)).toHaveCount(names.length);
     for (const [i, name] of names.entries()) {
       const item = checks(page).nth(i);
@@ -242,7 +261,11 @@ test.describe("verification packs", () => {
     const other = createOrgWithOwner();
     const foreign = (await packsOf(request, other.apiKey))[0]!;
     await logIn(page, org);
-    for (const path of [`/console/packs/01900000-0000-7000-8000-000000000000`, `/console/packs/${foreign.id}`, `/console/packs/${foreign.id}/edit`]) {
+    for (const path of [
+      `/console/packs/01900000-0000-7000-8000-000000000000`,
+      `/console/packs/${foreign.id}`,
+      `/console/packs/${foreign.id}/edit`,
+    ]) {
       const res = await page.goto(path);
       expect(res?.status(), path).toBe(404);
       await expect(page.getByText("This pack could not be found")).toBeVisible();

@@ -134,7 +134,9 @@ test.describe("Protect page", () => {
     // The sketch goes on the portfolio; the table gets its own title and is removed before minting.
     await card(page, art.name).getByRole("radio", { name: "Public", exact: true }).check();
     await card(page, art.name).getByLabel("Title").fill(`Sketch ${tag}`);
-    await card(page, data.name).getByRole("button", { name: `Remove ${data.name} from this list` }).click();
+    await card(page, data.name)
+      .getByRole("button", { name: `Remove ${data.name} from this list` })
+      .click();
     await expect(card(page, data.name)).toHaveCount(0);
 
     await page.getByRole("button", { name: "Protect all" }).click();
@@ -199,7 +201,10 @@ test.describe("Protect page", () => {
     for (let i = 0; i < 23; i++) {
       const res = await page.request.post("/v1/consumer/mint", {
         headers: { "X-API-Key": creator.apiKey },
-        data: { content_hash: createHash("sha256").update(`item ${i} ${randomUUID()}`).digest("hex"), title: `Item ${String(i).padStart(2, "0")}` },
+        data: {
+          content_hash: createHash("sha256").update(`item ${i} ${randomUUID()}`).digest("hex"),
+          title: `Item ${String(i).padStart(2, "0")}`,
+        },
       });
       expect(res.status()).toBe(201);
     }

@@ -12,14 +12,20 @@ async function otherOrigin(html: string): Promise<{ url: string; close(): Promis
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-test("a page on another origin of the same site cannot act with the visitor's session; Hallmark's own pages still can", async ({ page, baseURL }) => {
+test("a page on another origin of the same site cannot act with the visitor's session; Hallmark's own pages still can", async ({
+  page,
+  baseURL,
+}) => {
   const creator = createConsumer();
   const keys = async () => {
     const res = await page.request.get("/v1/api-keys", { headers: { "x-api-key": creator.apiKey } });
     expect(res.status()).toBe(200);
     return (await res.json()) as { id: string; name: string; status: string }[];
   };
-  const target = await page.request.post("/v1/api-keys", { headers: { "x-api-key": creator.apiKey }, data: { name: "target", scopes: ["protections:read"] } });
+  const target = await page.request.post("/v1/api-keys", {
+    headers: { "x-api-key": creator.apiKey },
+    data: { name: "target", scopes: ["protections:read"] },
+  });
   expect(target.status()).toBe(201);
   const targetId = ((await target.json()) as { id: string }).id;
   await logIn(page, creator, /\/dashboard$/);
@@ -77,7 +83,10 @@ test("after a real login no `next` leaves the origin: foreign and malformed ones
   for (const next of FOREIGN_NEXT) {
     const context = await browser.newContext({ baseURL });
     const left: string[] = [];
-    await context.route((url) => url.hostname.endsWith("evil.example"), (route) => (left.push(route.request().url()), route.abort()));
+    await context.route(
+      (url) => url.hostname.endsWith("evil.example"),
+      (route) => (left.push(route.request().url()), route.abort()),
+    );
     const page = await context.newPage();
     await page.goto(`/login?next=${next}`);
     await page.getByLabel("E-mail").fill(creator.email);

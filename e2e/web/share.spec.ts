@@ -13,7 +13,12 @@ let secret: Minted;
 test.beforeAll(async () => {
   dir = tempDir();
   creator = createConsumer({ name: "Shirin Sharer" });
-  older = await mint(creator.apiKey, dir, { title: `Field recordings ${randomUUID().slice(0, 6)}`, visibility: "public", fileName: "field.txt", category: "media" });
+  older = await mint(creator.apiKey, dir, {
+    title: `Field recordings ${randomUUID().slice(0, 6)}`,
+    visibility: "public",
+    fileName: "field.txt",
+    category: "media",
+  });
   work = await mint(creator.apiKey, dir, {
     title: `The lighthouse keeper ${randomUUID().slice(0, 6)}`,
     visibility: "public",
@@ -54,7 +59,8 @@ test("a private share page shows only the cryptographic record @phone", async ({
   await expect(page.getByText(`sha256:${secret.hash}`)).toBeVisible();
   await expect(page.getByRole("link", { name: "Verify this work" })).toHaveAttribute("href", `/verify/${secret.protection_id}`);
   const html = await page.content();
-  for (const hidden of [secret.title, secret.description, secret.fileName, "Shirin Sharer", `/portfolio/${creator.userId}`]) expect(html, hidden).not.toContain(hidden);
+  for (const hidden of [secret.title, secret.description, secret.fileName, "Shirin Sharer", `/portfolio/${creator.userId}`])
+    expect(html, hidden).not.toContain(hidden);
   await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", "A protected work");
   await checkPageQuality(page, testInfo, "share-private");
 });

@@ -55,7 +55,18 @@ export function createConsumer(opts: { plan?: "free" | "creator" | "pro"; name?:
   const email = uniqueEmail("creator");
   const password = `pw-${randomUUID()}`;
   const name = opts.name ?? "Ada Lovelace";
-  const r = admin(["create-consumer", "--email", email, "--password", password, "--plan", opts.plan ?? "creator", "--name", name, "--verified"]);
+  const r = admin([
+    "create-consumer",
+    "--email",
+    email,
+    "--password",
+    password,
+    "--plan",
+    opts.plan ?? "creator",
+    "--name",
+    name,
+    "--verified",
+  ]);
   return { email, password, name, userId: r.user_id!, apiKey: r.api_key! };
 }
 
@@ -84,7 +95,13 @@ export async function logIn(page: Page, account: { email: string; password: stri
  */
 export async function checkPageQuality(page: Page, testInfo: TestInfo, name: string) {
   const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const violations = axe.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+  const violations = axe.violations.map(
+    (v) =>
+      `${v.id}: ${v.help} (${v.nodes
+        .map((n) => n.target.join(" "))
+        .slice(0, 3)
+        .join(", ")})`,
+  );
   expect(violations, `axe violations on ${name}`).toEqual([]);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `${name} is wider than the viewport by ${overflow}px`).toBeLessThanOrEqual(0);

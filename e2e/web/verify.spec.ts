@@ -15,7 +15,8 @@ const CHECKS = [
   "Cosigned by independent witnesses",
 ];
 
-const check = (page: Page, name: string) => page.getByRole("list", { name: "Proof checks" }).getByRole("listitem").filter({ hasText: name });
+const check = (page: Page, name: string) =>
+  page.getByRole("list", { name: "Proof checks" }).getByRole("listitem").filter({ hasText: name });
 
 async function expectChecks(page: Page, states: Record<string, "Passed" | "Failed" | "Not checked">) {
   for (const [name, state] of Object.entries(states)) await expect(check(page, name), name).toContainText(state);
@@ -43,8 +44,17 @@ let secret: Minted;
 test.beforeAll(async () => {
   dir = tempDir();
   creator = createConsumer({ name: "Verity Visitor-Test" });
-  work = await mint(creator.apiKey, dir, { title: `Harbour at dawn ${randomUUID().slice(0, 6)}`, visibility: "public", fileName: "harbour-at-dawn.txt", category: "digital-art" });
-  other = await mint(creator.apiKey, dir, { title: `Another piece ${randomUUID().slice(0, 6)}`, visibility: "public", fileName: "another-piece.txt" });
+  work = await mint(creator.apiKey, dir, {
+    title: `Harbour at dawn ${randomUUID().slice(0, 6)}`,
+    visibility: "public",
+    fileName: "harbour-at-dawn.txt",
+    category: "digital-art",
+  });
+  other = await mint(creator.apiKey, dir, {
+    title: `Another piece ${randomUUID().slice(0, 6)}`,
+    visibility: "public",
+    fileName: "another-piece.txt",
+  });
   secret = await mint(creator.apiKey, dir, {
     title: `Unreleased album ${randomUUID().slice(0, 6)}`,
     visibility: "private",
@@ -63,7 +73,10 @@ test("shows the attestation's facts and verifies the proof in the browser @phone
   await expect(page.getByText(`sha256:${work.hash}`, { exact: true })).toBeVisible();
   await expect(page.getByText(work.attestation_id, { exact: true })).toBeVisible();
   await expect(page.getByText(work.title).first()).toBeVisible();
-  await expect(page.getByRole("link", { name: "Verity Visitor-Test" })).toHaveAttribute("href", new RegExp(`/portfolio/${creator.userId}$`));
+  await expect(page.getByRole("link", { name: "Verity Visitor-Test" })).toHaveAttribute(
+    "href",
+    new RegExp(`/portfolio/${creator.userId}$`),
+  );
   await expect(page.getByText("harbour-at-dawn.txt")).toBeVisible();
   await expect(page.getByText("Digital art")).toBeVisible();
   await expect(page.getByText(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/)).toBeVisible();
@@ -78,9 +91,14 @@ test("shows the attestation's facts and verifies the proof in the browser @phone
   await expect(page.getByRole("link", { name: "/v1/log" })).toHaveAttribute("href", "/v1/log");
   await expect(page.getByText("npm run verify -- bundle.json --log-key log.pem")).toBeVisible();
   // The suite's log has two witnesses (either one a quorum): the page names who cosigned, and when.
-  await expect(check(page, "Cosigned by independent witnesses")).toContainText(/w1 \(witness\.test\/w1\) at \d\d:\d\d:\d\d UTC on \d{4}-\d\d-\d\d/);
+  await expect(check(page, "Cosigned by independent witnesses")).toContainText(
+    /w1 \(witness\.test\/w1\) at \d\d:\d\d:\d\d UTC on \d{4}-\d\d-\d\d/,
+  );
   await expect(check(page, "Cosigned by independent witnesses")).toContainText("the policy's quorum (any of (w1, w2)) is met");
-  await expect(page.getByRole("link", { name: "Download .tlog-proof" })).toHaveAttribute("href", `/v1/protections/${work.protection_id}/tlog-proof`);
+  await expect(page.getByRole("link", { name: "Download .tlog-proof" })).toHaveAttribute(
+    "href",
+    `/v1/protections/${work.protection_id}/tlog-proof`,
+  );
 
   await checkPageQuality(page, testInfo, "verify");
 });
@@ -201,9 +219,11 @@ for (const t of tamperings) {
   });
 }
 
-test("a valid bundle of another protection fails \"Bundle matches this page\"", async ({ page }) => {
+test('a valid bundle of another protection fails "Bundle matches this page"', async ({ page }) => {
   const theirs = await fetchBundle(other.protection_id);
-  await page.route("**/v1/protections/*/proof-bundle", (route) => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify(theirs) }));
+  await page.route("**/v1/protections/*/proof-bundle", (route) =>
+    route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify(theirs) }),
+  );
   await page.goto(`/verify/${work.protection_id}`);
   await expect(page.getByRole("alert").filter({ hasText: "Verification failed" })).toBeVisible();
   await expect(page.getByRole("alert").filter({ hasText: "Verification failed" })).toContainText(other.protection_id);
@@ -252,8 +272,17 @@ test("a visitor's pinned policy whose quorum is not met is said plainly; the log
   const published = await (await fetch(`${(process.env.HALLMARK_TEST_BASE_URLS ?? "").split(",")[0]}/v1/log/policy`)).text();
   // A witness that never cosigned this log, required alone.
   const raw = generateKeyPairSync("ed25519").publicKey.export({ format: "der", type: "spki" }).subarray(-32);
-  const id = createHash("sha256").update("absent.example").update(Buffer.from([0x0a, 0x04])).update(raw).digest().subarray(0, 4).toString("hex");
-  const strict = published.replace(/^quorum .*$/m, `witness w3 absent.example+${id}+${Buffer.concat([Buffer.from([4]), raw]).toString("base64")}\nquorum w3`);
+  const id = createHash("sha256")
+    .update("absent.example")
+    .update(Buffer.from([0x0a, 0x04]))
+    .update(raw)
+    .digest()
+    .subarray(0, 4)
+    .toString("hex");
+  const strict = published.replace(
+    /^quorum .*$/m,
+    `witness w3 absent.example+${id}+${Buffer.concat([Buffer.from([4]), raw]).toString("base64")}\nquorum w3`,
+  );
   await page.goto(`/verify/${work.protection_id}`);
   await expect(page.getByText("Proof verified in your browser")).toBeVisible();
   await page.getByText("Witness policy: the one this log publishes").click();

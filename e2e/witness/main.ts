@@ -53,5 +53,7 @@ const witness = new TestWitness({
 });
 const url = await witness.listen(Number(port), host);
 console.log(JSON.stringify({ url, vkey: witness.vkey }));
-console.error(`[witness] ${values.name} listening on ${url}, trusting ${logKeys.join(", ") || "no log yet"}; a policy naming it:\nwitness w1 ${witness.vkey} ${url}\nquorum w1`);
+console.error(
+  `[witness] ${values.name} listening on ${url}, trusting ${logKeys.join(", ") || "no log yet"}; a policy naming it:\nwitness w1 ${witness.vkey} ${url}\nquorum w1`,
+);
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => void witness.close().then(() => process.exit(0)));

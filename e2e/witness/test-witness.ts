@@ -110,7 +110,11 @@ export class TestWitness {
     let publicKey: Uint8Array;
     if (this.algorithm === "ed25519") {
       const priv = opts.seed
-        ? createPrivateKey({ key: Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), opts.seed]), format: "der", type: "pkcs8" })
+        ? createPrivateKey({
+            key: Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), opts.seed]),
+            format: "der",
+            type: "pkcs8",
+          })
         : generateKeyPairSync("ed25519").privateKey;
       publicKey = new Uint8Array(createPublicKey(priv).export({ format: "der", type: "spki" }).subarray(-32));
       this.signRaw = (msg) => new Uint8Array(sign(null, msg, priv));
@@ -128,12 +132,20 @@ export class TestWitness {
 
   /** Trusts a log verifier key (Ed25519, type 0x01). */
   trust(vkey: string): void {
-    const [origin, id, b64] = [vkey.slice(0, vkey.indexOf("+")), vkey.split("+")[1], vkey.slice(vkey.indexOf("+", vkey.indexOf("+") + 1) + 1)];
+    const [origin, id, b64] = [
+      vkey.slice(0, vkey.indexOf("+")),
+      vkey.split("+")[1],
+      vkey.slice(vkey.indexOf("+", vkey.indexOf("+") + 1) + 1),
+    ];
     const raw = Buffer.from(b64, "base64");
     if (!origin || raw.length !== 33 || raw[0] !== 0x01) throw new Error(`not an Ed25519 log verifier key: ${vkey}`);
     const keyId = sha256(origin, Buffer.from([0x0a, 0x01]), raw.subarray(1)).subarray(0, 4);
     if (keyId.toString("hex") !== id) throw new Error("log verifier key ID does not match its key");
-    const key = createPublicKey({ key: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), raw.subarray(1)]), format: "der", type: "spki" });
+    const key = createPublicKey({
+      key: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), raw.subarray(1)]),
+      format: "der",
+      type: "spki",
+    });
     this.logs.set(origin, [...(this.logs.get(origin) ?? []), { keyId, key }]);
   }
 
@@ -148,7 +160,17 @@ export class TestWitness {
     if (this.algorithm === "ed25519") {
       msg = Buffer.from(`cosignature/v1\ntime ${t}\n${body}`);
     } else {
-      msg = Buffer.concat([Buffer.from("subtree/v1\n\0"), Buffer.from([Buffer.byteLength(this.name)]), Buffer.from(this.name), u64(t), Buffer.from([Buffer.byteLength(origin)]), Buffer.from(origin), u64(0), u64(size), root]);
+      msg = Buffer.concat([
+        Buffer.from("subtree/v1\n\0"),
+        Buffer.from([Buffer.byteLength(this.name)]),
+        Buffer.from(this.name),
+        u64(t),
+        Buffer.from([Buffer.byteLength(origin)]),
+        Buffer.from(origin),
+        u64(0),
+        u64(size),
+        root,
+      ]);
     }
     return `\u2014 ${this.name} ${Buffer.concat([this.keyId, u64(t), this.signRaw(msg)]).toString("base64")}\n`;
   }
@@ -186,7 +208,8 @@ export class TestWitness {
         const raw = Buffer.from(m[2]!, "base64");
         const k = keys.find((x) => x.keyId.equals(raw.subarray(0, 4)));
         if (!k) continue;
-        if (!verify(null, Buffer.from(body), k.key, raw.subarray(4))) throw new HttpError(403, "a signature by a trusted log key does not verify");
+        if (!verify(null, Buffer.from(body), k.key, raw.subarray(4)))
+          throw new HttpError(403, "a signature by a trusted log key does not verify");
         verified = true;
       }
       if (!verified) throw new HttpError(403, "no signature by a trusted log key");
@@ -234,13 +257,20 @@ export class TestWitness {
       const answer = await this.addCheckpoint(text);
       const head = /^old (\d+)/.exec(text);
       const size = /\n\n[^\n]*\n(\d+)\n/.exec(text);
-      this.submissions.push({ origin: text.split("\n\n")[1]?.split("\n")[0] ?? "", old: Number(head?.[1] ?? -1), size: Number(size?.[1] ?? -1), status: answer.status });
+      this.submissions.push({
+        origin: text.split("\n\n")[1]?.split("\n")[0] ?? "",
+        old: Number(head?.[1] ?? -1),
+        size: Number(size?.[1] ?? -1),
+        status: answer.status,
+      });
       return send(answer.status, answer.contentType, answer.body);
     }
     const m = /^\/([0-9a-f]{64})\/checkpoint$/.exec(url.pathname);
     if (m && req.method === "GET") {
       const origin = Object.keys(this.state).find((o) => sha256(o).toString("hex") === m[1]);
-      return origin ? send(200, "text/plain; charset=utf-8", this.state[origin]!.note) : send(404, "text/plain", "never cosigned that log\n");
+      return origin
+        ? send(200, "text/plain; charset=utf-8", this.state[origin]!.note)
+        : send(404, "text/plain", "never cosigned that log\n");
     }
     send(404, "text/plain", "not found\n");
   }
@@ -257,7 +287,9 @@ export class TestWitness {
         else void go();
       });
     });
-    return new Promise((resolve) => this.server!.listen(port, host, () => resolve(`http://${host}:${(this.server!.address() as { port: number }).port}`)));
+    return new Promise((resolve) =>
+      this.server!.listen(port, host, () => resolve(`http://${host}:${(this.server!.address() as { port: number }).port}`)),
+    );
   }
 
   close(): Promise<void> {

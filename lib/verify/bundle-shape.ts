@@ -20,7 +20,16 @@ export interface ProofBundle {
     log_index: number;
     created_at: string;
   };
-  issuer: { id: string; tenant_id?: string; name?: string; domain?: string; status?: string; trust_level?: string; created_at?: string; updated_at?: string };
+  issuer: {
+    id: string;
+    tenant_id?: string;
+    name?: string;
+    domain?: string;
+    status?: string;
+    trust_level?: string;
+    created_at?: string;
+    updated_at?: string;
+  };
   key: {
     kid: string;
     issuer_id: string;
@@ -93,7 +102,8 @@ function toValue(input: unknown, maxBytes: number): unknown {
   } catch {
     throw new VerifyError("malformed_bundle", "bundle is not JSON-serializable");
   }
-  if (text.length > maxBytes || utf8Encode(text).length > maxBytes) throw new VerifyError("bundle_too_large", `bundle exceeds ${maxBytes} bytes`);
+  if (text.length > maxBytes || utf8Encode(text).length > maxBytes)
+    throw new VerifyError("bundle_too_large", `bundle exceeds ${maxBytes} bytes`);
   return input;
 }
 

@@ -39,7 +39,10 @@ const tampers: Tamper[] = [
   ["payload value", (b, r) => (b.attestation.payload.file_name = b.attestation.payload.file_name + (r.text || "x"))],
   ["payload new key", (b, r) => (b.attestation.payload["k" + r.text] = r.n)],
   ["payload removed key", (b) => delete b.attestation.payload.size],
-  ["created_at", (b, r) => (b.attestation.created_at = new Date(Date.parse(b.attestation.created_at) + 1 + (r.n % 1_000_000)).toISOString())],
+  [
+    "created_at",
+    (b, r) => (b.attestation.created_at = new Date(Date.parse(b.attestation.created_at) + 1 + (r.n % 1_000_000)).toISOString()),
+  ],
   ["id", (b, r) => (b.attestation.id = changeChar(b.attestation.id, r.n, r.text))],
   ["issuer_id everywhere", (b, r) => (b.attestation.issuer_id = b.key.issuer_id = b.issuer.id = changeChar(b.issuer.id, r.n, r.text))],
   ["kid", (b, r) => (b.attestation.kid = changeChar(b.attestation.kid, r.n, r.text))],
@@ -47,7 +50,7 @@ const tampers: Tamper[] = [
     "attestation signature bytes",
     (b, r) => {
       const sig = base64ToBytes(b.attestation.signature);
-      sig[r.n % 64]! ^= 1 << r.n % 8;
+      sig[r.n % 64]! ^= 1 << (r.n % 8);
       b.attestation.signature = bytesToBase64(sig);
     },
   ],
@@ -61,8 +64,14 @@ const tampers: Tamper[] = [
     },
   ],
   ["proof hash appended", (b) => b.inclusion_proof.hashes.push(b.inclusion_proof.root_hash)],
-  ["proof hash dropped", (b) => (b.inclusion_proof.hashes.length > 0 ? b.inclusion_proof.hashes.pop() : b.inclusion_proof.hashes.push("00".repeat(32)))],
-  ["proof hashes reordered", (b) => (b.inclusion_proof.hashes.length > 1 ? b.inclusion_proof.hashes.reverse() : b.inclusion_proof.hashes.push("11".repeat(32)))],
+  [
+    "proof hash dropped",
+    (b) => (b.inclusion_proof.hashes.length > 0 ? b.inclusion_proof.hashes.pop() : b.inclusion_proof.hashes.push("00".repeat(32))),
+  ],
+  [
+    "proof hashes reordered",
+    (b) => (b.inclusion_proof.hashes.length > 1 ? b.inclusion_proof.hashes.reverse() : b.inclusion_proof.hashes.push("11".repeat(32))),
+  ],
   [
     "log index (both)",
     (b, r) => {
@@ -72,8 +81,14 @@ const tampers: Tamper[] = [
     },
   ],
   ["log index (attestation)", (b, r) => (b.attestation.log_index += 1 + (r.n % 5))],
-  ["tree size (json)", (b, r) => (b.signed_tree_head.tree_size = b.inclusion_proof.tree_size = b.inclusion_proof.tree_size + 1 + (r.n % 5))],
-  ["root hash (json)", (b, r) => (b.signed_tree_head.root_hash = b.inclusion_proof.root_hash = flipHexChar(b.inclusion_proof.root_hash, r.n))],
+  [
+    "tree size (json)",
+    (b, r) => (b.signed_tree_head.tree_size = b.inclusion_proof.tree_size = b.inclusion_proof.tree_size + 1 + (r.n % 5)),
+  ],
+  [
+    "root hash (json)",
+    (b, r) => (b.signed_tree_head.root_hash = b.inclusion_proof.root_hash = flipHexChar(b.inclusion_proof.root_hash, r.n)),
+  ],
   ["sth signature", (b, r) => (b.signed_tree_head.signature = changeChar(b.signed_tree_head.signature, r.n, r.text))],
   ["checkpoint text", (b, r) => (b.signed_tree_head.checkpoint = changeChar(b.signed_tree_head.checkpoint, r.n, r.text))],
   [

@@ -50,7 +50,14 @@ describe("verifyProofBundle: valid bundles", () => {
   });
 
   it("works for every leaf of small trees, and for a key without expiry", () => {
-    for (const [treeSize, index] of [[1, 0], [2, 1], [5, 0], [5, 4], [8, 7], [33, 32]] as const) {
+    for (const [treeSize, index] of [
+      [1, 0],
+      [2, 1],
+      [5, 0],
+      [5, 4],
+      [8, 7],
+      [33, 32],
+    ] as const) {
       const f = makeBundle({ treeSize, index, logKey: base.logKey });
       expect(verify(f.bundle).ok, `${index}/${treeSize}`).toBe(true);
     }
@@ -60,24 +67,104 @@ describe("verifyProofBundle: valid bundles", () => {
 
 describe("verifyProofBundle: each check fails with its code, stopping at the first failure", () => {
   const cases: [string, () => BundleVerification, string, string[]][] = [
-    ["wrong log key", () => verify(base.bundle, { logPublicKey: makeKey().publicKeyRaw }), "checkpoint_signature_invalid", ["checkpoint_signature:false"]],
+    [
+      "wrong log key",
+      () => verify(base.bundle, { logPublicKey: makeKey().publicKeyRaw }),
+      "checkpoint_signature_invalid",
+      ["checkpoint_signature:false"],
+    ],
     ["pinned origin differs", () => verify(base.bundle, { origin: "other.test/log" }), "origin_mismatch", ["checkpoint_signature:false"]],
-    ["verifier key of another origin", () => verify(base.bundle, { logPublicKey: verifierKey("other.test/log", base.logKey.publicKeyRaw) }), "origin_mismatch", ["checkpoint_signature:false"]],
-    ["sth.origin", () => verify(edited((b) => (b.signed_tree_head.origin = "x.test/log"))), "origin_mismatch", ["checkpoint_signature:false"]],
-    ["sth.tree_size", () => verify(edited((b) => (b.signed_tree_head.tree_size = 12))), "tree_head_mismatch", ["checkpoint_signature:false"]],
-    ["sth.root_hash", () => verify(edited((b) => (b.signed_tree_head.root_hash = "00".repeat(32)))), "tree_head_mismatch", ["checkpoint_signature:false"]],
-    ["sth.signature", () => verify(edited((b) => (b.signed_tree_head.signature = bytesToBase64(new Uint8Array(68))))), "tree_head_mismatch", ["checkpoint_signature:false"]],
-    ["proof.tree_size", () => verify(edited((b) => (b.inclusion_proof.tree_size = 10))), "tree_head_mismatch", ["checkpoint_signature:false"]],
-    ["proof.root_hash", () => verify(edited((b) => (b.inclusion_proof.root_hash = "00".repeat(32)))), "tree_head_mismatch", ["checkpoint_signature:false"]],
-    ["checkpoint text", () => verify(edited((b) => (b.signed_tree_head.checkpoint = b.signed_tree_head.checkpoint.replace("\n11\n", "\n12\n")))), "checkpoint_signature_invalid", ["checkpoint_signature:false"]],
-    ["log_index disagreement", () => verify(edited((b) => (b.inclusion_proof.log_index = 5))), "inclusion_proof_invalid", [PASSED_CP, "inclusion:false"]],
-    ["log_index moved", () => verify(edited((b) => (b.inclusion_proof.log_index = b.attestation.log_index = 5))), "inclusion_proof_invalid", [PASSED_CP, "inclusion:false"]],
-    ["log_index past the tree", () => verify(edited((b) => (b.inclusion_proof.log_index = b.attestation.log_index = 11))), "inclusion_proof_invalid", [PASSED_CP, "inclusion:false"]],
+    [
+      "verifier key of another origin",
+      () => verify(base.bundle, { logPublicKey: verifierKey("other.test/log", base.logKey.publicKeyRaw) }),
+      "origin_mismatch",
+      ["checkpoint_signature:false"],
+    ],
+    [
+      "sth.origin",
+      () => verify(edited((b) => (b.signed_tree_head.origin = "x.test/log"))),
+      "origin_mismatch",
+      ["checkpoint_signature:false"],
+    ],
+    [
+      "sth.tree_size",
+      () => verify(edited((b) => (b.signed_tree_head.tree_size = 12))),
+      "tree_head_mismatch",
+      ["checkpoint_signature:false"],
+    ],
+    [
+      "sth.root_hash",
+      () => verify(edited((b) => (b.signed_tree_head.root_hash = "00".repeat(32)))),
+      "tree_head_mismatch",
+      ["checkpoint_signature:false"],
+    ],
+    [
+      "sth.signature",
+      () => verify(edited((b) => (b.signed_tree_head.signature = bytesToBase64(new Uint8Array(68))))),
+      "tree_head_mismatch",
+      ["checkpoint_signature:false"],
+    ],
+    [
+      "proof.tree_size",
+      () => verify(edited((b) => (b.inclusion_proof.tree_size = 10))),
+      "tree_head_mismatch",
+      ["checkpoint_signature:false"],
+    ],
+    [
+      "proof.root_hash",
+      () => verify(edited((b) => (b.inclusion_proof.root_hash = "00".repeat(32)))),
+      "tree_head_mismatch",
+      ["checkpoint_signature:false"],
+    ],
+    [
+      "checkpoint text",
+      () => verify(edited((b) => (b.signed_tree_head.checkpoint = b.signed_tree_head.checkpoint.replace("\n11\n", "\n12\n")))),
+      "checkpoint_signature_invalid",
+      ["checkpoint_signature:false"],
+    ],
+    [
+      "log_index disagreement",
+      () => verify(edited((b) => (b.inclusion_proof.log_index = 5))),
+      "inclusion_proof_invalid",
+      [PASSED_CP, "inclusion:false"],
+    ],
+    [
+      "log_index moved",
+      () => verify(edited((b) => (b.inclusion_proof.log_index = b.attestation.log_index = 5))),
+      "inclusion_proof_invalid",
+      [PASSED_CP, "inclusion:false"],
+    ],
+    [
+      "log_index past the tree",
+      () => verify(edited((b) => (b.inclusion_proof.log_index = b.attestation.log_index = 11))),
+      "inclusion_proof_invalid",
+      [PASSED_CP, "inclusion:false"],
+    ],
     ["payload", () => verify(edited((b) => (b.attestation.payload.size += 1))), "inclusion_proof_invalid", [PASSED_CP, "inclusion:false"]],
-    ["proof hash", () => verify(edited((b) => (b.inclusion_proof.hashes[0] = "00".repeat(32)))), "inclusion_proof_invalid", [PASSED_CP, "inclusion:false"]],
-    ["key.algorithm", () => verify(edited((b) => (b.key.algorithm = "ES256"))), "unsupported_algorithm", [PASSED_CP, PASSED_INC, "attestation_signature:false"]],
-    ["key.public_key garbage", () => verify(edited((b) => (b.key.public_key = "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n"))), "malformed_public_key", [PASSED_CP, PASSED_INC, "attestation_signature:false"]],
-    ["key.kid", () => verify(edited((b) => (b.key.kid = b.key.kid.slice(1) + "A"))), "key_id_mismatch", [PASSED_CP, PASSED_INC, "attestation_signature:false"]],
+    [
+      "proof hash",
+      () => verify(edited((b) => (b.inclusion_proof.hashes[0] = "00".repeat(32)))),
+      "inclusion_proof_invalid",
+      [PASSED_CP, "inclusion:false"],
+    ],
+    [
+      "key.algorithm",
+      () => verify(edited((b) => (b.key.algorithm = "ES256"))),
+      "unsupported_algorithm",
+      [PASSED_CP, PASSED_INC, "attestation_signature:false"],
+    ],
+    [
+      "key.public_key garbage",
+      () => verify(edited((b) => (b.key.public_key = "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n"))),
+      "malformed_public_key",
+      [PASSED_CP, PASSED_INC, "attestation_signature:false"],
+    ],
+    [
+      "key.kid",
+      () => verify(edited((b) => (b.key.kid = b.key.kid.slice(1) + "A"))),
+      "key_id_mismatch",
+      [PASSED_CP, PASSED_INC, "attestation_signature:false"],
+    ],
     [
       "another key with its own kid",
       () => {
@@ -87,12 +174,42 @@ describe("verifyProofBundle: each check fails with its code, stopping at the fir
       "key_id_mismatch",
       [PASSED_CP, PASSED_INC, "attestation_signature:false"],
     ],
-    ["issuer.id", () => verify(edited((b) => (b.issuer.id = "0190f5a0-0000-7000-8000-000000000002"))), "issuer_mismatch", [PASSED_CP, PASSED_INC, "attestation_signature:false"]],
-    ["key.issuer_id", () => verify(edited((b) => (b.key.issuer_id = "0190f5a0-0000-7000-8000-000000000002"))), "issuer_mismatch", [PASSED_CP, PASSED_INC, "attestation_signature:false"]],
-    ["key.not_before", () => verify(edited((b) => (b.key.not_before = "2025-03-04T05:06:07.090Z"))), "key_not_yet_valid", [PASSED_CP, PASSED_INC, PASSED_SIG, "key_validity:false"]],
-    ["key.expires_at", () => verify(edited((b) => (b.key.expires_at = "2025-03-04T05:06:07.088Z"))), "key_expired", [PASSED_CP, PASSED_INC, PASSED_SIG, "key_validity:false"]],
-    ["key.not_before invalid", () => verify(edited((b) => (b.key.not_before = "2025-02-30T00:00:00.000Z"))), "invalid_timestamp", [PASSED_CP, PASSED_INC, PASSED_SIG, "key_validity:false"]],
-    ["key.expires_at invalid", () => verify(edited((b) => (b.key.expires_at = "2026-01-01 00:00:00"))), "invalid_timestamp", [PASSED_CP, PASSED_INC, PASSED_SIG, "key_validity:false"]],
+    [
+      "issuer.id",
+      () => verify(edited((b) => (b.issuer.id = "0190f5a0-0000-7000-8000-000000000002"))),
+      "issuer_mismatch",
+      [PASSED_CP, PASSED_INC, "attestation_signature:false"],
+    ],
+    [
+      "key.issuer_id",
+      () => verify(edited((b) => (b.key.issuer_id = "0190f5a0-0000-7000-8000-000000000002"))),
+      "issuer_mismatch",
+      [PASSED_CP, PASSED_INC, "attestation_signature:false"],
+    ],
+    [
+      "key.not_before",
+      () => verify(edited((b) => (b.key.not_before = "2025-03-04T05:06:07.090Z"))),
+      "key_not_yet_valid",
+      [PASSED_CP, PASSED_INC, PASSED_SIG, "key_validity:false"],
+    ],
+    [
+      "key.expires_at",
+      () => verify(edited((b) => (b.key.expires_at = "2025-03-04T05:06:07.088Z"))),
+      "key_expired",
+      [PASSED_CP, PASSED_INC, PASSED_SIG, "key_validity:false"],
+    ],
+    [
+      "key.not_before invalid",
+      () => verify(edited((b) => (b.key.not_before = "2025-02-30T00:00:00.000Z"))),
+      "invalid_timestamp",
+      [PASSED_CP, PASSED_INC, PASSED_SIG, "key_validity:false"],
+    ],
+    [
+      "key.expires_at invalid",
+      () => verify(edited((b) => (b.key.expires_at = "2026-01-01 00:00:00"))),
+      "invalid_timestamp",
+      [PASSED_CP, PASSED_INC, PASSED_SIG, "key_validity:false"],
+    ],
   ];
   it.each(cases)("%s", (_, run, code, checks) => {
     expect(failure(run())).toEqual({ code, checks });
@@ -159,7 +276,9 @@ describe("verifyProofBundle: malformed input", () => {
 
   it("reports an unusable pinned log key", () => {
     expect(failure(verify(base.bundle, { logPublicKey: new Uint8Array(31) })).code).toBe("invalid_log_key");
-    expect(failure(verify(base.bundle, { logPublicKey: "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----" })).code).toBe("invalid_log_key");
+    expect(failure(verify(base.bundle, { logPublicKey: "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----" })).code).toBe(
+      "invalid_log_key",
+    );
     expect(failure(verify(base.bundle, { logPublicKey: "nonsense" })).code).toBe("invalid_log_key");
   });
 });

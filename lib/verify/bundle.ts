@@ -47,8 +47,11 @@ function checkTreeHead(b: ProofBundle, publicKey: Uint8Array, origin?: string): 
     throw new VerifyError("tree_head_mismatch", "signed_tree_head size or root differs from the signed checkpoint");
   }
   // The note may carry several log signatures (a key rotation's overlap): the JSON names one.
-  const logSignatures = parseSignedNote(sth.checkpoint).signatures.filter((s) => s.name === cp.origin).map((s) => s.base64);
-  if (!logSignatures.includes(sth.signature)) throw new VerifyError("tree_head_mismatch", "signed_tree_head.signature is not one of the checkpoint's log signatures");
+  const logSignatures = parseSignedNote(sth.checkpoint)
+    .signatures.filter((s) => s.name === cp.origin)
+    .map((s) => s.base64);
+  if (!logSignatures.includes(sth.signature))
+    throw new VerifyError("tree_head_mismatch", "signed_tree_head.signature is not one of the checkpoint's log signatures");
   const p = b.inclusion_proof;
   if (p.tree_size !== cp.treeSize || p.root_hash !== root) {
     throw new VerifyError("tree_head_mismatch", "inclusion_proof size or root differs from the signed checkpoint");
@@ -58,8 +61,10 @@ function checkTreeHead(b: ProofBundle, publicKey: Uint8Array, origin?: string): 
 
 function checkInclusion(b: ProofBundle, cp: VerifiedCheckpoint): void {
   const index = b.attestation.log_index;
-  if (b.inclusion_proof.log_index !== index) throw new VerifyError("inclusion_proof_invalid", "inclusion_proof.log_index differs from attestation.log_index");
-  if (index >= cp.treeSize) throw new VerifyError("inclusion_proof_invalid", `log index ${index} is outside the signed tree of size ${cp.treeSize}`);
+  if (b.inclusion_proof.log_index !== index)
+    throw new VerifyError("inclusion_proof_invalid", "inclusion_proof.log_index differs from attestation.log_index");
+  if (index >= cp.treeSize)
+    throw new VerifyError("inclusion_proof_invalid", `log index ${index} is outside the signed tree of size ${cp.treeSize}`);
   const leaf = leafHash(leafData(b.attestation));
   const proof = b.inclusion_proof.hashes.map(hexToBytes);
   if (!verifyInclusion(index, cp.treeSize, leaf, proof, cp.rootHash)) {
@@ -87,7 +92,8 @@ function checkAttestationSignature(b: ProofBundle): void {
   } catch {
     // reported below
   }
-  if (sigLength !== 64) throw new VerifyError("attestation_signature_invalid", "attestation.signature is not the base64 of a 64-byte signature");
+  if (sigLength !== 64)
+    throw new VerifyError("attestation_signature_invalid", "attestation.signature is not the base64 of a 64-byte signature");
   if (!verifyAttestationSignature(a, publicKey)) {
     throw new VerifyError("attestation_signature_invalid", "the attestation signature does not verify under the key");
   }
@@ -101,7 +107,8 @@ function checkKeyValidity(b: ProofBundle): void {
   if (!notBefore) throw new VerifyError("invalid_timestamp", "key.not_before is not a valid date-time");
   if (b.key.expires_at != null && !expires) throw new VerifyError("invalid_timestamp", "key.expires_at is not a valid date-time");
   if (compareInstants(created, notBefore) < 0) throw new VerifyError("key_not_yet_valid", "the attestation predates the key's not_before");
-  if (expires && compareInstants(created, expires) > 0) throw new VerifyError("key_expired", "the attestation was created after the key expired");
+  if (expires && compareInstants(created, expires) > 0)
+    throw new VerifyError("key_expired", "the attestation was created after the key expired");
 }
 
 /**

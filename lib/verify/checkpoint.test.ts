@@ -64,7 +64,9 @@ describe("signed note: golang.org/x/mod/sumdb/note vectors", () => {
     expect(verifyNote(TEXT + "\n" + PETER_SIG + ENOCH_SIG, peter()).body).toBe(TEXT);
     expect(verifyNote(TEXT + "\n" + ENOCH_SIG + PETER_SIG, peter()).signature.name).toBe("PeterNeumann");
     expect(codeOf(() => verifyNote(TEXT + "\n" + ENOCH_SIG, peter()))).toBe("checkpoint_signature_invalid");
-    expect(codeOf(() => verifyNote(TEXT.replace("cryptography", "cryptographY") + "\n" + PETER_SIG, peter()))).toBe("checkpoint_signature_invalid");
+    expect(codeOf(() => verifyNote(TEXT.replace("cryptography", "cryptographY") + "\n" + PETER_SIG, peter()))).toBe(
+      "checkpoint_signature_invalid",
+    );
     const broken = PETER_SIG.slice(0, 60) + "ABCD" + PETER_SIG.slice(60);
     expect(codeOf(() => verifyNote(TEXT + "\n" + broken, peter()))).toBe("checkpoint_signature_invalid");
     // A failing signature by the known key rejects the note even next to a valid one (as Go's Open does).
@@ -90,7 +92,11 @@ describe("signed note: golang.org/x/mod/sumdb/note vectors", () => {
       TEXT + "\n" + PETER_SIG.replace("\u2014", "-"),
       "x".repeat(1024 * 1024 + 1) + "\n\n" + PETER_SIG,
     ];
-    for (const note of bad) expect(codeOf(() => verifyNote(note, peter())), JSON.stringify(note.slice(-120))).toBe("malformed_checkpoint");
+    for (const note of bad)
+      expect(
+        codeOf(() => verifyNote(note, peter())),
+        JSON.stringify(note.slice(-120)),
+      ).toBe("malformed_checkpoint");
     // 16 signatures must be accepted (C2SP signed-note).
     expect(verifyNote(TEXT + "\n" + ENOCH_SIG.repeat(15) + PETER_SIG, peter()).body).toBe(TEXT);
   });
@@ -110,13 +116,17 @@ describe("tlog-checkpoint", () => {
   it("round-trips sign → verify for arbitrary sizes and roots", () => {
     const key = makeKey();
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), fc.uint8Array({ minLength: 32, maxLength: 32 }), (size, rootHash) => {
-        const note = signCheckpoint(key, origin, size, rootHash);
-        expect(note.split("\n")[1]).toBe(String(size));
-        const cp = verifyCheckpoint(note, { publicKey: key.publicKeyRaw, origin });
-        expect(cp).toMatchObject({ origin, treeSize: size, rootHash, extensions: [] });
-        expect(note.endsWith(` ${cp.signature}\n`)).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        (size, rootHash) => {
+          const note = signCheckpoint(key, origin, size, rootHash);
+          expect(note.split("\n")[1]).toBe(String(size));
+          const cp = verifyCheckpoint(note, { publicKey: key.publicKeyRaw, origin });
+          expect(cp).toMatchObject({ origin, treeSize: size, rootHash, extensions: [] });
+          expect(note.endsWith(` ${cp.signature}\n`)).toBe(true);
+        },
+      ),
       { numRuns: 50 },
     );
   });
@@ -175,7 +185,10 @@ describe("tlog-checkpoint", () => {
     ];
     for (const body of bodies) {
       const note = `${body}\n— ${origin} ${bytesToBase64(concatBytes(noteKeyId(origin, key.publicKeyRaw), signBytes(key, utf8Encode(body))))}\n`;
-      expect(codeOf(() => verifyCheckpoint(note, { publicKey: key.publicKeyRaw })), JSON.stringify(body)).toBe("malformed_checkpoint");
+      expect(
+        codeOf(() => verifyCheckpoint(note, { publicKey: key.publicKeyRaw })),
+        JSON.stringify(body),
+      ).toBe("malformed_checkpoint");
     }
   });
 

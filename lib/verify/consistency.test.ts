@@ -25,10 +25,19 @@ describe("verifyConsistencyProof", () => {
       for (let m = 0; m <= n; m++) {
         const r = verifyConsistencyProof({ first: checkpoints[m]!, second: checkpoints[n]!, proof: proofHex(m, n) }, opts);
         expect(r.ok, `${m} → ${n}`).toBe(true);
-        if (r.ok) expect(r).toEqual({ ok: true, origin: ORIGIN, first: { treeSize: m, rootHash: bytesToHex(roots[m]!) }, second: { treeSize: n, rootHash: bytesToHex(roots[n]!) } });
+        if (r.ok)
+          expect(r).toEqual({
+            ok: true,
+            origin: ORIGIN,
+            first: { treeSize: m, rootHash: bytesToHex(roots[m]!) },
+            second: { treeSize: n, rootHash: bytesToHex(roots[n]!) },
+          });
       }
     }
-    const pinned = verifyConsistencyProof({ first: checkpoints[3]!, second: checkpoints[9]!, proof: proofHex(3, 9) }, { logPublicKey: verifierKey(ORIGIN, logKey.publicKeyRaw) });
+    const pinned = verifyConsistencyProof(
+      { first: checkpoints[3]!, second: checkpoints[9]!, proof: proofHex(3, 9) },
+      { logPublicKey: verifierKey(ORIGIN, logKey.publicKeyRaw) },
+    );
     expect(pinned.ok).toBe(true);
   });
 
@@ -38,7 +47,9 @@ describe("verifyConsistencyProof", () => {
     expect(code(verifyConsistencyProof(input, { ...opts, origin: "other.test/log" }))).toBe("origin_mismatch");
     const foreign = signCheckpoint(logKey, "other.test/log", 13, roots[13]!);
     expect(code(verifyConsistencyProof({ ...input, second: foreign }, opts))).toBe("origin_mismatch");
-    expect(code(verifyConsistencyProof({ first: checkpoints[13]!, second: checkpoints[5]!, proof: input.proof }, opts))).toBe("consistency_proof_invalid");
+    expect(code(verifyConsistencyProof({ first: checkpoints[13]!, second: checkpoints[5]!, proof: input.proof }, opts))).toBe(
+      "consistency_proof_invalid",
+    );
     expect(code(verifyConsistencyProof({ ...input, proof: [...input.proof.slice(1)] }, opts))).toBe("consistency_proof_invalid");
     expect(code(verifyConsistencyProof({ ...input, proof: input.proof.map((h) => h.toUpperCase()) }, opts))).toBe("malformed_bundle");
     expect(code(verifyConsistencyProof({ ...input, proof: Array(65).fill("00".repeat(32)) }, opts))).toBe("malformed_bundle");

@@ -33,7 +33,11 @@ export function verifyConsistencyProof(
     const log = resolveLogKey(opts.logPublicKey, opts.origin);
     if (typeof input !== "object" || input === null) throw new VerifyError("malformed_bundle", "input must be an object");
     const { first, second, proof } = input;
-    if (!Array.isArray(proof) || proof.length > MAX_PROOF_HASHES || !proof.every((h) => typeof h === "string" && /^[0-9a-f]{64}$/.test(h))) {
+    if (
+      !Array.isArray(proof) ||
+      proof.length > MAX_PROOF_HASHES ||
+      !proof.every((h) => typeof h === "string" && /^[0-9a-f]{64}$/.test(h))
+    ) {
       throw new VerifyError("malformed_bundle", `proof must be an array of at most ${MAX_PROOF_HASHES} lowercase hex hashes`);
     }
     const a = verifyCheckpoint(first, { publicKey: log.publicKey, origin: log.origin });

@@ -41,7 +41,8 @@ export function parseCosignerKey(vkey: string): CosignerKey {
     throw new TypeError("malformed witness verifier key");
   }
   const type = raw[0];
-  if (type !== COSIGNATURE_ED25519 && type !== COSIGNATURE_ML_DSA_44) throw new TypeError("witness key is not an Ed25519 (0x04) or ML-DSA-44 (0x06) cosigner key");
+  if (type !== COSIGNATURE_ED25519 && type !== COSIGNATURE_ML_DSA_44)
+    throw new TypeError("witness key is not an Ed25519 (0x04) or ML-DSA-44 (0x06) cosigner key");
   const publicKey = raw.slice(1);
   if (publicKey.length !== KEY_SIZE[type]) throw new TypeError("witness key has the wrong length for its type");
   const keyId = cosignerKeyId(m[1]!, type, publicKey);

@@ -3,7 +3,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parsePolicy, parsePublicKeyPem, verifyCheckpoint, verifyConsistencyProof, verifyProofBundle, verifyWitnessedCheckpoint } from "./index";
+import {
+  parsePolicy,
+  parsePublicKeyPem,
+  verifyCheckpoint,
+  verifyConsistencyProof,
+  verifyProofBundle,
+  verifyWitnessedCheckpoint,
+} from "./index";
 import { verifyTlogProof } from "./tlog-proof";
 
 const dir = path.join(__dirname, "testing", "vectors");
@@ -54,11 +61,18 @@ describe("golden vectors from a running server", () => {
   it("the consistency proof verifies, and a tampered copy does not", () => {
     const input = { first: consistency.first.checkpoint, second: consistency.second.checkpoint, proof: consistency.hashes };
     expect(verifyConsistencyProof(input, { logPublicKey: log.verifier_key })).toMatchObject({ ok: true });
-    expect(verifyConsistencyProof({ ...input, proof: [flipHex(input.proof[0]), ...input.proof.slice(1)] }, { logPublicKey: log.verifier_key }).ok).toBe(false);
+    expect(
+      verifyConsistencyProof({ ...input, proof: [flipHex(input.proof[0]), ...input.proof.slice(1)] }, { logPublicKey: log.verifier_key })
+        .ok,
+    ).toBe(false);
   });
 
   it("the tlog-proof verifies under the policy alone, and tampered copies do not", () => {
-    expect(verifyTlogProof(tlogProof, { policy })).toMatchObject({ index: 5, treeSize: 8, cosigners: [expect.objectContaining({ witness: "w1" })] });
+    expect(verifyTlogProof(tlogProof, { policy })).toMatchObject({
+      index: 5,
+      treeSize: 8,
+      cosigners: [expect.objectContaining({ witness: "w1" })],
+    });
     expect(codeOf(() => verifyTlogProof(tlogProof.replace("index 5", "index 4"), { policy }))).toBe("inclusion_proof_invalid");
     const lines = tlogProof.split("\n");
     const cosig = lines.findIndex((l) => l.startsWith("— witness.local/w1 "));

@@ -4,9 +4,7 @@ import { base64ToBytes, bytesEqual, bytesToBase64, bytesToBase64Url, concatBytes
 import { isValidEd25519PublicKey } from "./ed25519";
 
 /** DER prefix of an Ed25519 SubjectPublicKeyInfo: SEQUENCE { SEQUENCE { OID 1.3.101.112 } BIT STRING (33) }. */
-const SPKI_ED25519_PREFIX = new Uint8Array([
-  0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00,
-]);
+const SPKI_ED25519_PREFIX = new Uint8Array([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);
 const PEM_HEADER = "-----BEGIN PUBLIC KEY-----";
 const PEM_FOOTER = "-----END PUBLIC KEY-----";
 /** Far more than any Ed25519 PEM needs; bounds the work on attacker-supplied text. */

@@ -51,12 +51,7 @@ const isOdd = (n: number): boolean => n % 2 === 1;
  * RFC 9162 §2.1.3.2: the root hash implied by an inclusion proof for the leaf at `index` in a
  * tree of `size` leaves. Throws MerkleProofError if the proof has the wrong shape.
  */
-export function rootFromInclusionProof(
-  index: number,
-  size: number,
-  leaf: Uint8Array,
-  proof: readonly Uint8Array[],
-): Uint8Array {
+export function rootFromInclusionProof(index: number, size: number, leaf: Uint8Array, proof: readonly Uint8Array[]): Uint8Array {
   if (!isSize(index) || !isSize(size)) throw new MerkleProofError("index and size must be safe non-negative integers");
   if (index >= size) throw new MerkleProofError(`index ${index} is outside a tree of size ${size}`);
   if (!isHash(leaf)) throw new MerkleProofError("leaf hash must be 32 bytes");
@@ -83,13 +78,7 @@ export function rootFromInclusionProof(
 }
 
 /** RFC 9162 §2.1.3.2: true iff `proof` proves `leaf` is at `index` in the tree (`size`, `root`). */
-export function verifyInclusion(
-  index: number,
-  size: number,
-  leaf: Uint8Array,
-  proof: readonly Uint8Array[],
-  root: Uint8Array,
-): boolean {
+export function verifyInclusion(index: number, size: number, leaf: Uint8Array, proof: readonly Uint8Array[], root: Uint8Array): boolean {
   if (!isHash(root)) return false;
   try {
     return bytesEqual(rootFromInclusionProof(index, size, leaf, proof), root);

@@ -88,7 +88,11 @@ export function parsePolicy(text: string): Policy {
         } catch (e) {
           throw fail((e as Error).message);
         }
-        if (witnesses.some((w) => bytesEqual(concatBytes(new Uint8Array([w.key.type]), w.key.publicKey), concatBytes(new Uint8Array([key.type]), key.publicKey)))) {
+        if (
+          witnesses.some((w) =>
+            bytesEqual(concatBytes(new Uint8Array([w.key.type]), w.key.publicKey), concatBytes(new Uint8Array([key.type]), key.publicKey)),
+          )
+        ) {
           throw fail("duplicate witness key");
         }
         names.add(name);

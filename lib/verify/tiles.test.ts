@@ -13,12 +13,29 @@ describe("tile paths (C2SP tlog-tiles)", () => {
 
   it("parses exactly the paths it makes", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.integer({ min: 0, max: 63 }), fc.constant("entries" as const)), fc.maxSafeNat(), fc.integer({ min: 1, max: 256 }), (level, index, width) => {
-        const path = tilePath({ level, index, width });
-        expect(parseTilePath(path.split("/").slice(1))).toEqual({ level, index, width });
-      }),
+      fc.property(
+        fc.oneof(fc.integer({ min: 0, max: 63 }), fc.constant("entries" as const)),
+        fc.maxSafeNat(),
+        fc.integer({ min: 1, max: 256 }),
+        (level, index, width) => {
+          const path = tilePath({ level, index, width });
+          expect(parseTilePath(path.split("/").slice(1))).toEqual({ level, index, width });
+        },
+      ),
     );
-    for (const bad of ["0/0", "0/0000", "00/000", "0/x000/001", "0/x01/001", "0/001.p/0", "0/001.p/256", "0/001.p/010x", "64/000", "0/001/x002", "entries/001.p"]) {
+    for (const bad of [
+      "0/0",
+      "0/0000",
+      "00/000",
+      "0/x000/001",
+      "0/x01/001",
+      "0/001.p/0",
+      "0/001.p/256",
+      "0/001.p/010x",
+      "64/000",
+      "0/001/x002",
+      "entries/001.p",
+    ]) {
       expect(parseTilePath(bad.split("/"))).toBeNull();
     }
   });

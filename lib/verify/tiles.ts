@@ -31,7 +31,8 @@ export function encodeTileIndex(index: number): string {
 
 /** The path under the monitoring prefix: `tile/<L>/<N>[.p/<W>]` or `tile/entries/<N>[.p/<W>]`. */
 export function tilePath(t: TileAddress): string {
-  if (t.level !== "entries" && !(Number.isInteger(t.level) && t.level >= 0 && t.level <= 63)) throw new TypeError("tile level must be 0–63");
+  if (t.level !== "entries" && !(Number.isInteger(t.level) && t.level >= 0 && t.level <= 63))
+    throw new TypeError("tile level must be 0–63");
   if (!Number.isInteger(t.width) || t.width < 1 || t.width > TILE_WIDTH) throw new TypeError("tile width must be 1–256");
   const partial = t.width < TILE_WIDTH ? `.p/${t.width}` : "";
   return `tile/${t.level}/${encodeTileIndex(t.index)}${partial}`;
@@ -78,7 +79,7 @@ export function leavesPerTileHash(level: number): number {
 export function tileExists(t: TileAddress, treeSize: number): boolean {
   const per = t.level === "entries" ? 1 : leavesPerTileHash(t.level);
   const hashesBelow = Math.floor(treeSize / per);
-  return (t.index * TILE_WIDTH + t.width) <= hashesBelow;
+  return t.index * TILE_WIDTH + t.width <= hashesBelow;
 }
 
 /** The width of the rightmost tile at `level` for a tree of `treeSize`: floor(s / 256^L) mod 256 (0: none). */

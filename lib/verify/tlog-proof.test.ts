@@ -39,7 +39,12 @@ function makeLog(n: number) {
   }));
   const leaves = atts.map((a) => leafData(a));
   const body = `${origin}\n${n}\n${b64(refMth(leaves))}\n`;
-  const keyId = createHash("sha256").update(origin).update(Buffer.from([0x0a, 0x01])).update(pub).digest().subarray(0, 4);
+  const keyId = createHash("sha256")
+    .update(origin)
+    .update(Buffer.from([0x0a, 0x01]))
+    .update(pub)
+    .digest()
+    .subarray(0, 4);
   const note = `${body}\n— ${origin} ${b64(Buffer.concat([keyId, sign(null, Buffer.from(body), privateKey)]))}\n`;
   const proofOf = (i: number) => formatTlogProof({ extra: leaves[i], index: i, proof: refPath(i, leaves), checkpoint: note });
   return { pub, origin, vkey: verifierKey(origin, pub), proofOf, note, leaves };

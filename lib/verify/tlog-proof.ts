@@ -94,7 +94,12 @@ export function attestationOfLeaf(extra: Uint8Array | undefined): LoggedAttestat
     throw malformed("the extra line is not the JSON of an attestation");
   }
   const keys = a && typeof a === "object" ? Object.keys(a).sort().join(",") : "";
-  if (keys !== "created_at,id,issuer_id,kid,payload,signature" || typeof a.payload !== "object" || a.payload === null || Array.isArray(a.payload)) {
+  if (
+    keys !== "created_at,id,issuer_id,kid,payload,signature" ||
+    typeof a.payload !== "object" ||
+    a.payload === null ||
+    Array.isArray(a.payload)
+  ) {
     throw malformed("the extra line is not an attestation's leaf data");
   }
   if (!bytesEqual(leafData(a), extra)) throw malformed("the leaf data is not canonical JSON");
@@ -105,7 +110,10 @@ export function attestationOfLeaf(extra: Uint8Array | undefined): LoggedAttestat
  * Verifies a tlog-proof: the checkpoint under the policy (with its quorum) or under the log's
  * key, and the inclusion of the leaf rebuilt from `extra` at `index`. Throws VerifyError.
  */
-export function verifyTlogProof(text: string, trust: { policy: Policy } | { logPublicKey: Uint8Array; origin?: string }): TlogProofVerification {
+export function verifyTlogProof(
+  text: string,
+  trust: { policy: Policy } | { logPublicKey: Uint8Array; origin?: string },
+): TlogProofVerification {
   const p = parseTlogProof(text);
   const attestation = attestationOfLeaf(p.extra);
   let cp: { origin: string; treeSize: number; rootHash: Uint8Array };
@@ -119,7 +127,8 @@ export function verifyTlogProof(text: string, trust: { policy: Policy } | { logP
   } else {
     cp = verifyCheckpoint(p.checkpoint, { publicKey: trust.logPublicKey, origin: trust.origin });
   }
-  if (p.index >= cp.treeSize) throw new VerifyError("inclusion_proof_invalid", `index ${p.index} is outside the signed tree of size ${cp.treeSize}`);
+  if (p.index >= cp.treeSize)
+    throw new VerifyError("inclusion_proof_invalid", `index ${p.index} is outside the signed tree of size ${cp.treeSize}`);
   if (!verifyInclusion(p.index, cp.treeSize, leafHash(p.extra!), p.proof, cp.rootHash)) {
     throw new VerifyError("inclusion_proof_invalid", "the leaf is not at that index in the signed tree");
   }

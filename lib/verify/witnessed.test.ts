@@ -12,8 +12,15 @@ import { requireQuorum, verifyWitnessedCheckpoint } from "./witnessed";
 
 const b64 = (b: Uint8Array | Buffer) => Buffer.from(b).toString("base64");
 const rawPub = (k: KeyObject) => new Uint8Array(k.export({ format: "der", type: "spki" }).subarray(-32));
-const keyId = (name: string, type: number, pub: Uint8Array) => createHash("sha256").update(name).update(Buffer.from([0x0a, type])).update(pub).digest().subarray(0, 4);
-const vkeyOf = (name: string, type: number, pub: Uint8Array) => `${name}+${keyId(name, type, pub).toString("hex")}+${b64(Buffer.concat([Buffer.from([type]), pub]))}`;
+const keyId = (name: string, type: number, pub: Uint8Array) =>
+  createHash("sha256")
+    .update(name)
+    .update(Buffer.from([0x0a, type]))
+    .update(pub)
+    .digest()
+    .subarray(0, 4);
+const vkeyOf = (name: string, type: number, pub: Uint8Array) =>
+  `${name}+${keyId(name, type, pub).toString("hex")}+${b64(Buffer.concat([Buffer.from([type]), pub]))}`;
 const u64 = (n: number) => {
   const b = Buffer.alloc(8);
   b.writeBigUInt64BE(BigInt(n));
@@ -63,14 +70,18 @@ function log(origin: string) {
     vkey: verifierKey(origin, pub),
     note(size: number) {
       const body = `${origin}\n${size}\n${b64(createHash("sha256").update(String(size)).digest())}\n`;
-      return { body, note: `${body}\n— ${origin} ${b64(Buffer.concat([keyId(origin, 0x01, pub), sign(null, Buffer.from(body), privateKey)]))}\n` };
+      return {
+        body,
+        note: `${body}\n— ${origin} ${b64(Buffer.concat([keyId(origin, 0x01, pub), sign(null, Buffer.from(body), privateKey)]))}\n`,
+      };
     },
   };
 }
 
 describe("tlog-cosignature", () => {
   it("reads the spec's example cosignature: key ID, then its timestamp 1679315147", () => {
-    const line = "— witness.example.com/w1 jWbPPwAAAABkGFDLEZMHwSRaJNiIDoe9DYn/zXcrtPHeolMI5OWXEhZCB9dlrDJsX3b2oyin1nPZqhf5nNo0xUe+mbIUBkBIfZ+qnA==\n";
+    const line =
+      "— witness.example.com/w1 jWbPPwAAAABkGFDLEZMHwSRaJNiIDoe9DYn/zXcrtPHeolMI5OWXEhZCB9dlrDJsX3b2oyin1nPZqhf5nNo0xUe+mbIUBkBIfZ+qnA==\n";
     const note = `example.com/behind-the-sofa\n20852163\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n\n${line}`;
     const [sig] = parseSignedNote(note).signatures;
     expect(sig!.name).toBe("witness.example.com/w1");
@@ -78,7 +89,10 @@ describe("tlog-cosignature", () => {
     expect(Buffer.from(sig!.signature.subarray(0, 8)).readBigUInt64BE()).toBe(1679315147n);
   });
 
-  for (const [kind, make] of [["Ed25519", edWitness], ["ML-DSA-44", mldsaWitness]] as const) {
+  for (const [kind, make] of [
+    ["Ed25519", edWitness],
+    ["ML-DSA-44", mldsaWitness],
+  ] as const) {
     it(`verifies a ${kind} cosignature and refuses it on another body, time or key`, () => {
       const w = make("witness.example/w1");
       const key = parseCosignerKey(w.vkey);
@@ -116,7 +130,11 @@ quorum all-of-them
   it("parses logs, witnesses, groups and the quorum, and says the quorum in words", () => {
     const p = parsePolicy(text);
     expect(p.logs.map((x) => [x.origin, x.url])).toEqual([["example.com/log", "https://example.com/v1/log"]]);
-    expect(p.witnesses.map((w) => [w.name, w.url ?? null])).toEqual([["A", "https://a.example/"], ["B", null], ["C", null]]);
+    expect(p.witnesses.map((w) => [w.name, w.url ?? null])).toEqual([
+      ["A", "https://a.example/"],
+      ["B", null],
+      ["C", null],
+    ]);
     expect(describeQuorum(p)).toBe("all of (any of (A, B), C)");
     expect(quorumMet(p, new Set(["A", "C"]))).toBe(true);
     expect(quorumMet(p, new Set(["A", "B"]))).toBe(false);
@@ -176,11 +194,15 @@ describe("a checkpoint under a policy", () => {
     const other = log("example.com/other");
     expect(() => verifyWitnessedCheckpoint(other.note(1).note, policy)).toThrow(expect.objectContaining({ code: "unknown_log" }));
     const impostor = log("example.com/log");
-    expect(() => verifyWitnessedCheckpoint(impostor.note(1).note, policy)).toThrow(expect.objectContaining({ code: "checkpoint_signature_invalid" }));
+    expect(() => verifyWitnessedCheckpoint(impostor.note(1).note, policy)).toThrow(
+      expect.objectContaining({ code: "checkpoint_signature_invalid" }),
+    );
     const { note } = l.note(3);
     const sigStart = note.lastIndexOf(" ") + 1;
     const raw = base64ToBytes(note.slice(sigStart, -1));
     raw[10]! ^= 1;
-    expect(() => verifyWitnessedCheckpoint(note.slice(0, sigStart) + b64(raw) + "\n", policy)).toThrow(expect.objectContaining({ code: "checkpoint_signature_invalid" }));
+    expect(() => verifyWitnessedCheckpoint(note.slice(0, sigStart) + b64(raw) + "\n", policy)).toThrow(
+      expect.objectContaining({ code: "checkpoint_signature_invalid" }),
+    );
   });
 });

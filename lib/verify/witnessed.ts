@@ -39,7 +39,8 @@ export function verifyWitnessedCheckpoint(note: string, policy: Policy): Witness
   for (const sig of parsed.signatures) {
     const log = logs.find((l) => sig.name === l.origin && bytesEqual(sig.keyId, l.keyId));
     if (!log) continue;
-    if (!verifyEd25519(sig.signature, body, log.publicKey)) throw new VerifyError("checkpoint_signature_invalid", "a signature by a log key of the policy does not verify");
+    if (!verifyEd25519(sig.signature, body, log.publicKey))
+      throw new VerifyError("checkpoint_signature_invalid", "a signature by a log key of the policy does not verify");
     signedBy ??= { vkey: log.vkey, base64: sig.base64 };
   }
   if (!signedBy) throw new VerifyError("checkpoint_signature_invalid", "no signature by a log key of the policy");
@@ -53,7 +54,14 @@ export function verifyWitnessedCheckpoint(note: string, policy: Policy): Witness
     }
   }
   const met = quorumMet(policy, new Set(cosigners.map((c) => c.witness)));
-  return { ...checkpoint, body: parsed.body, signature: signedBy.base64, logKey: signedBy.vkey, cosigners, quorum: { met, rule: describeQuorum(policy) } };
+  return {
+    ...checkpoint,
+    body: parsed.body,
+    signature: signedBy.base64,
+    logKey: signedBy.vkey,
+    cosigners,
+    quorum: { met, rule: describeQuorum(policy) },
+  };
 }
 
 /** Throws quorum_not_met unless the witnessed checkpoint satisfies its policy's quorum. */

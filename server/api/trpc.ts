@@ -53,7 +53,13 @@ const t = initTRPC.context<Context>().create({
     const cause = error.cause instanceof AppError ? error.cause : null;
     const fieldErrors = fieldErrorsOf(error.cause);
     const internal = !cause && error.code === "INTERNAL_SERVER_ERROR";
-    const message = cause ? cause.detail : fieldErrors ? "Some fields are not valid." : internal ? "An internal error occurred." : shape.message;
+    const message = cause
+      ? cause.detail
+      : fieldErrors
+        ? "Some fields are not valid."
+        : internal
+          ? "An internal error occurred."
+          : shape.message;
     // The stack stays in the server log, never in an answer.
     // A domain AppError keeps its status on /api/trpc too (tRPC would call it a 500); the
     // route's responseMeta sets the HTTP status from the same cause. REST maps it itself.
@@ -61,7 +67,14 @@ const t = initTRPC.context<Context>().create({
     return {
       ...shape,
       message,
-      data: { ...shape.data, ...status, stack: undefined, appCode: cause?.code ?? null, fieldErrors, fieldPointers: fieldPointersOf(error.cause) },
+      data: {
+        ...shape.data,
+        ...status,
+        stack: undefined,
+        appCode: cause?.code ?? null,
+        fieldErrors,
+        fieldPointers: fieldPointersOf(error.cause),
+      },
     };
   },
 });

@@ -63,7 +63,10 @@ export function getAuthOptions(): AuthOptions {
       },
       async session({ session, token }) {
         if (!token.sub) return { expires: session.expires };
-        return { ...session, user: { ...session.user, id: token.sub, realm: realmOfTenantKind(token.realm === "organization" ? "ORGANIZATION" : "PERSONAL") } };
+        return {
+          ...session,
+          user: { ...session.user, id: token.sub, realm: realmOfTenantKind(token.realm === "organization" ? "ORGANIZATION" : "PERSONAL") },
+        };
       },
     },
   };

@@ -31,7 +31,17 @@ describe("the session cookie", () => {
   it("treats malformed values, and two cookies of the session's name, as no session", async () => {
     const c = await withBaseUrl("https://hallmark.example");
     const name = "__Secure-next-auth.session-token";
-    for (const header of [`${name}=%`, `${name}=%E0%A4%A`, `${name}=`, name, `${name}=a b`, `${name}="${TOKEN}"`, `${name}=${"a".repeat(9000)}`, ";;=;", ""]) {
+    for (const header of [
+      `${name}=%`,
+      `${name}=%E0%A4%A`,
+      `${name}=`,
+      name,
+      `${name}=a b`,
+      `${name}="${TOKEN}"`,
+      `${name}=${"a".repeat(9000)}`,
+      ";;=;",
+      "",
+    ]) {
       expect(c.sessionTokenFromCookieHeader(header), header).toBeNull();
     }
     expect(c.sessionTokenFromCookieHeader(`${name}=${TOKEN}; ${name}=${TOKEN}x`)).toBeNull();
@@ -40,7 +50,9 @@ describe("the session cookie", () => {
 
   it("takes Authorization: Bearer before the cookie", async () => {
     const c = await withBaseUrl("https://hallmark.example");
-    const req = new Request("https://hallmark.example/v1/log", { headers: { authorization: "Bearer abc", cookie: `__Secure-next-auth.session-token=${TOKEN}` } });
+    const req = new Request("https://hallmark.example/v1/log", {
+      headers: { authorization: "Bearer abc", cookie: `__Secure-next-auth.session-token=${TOKEN}` },
+    });
     expect(c.sessionTokenFromRequest(req)).toBe("abc");
   });
 });

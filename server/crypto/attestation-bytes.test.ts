@@ -38,13 +38,25 @@ describe("attestation bytes composed from the canonical payload", () => {
   it("make a leaf of exactly MAX_LEAF_BYTES from the largest payload allowed, whatever the ids, key and time", () => {
     const kid = Buffer.alloc(32, 7).toString("base64url"); // an RFC 7638 thumbprint: 43 characters
     for (const created_at of [new Date(0).toISOString(), new Date().toISOString()]) {
-      const a = { id: crypto.randomUUID(), issuer_id: crypto.randomUUID(), kid, created_at, payloadJcs: `{"b":"${"x".repeat(MAX_PAYLOAD_BYTES - 8)}"}` };
+      const a = {
+        id: crypto.randomUUID(),
+        issuer_id: crypto.randomUUID(),
+        kid,
+        created_at,
+        payloadJcs: `{"b":"${"x".repeat(MAX_PAYLOAD_BYTES - 8)}"}`,
+      };
       expect(leafDataOf(a, Buffer.alloc(64, 1).toString("base64")).length).toBe(MAX_LEAF_BYTES);
     }
   });
 
   it("change when any signed field changes", () => {
-    const f = { id: crypto.randomUUID(), issuer_id: crypto.randomUUID(), kid: "k", created_at: new Date().toISOString(), payloadJcs: '{"a":1}' };
+    const f = {
+      id: crypto.randomUUID(),
+      issuer_id: crypto.randomUUID(),
+      kid: "k",
+      created_at: new Date().toISOString(),
+      payloadJcs: '{"a":1}',
+    };
     const base = signingMessageOf(f);
     for (const key of ["id", "issuer_id", "kid", "created_at"] as const) {
       expect(signingMessageOf({ ...f, [key]: f[key] + "x" }).equals(base)).toBe(false);

@@ -31,7 +31,6 @@ export const LOGIN_WINDOW_SECONDS = 15 * 60;
 export const MAILS_PER_ADDRESS = 5;
 export const MAIL_WINDOW_SECONDS = 60 * 60;
 
-
 export interface ConsumerUserView {
   id: string;
   email: string;
@@ -98,7 +97,10 @@ async function sendVerification(user: { id: string; email: string; name: string 
  */
 export async function signUp(input: { email: string; password: string; name: string }) {
   const email = normalizeEmail(input.email);
-  const existing = await getDb().read.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, emailVerifiedAt: true } });
+  const existing = await getDb().read.user.findUnique({
+    where: { email },
+    select: { id: true, email: true, name: true, emailVerifiedAt: true },
+  });
   if (!existing) {
     try {
       const { userId } = await createConsumer({ email, password: input.password, name: input.name, plan: "free", verified: false });
@@ -111,7 +113,9 @@ export async function signUp(input: { email: string; password: string; name: str
   } else {
     await hashPassword(input.password); // the time createConsumer would have spent
   }
-  const user = existing ?? (await getDb().read.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, emailVerifiedAt: true } }));
+  const user =
+    existing ??
+    (await getDb().read.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, emailVerifiedAt: true } }));
   if (user && !user.emailVerifiedAt) await sendVerification(user);
   else if (user && (await mayMail(email))) sendMailInBackground(alreadyRegisteredMessage(email));
   return sent(email);
@@ -120,7 +124,10 @@ export async function signUp(input: { email: string; password: string; name: str
 /** Sends a new verification link to an unverified account; the same answer for any address. */
 export async function resendVerification(input: { email: string }) {
   const email = normalizeEmail(input.email);
-  const user = await getDb().read.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, emailVerifiedAt: true } });
+  const user = await getDb().read.user.findUnique({
+    where: { email },
+    select: { id: true, email: true, name: true, emailVerifiedAt: true },
+  });
   if (user && !user.emailVerifiedAt) await sendVerification(user);
   return sent(email);
 }
@@ -152,7 +159,9 @@ function tooMany(seconds: number): AppError {
 function limiterError(err: unknown): AppError {
   if (err instanceof RateLimiterRes) return tooMany(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
   console.error("[hallmark] login throttle unavailable:", err);
-  return new AppError("service_unavailable", "Logging in is unavailable for a moment; try again shortly.", undefined, { "retry-after": "1" });
+  return new AppError("service_unavailable", "Logging in is unavailable for a moment; try again shortly.", undefined, {
+    "retry-after": "1",
+  });
 }
 
 /**

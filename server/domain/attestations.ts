@@ -93,11 +93,22 @@ export function signAttestation(signer: Signer, opts: { tenantId: string; issuer
   if (leaf.length > MAX_LEAF_BYTES) {
     const room = MAX_LEAF_BYTES - (leaf.length - Buffer.byteLength(opts.payloadJcs, "utf8"));
     throw new AppError("validation_failed", "The request body failed validation; see errors.", [
-      { pointer: "/payload", detail: `its log entry would be ${leaf.length} bytes, at most ${MAX_LEAF_BYTES} allowed: the canonical JSON of the payload may be at most ${room} bytes` },
+      {
+        pointer: "/payload",
+        detail: `its log entry would be ${leaf.length} bytes, at most ${MAX_LEAF_BYTES} allowed: the canonical JSON of the payload may be at most ${room} bytes`,
+      },
     ]);
   }
   return {
-    row: { id: fields.id, tenantId: opts.tenantId, issuerId: opts.issuerId, kid: signer.kid, payload: opts.payloadJcs, signature, createdAt },
+    row: {
+      id: fields.id,
+      tenantId: opts.tenantId,
+      issuerId: opts.issuerId,
+      kid: signer.kid,
+      payload: opts.payloadJcs,
+      signature,
+      createdAt,
+    },
     leafHash: leafHashNode(leaf),
   };
 }

@@ -73,6 +73,19 @@ export function holdIdempotencyKey(batch: BatchScope, req: IdempotentRequest, st
 }
 
 /** Stores the answer with the request's effect, in its transaction. */
-export async function storeIdempotentAnswer(w: EntryWriter, req: IdempotentRequest, status: number, body: unknown, at: Date): Promise<void> {
-  await w.putIdempotencyRecord({ tenantId: req.tenantId, key: req.key, requestHash: req.requestHash, status, response: JSON.stringify(body), createdAt: at });
+export async function storeIdempotentAnswer(
+  w: EntryWriter,
+  req: IdempotentRequest,
+  status: number,
+  body: unknown,
+  at: Date,
+): Promise<void> {
+  await w.putIdempotencyRecord({
+    tenantId: req.tenantId,
+    key: req.key,
+    requestHash: req.requestHash,
+    status,
+    response: JSON.stringify(body),
+    createdAt: at,
+  });
 }

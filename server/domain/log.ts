@@ -59,9 +59,17 @@ export async function getLogPolicy(): Promise<string> {
   const policy = witnessPolicy();
   const url = `${getConfig().baseUrl}/v1/log`;
   // Every key that signs now: the current one, and any still inside a rotation's overlap.
-  const logs = [id, ...id.overlapping].map((k) => ({ vkey: k.verifierKey, origin: id.origin, keyId: new Uint8Array(), publicKey: k.publicKey, url }));
+  const logs = [id, ...id.overlapping].map((k) => ({
+    vkey: k.verifierKey,
+    origin: id.origin,
+    keyId: new Uint8Array(),
+    publicKey: k.publicKey,
+    url,
+  }));
   const header = `# The transparency log ${id.origin} (C2SP tlog-policy): its signing keys, its witnesses and their quorum.\n`;
-  return header + formatPolicy({ logs, witnesses: policy?.witnesses ?? [], groups: policy?.groups ?? [], quorum: policy?.quorum ?? "none" });
+  return (
+    header + formatPolicy({ logs, witnesses: policy?.witnesses ?? [], groups: policy?.groups ?? [], quorum: policy?.quorum ?? "none" })
+  );
 }
 
 async function witnessingView() {

@@ -5,7 +5,13 @@ import { PACK_TEMPLATES } from "./pack-templates";
 const HEX = "ab".repeat(32);
 const now = new Date("2026-06-01T12:00:00.000Z");
 const facts = (over: Partial<RuleFacts> = {}): RuleFacts => ({
-  payload: { type: "hallmark.protection/v1", protection_id: "p1", content_hash: `sha256:${HEX}`, category: "design", meta: { source: { url: "https://x" } } },
+  payload: {
+    type: "hallmark.protection/v1",
+    protection_id: "p1",
+    content_hash: `sha256:${HEX}`,
+    category: "design",
+    meta: { source: { url: "https://x" } },
+  },
   createdAt: new Date("2026-05-31T12:00:00.000Z"),
   issuer: { status: "ACTIVE", trustLevel: "BASIC" },
   keyAlgorithm: "Ed25519",
@@ -29,7 +35,17 @@ describe("pack rule language", () => {
     });
     expect(bad.success).toBe(false);
     const paths = bad.error!.issues.map((i) => i.path.join("/"));
-    expect(paths).toEqual(expect.arrayContaining(["required_fields", "min_trust_level", "max_age_days", "allowed_issuer_statuses", "field_equals/0/field", "field_equals/0/value", ""]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "required_fields",
+        "min_trust_level",
+        "max_age_days",
+        "allowed_issuer_statuses",
+        "field_equals/0/field",
+        "field_equals/0/value",
+        "",
+      ]),
+    );
   });
 
   it("every built-in template is valid rule data with a description, category and region", () => {
@@ -106,7 +122,12 @@ describe("pack rule language", () => {
           required_visibility: "private",
           require_content_hash_match: true,
         },
-        facts({ issuer: { status: "SUSPENDED", trustLevel: "BASIC" }, keyAlgorithm: "RSA", createdAt: new Date("2026-05-20T00:00:00Z"), contentHash: "cd".repeat(32) }),
+        facts({
+          issuer: { status: "SUSPENDED", trustLevel: "BASIC" },
+          keyAlgorithm: "RSA",
+          createdAt: new Date("2026-05-20T00:00:00Z"),
+          contentHash: "cd".repeat(32),
+        }),
       ),
     );
     expect(c.required_fields).toMatchObject({ result: "fail", reason: "payload lacks fields title, meta.missing" });
@@ -125,20 +146,34 @@ describe("pack rule language", () => {
   it("trust levels are ordered BASIC < VERIFIED < HIGH", () => {
     const level = (have: string, min: "BASIC" | "VERIFIED" | "HIGH") =>
       evaluateRules({ min_trust_level: min }, facts({ issuer: { status: "ACTIVE", trustLevel: have } }))[0]!.result;
-    expect([level("HIGH", "VERIFIED"), level("VERIFIED", "VERIFIED"), level("VERIFIED", "HIGH"), level("BASIC", "HIGH")]).toEqual(["pass", "pass", "fail", "fail"]);
+    expect([level("HIGH", "VERIFIED"), level("VERIFIED", "VERIFIED"), level("VERIFIED", "HIGH"), level("BASIC", "HIGH")]).toEqual([
+      "pass",
+      "pass",
+      "fail",
+      "fail",
+    ]);
   });
 
   it("an issuer or key unknown to the log fails its rules; visibility does not apply to organisation attestations", () => {
     const c = byName(
       evaluateRules(
-        { min_trust_level: "BASIC", allowed_issuer_statuses: ["ACTIVE"], allowed_key_algorithms: ["Ed25519"], required_visibility: "public" },
+        {
+          min_trust_level: "BASIC",
+          allowed_issuer_statuses: ["ACTIVE"],
+          allowed_key_algorithms: ["Ed25519"],
+          required_visibility: "public",
+        },
         facts({ issuer: null, keyAlgorithm: null, protection: null }),
       ),
     );
     expect(c.min_trust_level!.result).toBe("fail");
     expect(c.allowed_issuer_statuses!.result).toBe("fail");
     expect(c.allowed_key_algorithms!.result).toBe("fail");
-    expect(c.required_visibility).toEqual({ name: "required_visibility", result: "pass", reason: "not applicable: the attestation is not a consumer protection" });
+    expect(c.required_visibility).toEqual({
+      name: "required_visibility",
+      result: "pass",
+      reason: "not applicable: the attestation is not a consumer protection",
+    });
   });
 
   it("compares a sent content hash even without the rule, and requires one only with it", () => {
@@ -147,7 +182,10 @@ describe("pack rule language", () => {
       { name: "content_hash_match", result: "pass", reason: "the content hash sent equals the attested content_hash" },
     ]);
     expect(evaluateRules({ require_content_hash_match: true }, facts())[0]).toMatchObject({ name: "content_hash_match", result: "fail" });
-    expect(evaluateRules({}, facts({ contentHash: HEX, payload: { title: "x" } }))[0]).toMatchObject({ result: "fail", reason: expect.stringContaining("no content_hash") });
+    expect(evaluateRules({}, facts({ contentHash: HEX, payload: { title: "x" } }))[0]).toMatchObject({
+      result: "fail",
+      reason: expect.stringContaining("no content_hash"),
+    });
     expect(ruleCheckNames({ max_age_days: 3, require_content_hash_match: true }, false)).toEqual(["max_age_days", "content_hash_match"]);
     expect(ruleCheckNames({ max_age_days: 3 }, true)).toEqual(["max_age_days", "content_hash_match"]);
   });

@@ -19,7 +19,9 @@ export type TrustLevel = (typeof TRUST_LEVELS)[number];
 
 /** A payload field path: dot-separated member names, e.g. "content_hash" or "source.url". */
 const FIELD_PATH = /^[^.\s]{1,64}(?:\.[^.\s]{1,64}){0,7}$/;
-const ZFieldPath = z.string().regex(FIELD_PATH, 'must be a payload field path such as "content_hash" or "source.url" (dot-separated, no spaces)');
+const ZFieldPath = z
+  .string()
+  .regex(FIELD_PATH, 'must be a payload field path such as "content_hash" or "source.url" (dot-separated, no spaces)');
 
 const unique = <T extends z.ZodType>(item: T, max: number) =>
   z
@@ -109,7 +111,8 @@ export function normaliseContentHash(value: unknown): string | null {
   return m ? m[1]!.toLowerCase() : null;
 }
 
-const has = (o: unknown, k: string): boolean => typeof o === "object" && o !== null && !Array.isArray(o) && Object.prototype.hasOwnProperty.call(o, k);
+const has = (o: unknown, k: string): boolean =>
+  typeof o === "object" && o !== null && !Array.isArray(o) && Object.prototype.hasOwnProperty.call(o, k);
 
 /** The value at a dot path, or undefined when any step is missing (own members only). */
 export function fieldAt(payload: Record<string, unknown>, path: string): unknown {
@@ -154,7 +157,9 @@ const EVALUATORS: { [K in (typeof RULE_ORDER)[number]]: Evaluator<K> } = {
   allowed_payload_types(types, f) {
     const t = f.payload.type;
     if (typeof t !== "string") return fail("allowed_payload_types", `payload has no type; allowed: ${list(types)}`);
-    return types.includes(t) ? pass("allowed_payload_types", `payload type ${t} is allowed`) : fail("allowed_payload_types", `payload type ${t} is not one of ${list(types)}`);
+    return types.includes(t)
+      ? pass("allowed_payload_types", `payload type ${t} is allowed`)
+      : fail("allowed_payload_types", `payload type ${t} is not one of ${list(types)}`);
   },
   allowed_categories(categories, f) {
     const c = f.payload.category;
@@ -205,7 +210,8 @@ const EVALUATORS: { [K in (typeof RULE_ORDER)[number]]: Evaluator<K> } = {
  */
 export function contentHashCheck(required: boolean, f: RuleFacts): CheckResult | null {
   const name = "content_hash_match";
-  if (f.contentHash === null) return required ? fail(name, "this pack requires the content hash of the file at hand (content_hash), and none was sent") : null;
+  if (f.contentHash === null)
+    return required ? fail(name, "this pack requires the content hash of the file at hand (content_hash), and none was sent") : null;
   const signed = normaliseContentHash(f.payload.content_hash);
   if (signed === null) return fail(name, "payload has no content_hash (sha256:<hex> or 64 hex digits) to compare with");
   return signed === f.contentHash

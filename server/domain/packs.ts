@@ -153,7 +153,9 @@ export async function listPacks(opts: ListPacksOptions): Promise<{ items: PackLi
   const wantTemplates = opts.isTemplate !== false;
   const wantCustom = opts.isTemplate !== true;
   const templates = wantTemplates
-    ? (await db.verificationPack.findMany({ where: { ...where, isTemplate: true } })).sort((a, b) => templateRank(a.templateKey) - templateRank(b.templateKey))
+    ? (await db.verificationPack.findMany({ where: { ...where, isTemplate: true } })).sort(
+        (a, b) => templateRank(a.templateKey) - templateRank(b.templateKey),
+      )
     : [];
   const customWhere = { ...where, isTemplate: false };
   const customTotal = wantCustom ? await db.verificationPack.count({ where: customWhere }) : 0;
@@ -191,7 +193,15 @@ export interface CreatePackInput {
   rules: PackRules;
 }
 
-export async function createPack({ tenantId, input, clonedFrom = null }: { tenantId: string; input: CreatePackInput; clonedFrom?: string | null }): Promise<PackView> {
+export async function createPack({
+  tenantId,
+  input,
+  clonedFrom = null,
+}: {
+  tenantId: string;
+  input: CreatePackInput;
+  clonedFrom?: string | null;
+}): Promise<PackView> {
   const now = new Date();
   const row = await getDb().write((tx) =>
     tx.verificationPack.create({
@@ -223,7 +233,10 @@ export async function updatePack({ tenantId, id, input }: { tenantId: string; id
     const current = await tx.verificationPack.findFirst({ where: { id, tenantId } });
     if (!current) throw notFound("Pack");
     if (current.isTemplate) {
-      throw new AppError("pack_read_only", "Built-in templates cannot be changed; clone it (POST /v1/attestation-packs/{id}/clone) and edit the copy.");
+      throw new AppError(
+        "pack_read_only",
+        "Built-in templates cannot be changed; clone it (POST /v1/attestation-packs/{id}/clone) and edit the copy.",
+      );
     }
     const data = {
       ...(input.name !== undefined ? { name: input.name } : {}),

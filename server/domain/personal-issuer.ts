@@ -21,7 +21,13 @@ export async function ensurePersonalIssuer(tenantId: string, name: string): Prom
         const existing = await tx.issuer.findUnique({ where: { personalFor: tenantId }, select: { id: true } });
         if (existing) return existing.id;
         // A personal issuer has no domain to verify; it signs for its one account.
-        const { issuer } = await insertIssuerWithKey(tx, { tenantId, name: name.slice(0, 200), domain: "", status: "ACTIVE", personalFor: tenantId });
+        const { issuer } = await insertIssuerWithKey(tx, {
+          tenantId,
+          name: name.slice(0, 200),
+          domain: "",
+          status: "ACTIVE",
+          personalFor: tenantId,
+        });
         return issuer.id;
       });
     } catch (err) {

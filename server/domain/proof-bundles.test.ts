@@ -23,7 +23,13 @@ async function verifyAll(size: number) {
     const b = await getProofBundle({ tenantId: m.tenantId, id });
     expect(b.inclusion_proof.tree_size).toBe(size);
     expect(b.signed_tree_head.tree_size).toBe(size);
-    const ok = verifyInclusion(b.inclusion_proof.log_index, size, leaf, b.inclusion_proof.hashes.map(hexToBytes), hexToBytes(b.signed_tree_head.root_hash));
+    const ok = verifyInclusion(
+      b.inclusion_proof.log_index,
+      size,
+      leaf,
+      b.inclusion_proof.hashes.map(hexToBytes),
+      hexToBytes(b.signed_tree_head.root_hash),
+    );
     expect(ok, `leaf ${b.inclusion_proof.log_index} of ${size}`).toBe(true);
     indexes.add(b.inclusion_proof.log_index);
   }

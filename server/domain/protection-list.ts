@@ -32,7 +32,9 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
     const createdAt = typeof t === "number" && Number.isSafeInteger(t) ? new Date(t) : null;
     if (createdAt && !Number.isNaN(createdAt.getTime()) && typeof id === "string" && id.length <= 64) return { createdAt, id };
   } catch {}
-  throw new AppError("invalid_parameter", "A query parameter is not valid; see errors.", [{ pointer: "/cursor", detail: "is not a cursor this API returned" }]);
+  throw new AppError("invalid_parameter", "A query parameter is not valid; see errors.", [
+    { pointer: "/cursor", detail: "is not a cursor this API returned" },
+  ]);
 }
 
 export interface ProtectionFilter {

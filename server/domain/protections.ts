@@ -71,7 +71,12 @@ export async function consumerOf(tenantId: string) {
  * in the database, so a private protection reveals nothing but its hash.
  */
 function signedPayload(protectionId: string, input: MintInput): Record<string, unknown> {
-  return { type: PROTECTION_PAYLOAD_TYPE, protection_id: protectionId, content_hash: `sha256:${input.content_hash}`, category: input.category };
+  return {
+    type: PROTECTION_PAYLOAD_TYPE,
+    protection_id: protectionId,
+    content_hash: `sha256:${input.content_hash}`,
+    category: input.category,
+  };
 }
 
 /**
@@ -85,7 +90,11 @@ function signedPayload(protectionId: string, input: MintInput): Record<string, u
  * the key gets the first answer if the mint committed, and mints once if it did not; a request
  * that arrives while the first is still running waits for it and gets its answer.
  */
-export async function mintProtection(opts: { tenantId: string; input: MintInput; idempotency?: { key: string; requestHash: string } }): Promise<MintResult> {
+export async function mintProtection(opts: {
+  tenantId: string;
+  input: MintInput;
+  idempotency?: { key: string; requestHash: string };
+}): Promise<MintResult> {
   const { tenantId, input } = opts;
   const user = await consumerOf(tenantId);
   const idempotency = opts.idempotency && { tenantId, ...opts.idempotency };
@@ -99,7 +108,14 @@ export async function mintProtection(opts: { tenantId: string; input: MintInput;
       issuerId,
       payload: signedPayload(protectionId, input),
       effects: (row) => {
-        view = { protection_id: protectionId, attestation_id: row.id, ...urlsOf(protectionId), status: "protected", content_hash: input.content_hash, protected_at: iso(row.createdAt) };
+        view = {
+          protection_id: protectionId,
+          attestation_id: row.id,
+          ...urlsOf(protectionId),
+          status: "protected",
+          content_hash: input.content_hash,
+          protected_at: iso(row.createdAt),
+        };
         return {
           admit: async (w, batch) => {
             if (idempotency) await checkIdempotencyKey(w, batch, idempotency);
@@ -121,7 +137,13 @@ export async function mintProtection(opts: { tenantId: string; input: MintInput;
   }
 }
 
-function protectionRow(id: string, tenantId: string, userId: string, attestation: { id: string; createdAt: Date }, input: MintInput): ProtectionInsert {
+function protectionRow(
+  id: string,
+  tenantId: string,
+  userId: string,
+  attestation: { id: string; createdAt: Date },
+  input: MintInput,
+): ProtectionInsert {
   return {
     id,
     tenantId,

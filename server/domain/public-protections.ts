@@ -81,7 +81,9 @@ export async function getPublicProtection({ id }: { id: string }): Promise<Publi
 
 /** GET /v1/protections/{id}/proof-bundle: the bundle a visitor's browser verifies. */
 export async function getPublicProofBundle({ id }: { id: string }) {
-  const row = isUuid(id) ? await getDb().read.protection.findUnique({ where: { id }, select: { tenantId: true, attestationId: true } }) : null;
+  const row = isUuid(id)
+    ? await getDb().read.protection.findUnique({ where: { id }, select: { tenantId: true, attestationId: true } })
+    : null;
   if (!row) throw notFound("Protection");
   return getProofBundle({ tenantId: row.tenantId, id: row.attestationId });
 }
@@ -90,12 +92,21 @@ export async function getPublicProofBundle({ id }: { id: string }) {
 export async function getPortfolio({ userId, limit, offset }: { userId: string; limit: number; offset: number }) {
   const db = getDb().read;
   const user = isUuid(userId)
-    ? await db.user.findUnique({ where: { id: userId }, select: { id: true, name: true, createdAt: true, tenant: { select: { kind: true } } } })
+    ? await db.user.findUnique({
+        where: { id: userId },
+        select: { id: true, name: true, createdAt: true, tenant: { select: { kind: true } } },
+      })
     : null;
   if (!user || user.tenant.kind !== "PERSONAL") throw notFound("Portfolio");
   const where = { userId: user.id, visibility: "public" };
   const [rows, total] = await Promise.all([
-    db.protection.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: offset, take: limit, include: { user: { select: { id: true, name: true } } } }),
+    db.protection.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: offset,
+      take: limit,
+      include: { user: { select: { id: true, name: true } } },
+    }),
     db.protection.count({ where }),
   ]);
   return {

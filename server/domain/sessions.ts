@@ -40,7 +40,13 @@ export async function createSession(user: { id: string; email: string; name: str
   const now = new Date();
   await getDb().write((tx) =>
     tx.session.create({
-      data: { id: sid, userId: user.id, tokenHash: sha256Hex(token), createdAt: now, expiresAt: new Date(now.getTime() + SESSION_MAX_AGE * 1000) },
+      data: {
+        id: sid,
+        userId: user.id,
+        tokenHash: sha256Hex(token),
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + SESSION_MAX_AGE * 1000),
+      },
     }),
   );
   return { sid, token };
@@ -66,7 +72,13 @@ export async function decodeSessionToken(token: string): Promise<SessionClaims |
 export async function liveSession(claims: SessionClaims) {
   const row = await getDb().read.session.findUnique({
     where: { id: claims.sid },
-    select: { id: true, userId: true, expiresAt: true, endedAt: true, user: { select: { id: true, tenantId: true, tenant: { select: { kind: true } } } } },
+    select: {
+      id: true,
+      userId: true,
+      expiresAt: true,
+      endedAt: true,
+      user: { select: { id: true, tenantId: true, tenant: { select: { kind: true } } } },
+    },
   });
   if (!row || row.endedAt || row.expiresAt.getTime() <= Date.now() || row.userId !== claims.sub || !row.user) return null;
   return row;
@@ -79,7 +91,13 @@ export async function authenticateSessionToken(token: string): Promise<SessionPr
   if (!claims) throw invalid();
   const row = await liveSession(claims);
   if (!row) throw invalid();
-  return { kind: "session", tenantId: row.user.tenantId, userId: row.userId, sessionId: row.id, scopes: new Set(scopesOfTenantKind(row.user.tenant.kind)) };
+  return {
+    kind: "session",
+    tenantId: row.user.tenantId,
+    userId: row.userId,
+    sessionId: row.id,
+    scopes: new Set(scopesOfTenantKind(row.user.tenant.kind)),
+  };
 }
 
 /** Ends a session for good (logout). Ending an ended session changes nothing. */

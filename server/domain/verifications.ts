@@ -126,7 +126,10 @@ export async function runVerification({ tenantId, input }: { tenantId: string; i
         data: { verificationsCount: { increment: 1 } },
       });
       if (bumped.count === 0) throw archived(); // archived since it was read
-      after = await tx.verificationPack.findUniqueOrThrow({ where: { id: pack.id }, select: { verificationsCount: true, name: true, revision: true } });
+      after = await tx.verificationPack.findUniqueOrThrow({
+        where: { id: pack.id },
+        select: { verificationsCount: true, name: true, revision: true },
+      });
     }
     // Only a bundle that verified is known to be that attestation, so only then does its protection count.
     if (protectionId) await tx.protection.update({ where: { id: protectionId }, data: { verificationCount: { increment: 1 } } });
@@ -151,7 +154,10 @@ export async function runVerification({ tenantId, input }: { tenantId: string; i
     id,
     result,
     checks,
-    pack: pack && packAfter ? { id: pack.id, name: pack.name, revision: pack.revision, verifications_count: packAfter.verificationsCount } : null,
+    pack:
+      pack && packAfter
+        ? { id: pack.id, name: pack.name, revision: pack.revision, verifications_count: packAfter.verificationsCount }
+        : null,
     attestation_id: attestationId,
     protection_id: protectionId,
     source,
@@ -178,7 +184,10 @@ type VerificationRow = {
 async function toViews(rows: VerificationRow[]): Promise<VerificationView[]> {
   const packIds = [...new Set(rows.map((r) => r.packId).filter((p): p is string => p !== null))];
   const packs = packIds.length
-    ? await getDb().read.verificationPack.findMany({ where: { id: { in: packIds } }, select: { id: true, name: true, verificationsCount: true } })
+    ? await getDb().read.verificationPack.findMany({
+        where: { id: { in: packIds } },
+        select: { id: true, name: true, verificationsCount: true },
+      })
     : [];
   const byId = new Map(packs.map((p) => [p.id, p]));
   return rows.map((r) => {
@@ -197,8 +206,18 @@ async function toViews(rows: VerificationRow[]): Promise<VerificationView[]> {
   });
 }
 
-export async function listVerifications(opts: { tenantId: string; packId?: string; result?: "pass" | "fail"; limit: number; offset: number }) {
-  const where = { tenantId: opts.tenantId, ...(opts.packId ? { packId: opts.packId } : {}), ...(opts.result ? { result: opts.result } : {}) };
+export async function listVerifications(opts: {
+  tenantId: string;
+  packId?: string;
+  result?: "pass" | "fail";
+  limit: number;
+  offset: number;
+}) {
+  const where = {
+    tenantId: opts.tenantId,
+    ...(opts.packId ? { packId: opts.packId } : {}),
+    ...(opts.result ? { result: opts.result } : {}),
+  };
   const db = getDb().read;
   const [rows, total] = await Promise.all([
     db.verification.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: opts.offset, take: opts.limit }),

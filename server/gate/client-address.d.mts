@@ -1,1 +1,5 @@
-export declare function resolveClientAddress(forwardedFor: string | undefined, socketAddress: string | undefined, trustedProxies: number): string;
+export declare function resolveClientAddress(
+  forwardedFor: string | undefined,
+  socketAddress: string | undefined,
+  trustedProxies: number,
+): string;

@@ -18,7 +18,9 @@ const PAGE_METHODS = ["GET", "HEAD", "OPTIONS"];
 
 // Next.js's own check of the Next-Router-State-Tree header (sent with client-side navigations):
 // a header it cannot parse makes it throw mid-render, a 500. Pinned with Next.js's version.
-const { parseAndValidateFlightRouterState } = createRequire(import.meta.url)("next/dist/server/app-render/parse-and-validate-flight-router-state.js");
+const { parseAndValidateFlightRouterState } = createRequire(import.meta.url)(
+  "next/dist/server/app-render/parse-and-validate-flight-router-state.js",
+);
 const routerStateIsValid = (value) => {
   try {
     parseAndValidateFlightRouterState(value);
@@ -143,7 +145,9 @@ export function createGate({ baseUrl, trustedProxies = 0, dev = false }) {
       }
       if (kind === "page") {
         if (!PAGE_METHODS.includes(req.method)) {
-          return answer(req, res, "method_not_allowed", `Pages are only read; ${req.method} is not served here.`, { allow: PAGE_METHODS.join(", ") });
+          return answer(req, res, "method_not_allowed", `Pages are only read; ${req.method} is not served here.`, {
+            allow: PAGE_METHODS.join(", "),
+          });
         }
         const state = headers["next-router-state-tree"];
         if (state !== undefined && !routerStateIsValid(state)) {
@@ -173,7 +177,11 @@ export function createGate({ baseUrl, trustedProxies = 0, dev = false }) {
 
     /** CONNECT never becomes a request (Node hands over the socket): answered 405 and closed. */
     onConnect(_req, socket) {
-      socket.end(rawAnswer(405, "Method Not Allowed", "method_not_allowed", "CONNECT is not served here.", { extra: `allow: ${ALLOWED_METHODS.join(", ")}\r\n` }));
+      socket.end(
+        rawAnswer(405, "Method Not Allowed", "method_not_allowed", "CONNECT is not served here.", {
+          extra: `allow: ${ALLOWED_METHODS.join(", ")}\r\n`,
+        }),
+      );
     },
 
     /** A request the HTTP parser refused (unknown method, bad header, oversized headers). */

@@ -80,7 +80,11 @@ describe("the gate", () => {
   it("serves pages only to GET, HEAD and OPTIONS (there are no Server Actions), and refuses a router state Next.js cannot parse", async () => {
     for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
       const res = await request(https.url, "/dashboard", { method, headers: { "next-action": "x" } });
-      expect({ status: res.status, allow: res.headers.allow, code: res.body.code }, method).toEqual({ status: 405, allow: "GET, HEAD, OPTIONS", code: "method_not_allowed" });
+      expect({ status: res.status, allow: res.headers.allow, code: res.body.code }, method).toEqual({
+        status: 405,
+        allow: "GET, HEAD, OPTIONS",
+        code: "method_not_allowed",
+      });
     }
     for (const state of ["garbage", "%", "[1,2", encodeURIComponent('["",{"children":7}]')]) {
       const res = await request(https.url, "/dashboard", { headers: { rsc: "1", "next-router-state-tree": state } });
@@ -110,8 +114,14 @@ describe("the gate", () => {
   });
 
   it("pins the host to the base URL, whatever Host or X-Forwarded-Host the client sent", async () => {
-    const res = await request(https.url, "/login", { headers: { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" } });
-    expect(res.body.headers).toMatchObject({ host: "hallmark.example", "x-forwarded-host": "hallmark.example", "x-forwarded-proto": "https" });
+    const res = await request(https.url, "/login", {
+      headers: { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" },
+    });
+    expect(res.body.headers).toMatchObject({
+      host: "hallmark.example",
+      "x-forwarded-host": "hallmark.example",
+      "x-forwarded-proto": "https",
+    });
   });
 
   it("takes the client address from the connection, and from X-Forwarded-For only behind trusted proxies", async () => {
@@ -157,14 +167,19 @@ describe("the gate", () => {
     const planted = "script-src 'nonce-planted'";
     const page = await request(https.url, "/", { headers: { "content-security-policy": planted } });
     expect(page.body.headers["content-security-policy"]).not.toContain("planted");
-    const api = await request(https.url, "/v1/log", { headers: { "content-security-policy": planted, "content-security-policy-report-only": planted } });
+    const api = await request(https.url, "/v1/log", {
+      headers: { "content-security-policy": planted, "content-security-policy-report-only": planted },
+    });
     expect(api.body.headers["content-security-policy"]).toBeUndefined();
     expect(api.body.headers["content-security-policy-report-only"]).toBeUndefined();
   });
 
   it("refuses a cookie-borne change from another origin with 403 problem+json", async () => {
     const cookie = "next-auth.session-token=x";
-    const refused = await request(https.url, "/v1/api-keys/x/revoke", { method: "POST", headers: { cookie, origin: "https://evil.example" } });
+    const refused = await request(https.url, "/v1/api-keys/x/revoke", {
+      method: "POST",
+      headers: { cookie, origin: "https://evil.example" },
+    });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: "cross_origin_request", status: 403, title: "Cross-origin request refused" });
     const allowed = await request(https.url, "/v1/api-keys/x/revoke", { method: "POST", headers: { cookie, origin: BASE } });
@@ -177,21 +192,51 @@ describe("crossOriginRefusal", () => {
   const cookie = { cookie: "next-auth.session-token=t" };
   const cases: [string, string, string, Record<string, string>, boolean][] = [
     ["cookie, foreign Origin", "POST", "/v1/api-keys/x/revoke", { ...cookie, origin: "https://evil.example" }, true],
-    ["cookie, a sibling origin of the same site", "POST", "/api/trpc/apiKeys.create", { ...cookie, origin: "https://other.hallmark.example" }, true],
+    [
+      "cookie, a sibling origin of the same site",
+      "POST",
+      "/api/trpc/apiKeys.create",
+      { ...cookie, origin: "https://other.hallmark.example" },
+      true,
+    ],
     ["cookie, the same host over http", "POST", "/v1/issuers/x/keys", { ...cookie, origin: "http://hallmark.example" }, true],
     ["cookie, Origin null", "DELETE", "/v1/x", { ...cookie, origin: "null" }, true],
     ["cookie, own Origin", "POST", "/v1/api-keys/x/revoke", { ...cookie, origin: ours }, false],
-    ["cookie, no Origin, Sec-Fetch-Site same-origin", "PATCH", "/v1/attestation-packs/x", { ...cookie, "sec-fetch-site": "same-origin" }, false],
+    [
+      "cookie, no Origin, Sec-Fetch-Site same-origin",
+      "PATCH",
+      "/v1/attestation-packs/x",
+      { ...cookie, "sec-fetch-site": "same-origin" },
+      false,
+    ],
     ["cookie, no Origin, Sec-Fetch-Site same-site", "POST", "/v1/x", { ...cookie, "sec-fetch-site": "same-site" }, true],
     ["cookie, no Origin, Sec-Fetch-Site cross-site", "POST", "/v1/x", { ...cookie, "sec-fetch-site": "cross-site" }, true],
     ["cookie and nothing to show where it comes from", "POST", "/v1/consumer/logout", cookie, true],
     ["no cookie, no Origin (curl, a server)", "POST", "/v1/consumer/login", {}, false],
     ["login form posted from elsewhere, no cookie", "POST", "/v1/consumer/login", { origin: "https://evil.example" }, true],
     ["next-auth credentials from elsewhere", "POST", "/api/auth/callback/credentials", { origin: "https://evil.example" }, true],
-    ["an API key, whatever the Origin", "POST", "/v1/attestations", { ...cookie, "x-api-key": "hm_live_x", origin: "https://evil.example" }, false],
+    [
+      "an API key, whatever the Origin",
+      "POST",
+      "/v1/attestations",
+      { ...cookie, "x-api-key": "hm_live_x", origin: "https://evil.example" },
+      false,
+    ],
     ["a blank API key is no key", "POST", "/v1/attestations", { ...cookie, "x-api-key": " ", origin: "https://evil.example" }, true],
-    ["X-API-Key is no credential on /api/trpc", "POST", "/api/trpc/apiKeys.create", { ...cookie, "x-api-key": "k", origin: "https://evil.example" }, true],
-    ["a bearer token, whatever the Origin", "POST", "/api/trpc/apiKeys.create", { authorization: "Bearer t", origin: "https://evil.example" }, false],
+    [
+      "X-API-Key is no credential on /api/trpc",
+      "POST",
+      "/api/trpc/apiKeys.create",
+      { ...cookie, "x-api-key": "k", origin: "https://evil.example" },
+      true,
+    ],
+    [
+      "a bearer token, whatever the Origin",
+      "POST",
+      "/api/trpc/apiKeys.create",
+      { authorization: "Bearer t", origin: "https://evil.example" },
+      false,
+    ],
     ["reads are never refused", "GET", "/v1/api-keys", { ...cookie, origin: "https://evil.example" }, false],
   ];
   it.each(cases)("%s", (_name, method, path, headers, refused) => {
@@ -215,7 +260,11 @@ describe("resolveClientAddress", () => {
 describe("the gate's problems", () => {
   it("use the codes, statuses and titles of every other answer", () => {
     for (const [code, { status, title }] of Object.entries(GATE_PROBLEMS)) {
-      expect({ code, status, title }).toEqual({ code, status: ERROR_STATUS[code as keyof typeof ERROR_STATUS], title: TITLES[code as keyof typeof TITLES] });
+      expect({ code, status, title }).toEqual({
+        code,
+        status: ERROR_STATUS[code as keyof typeof ERROR_STATUS],
+        title: TITLES[code as keyof typeof TITLES],
+      });
     }
   });
 });

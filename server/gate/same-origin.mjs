@@ -29,11 +29,15 @@ export function crossOriginRefusal(method, path, headers, baseOrigin) {
   if (BEARER.test(headers.authorization ?? "")) return null;
   const origin = headers.origin;
   if (origin !== undefined) {
-    return origin === baseOrigin ? null : `This request came from ${JSON.stringify(origin)}; Hallmark acts for a session only on requests from its own pages (${baseOrigin}). Integrations use an API key.`;
+    return origin === baseOrigin
+      ? null
+      : `This request came from ${JSON.stringify(origin)}; Hallmark acts for a session only on requests from its own pages (${baseOrigin}). Integrations use an API key.`;
   }
   const site = headers["sec-fetch-site"];
   if (site !== undefined) {
-    return site === "same-origin" ? null : `This request came from another site (Sec-Fetch-Site: ${site}); Hallmark acts for a session only on requests from its own pages. Integrations use an API key.`;
+    return site === "same-origin"
+      ? null
+      : `This request came from another site (Sec-Fetch-Site: ${site}); Hallmark acts for a session only on requests from its own pages. Integrations use an API key.`;
   }
   if (headers.cookie) {
     return "A request authenticated by cookie must show it comes from Hallmark's own pages (an Origin header). Integrations use an API key or Authorization: Bearer.";

@@ -52,7 +52,12 @@ export function securityHeaders({ https, dev }) {
   };
   const api = {
     ...common,
-    "content-security-policy": directives({ "default-src": "'none'", "frame-ancestors": "'none'", "base-uri": "'none'", "form-action": "'none'" }),
+    "content-security-policy": directives({
+      "default-src": "'none'",
+      "frame-ancestors": "'none'",
+      "base-uri": "'none'",
+      "form-action": "'none'",
+    }),
   };
   const staticFiles = {
     ...common,

@@ -22,7 +22,9 @@ export async function screenAuthRequest(req: NextRequest, action: string): Promi
   const methods = Object.keys(SERVED).filter((m) => SERVED[m]!.includes(action));
   if (methods.length === 0) throw new AppError("not_found", `No endpoint at /api/auth/${action}.`);
   if (!methods.includes(req.method)) {
-    throw new AppError("method_not_allowed", `${req.method} is not allowed here; use ${methods.join(" or ")}.`, undefined, { allow: methods.join(", ") });
+    throw new AppError("method_not_allowed", `${req.method} is not allowed here; use ${methods.join(" or ")}.`, undefined, {
+      allow: methods.join(", "),
+    });
   }
   if (req.method !== "POST") return req;
   const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();

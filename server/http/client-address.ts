@@ -25,7 +25,13 @@ export function ignoringSession(handler: Handler): Handler {
     const headers = new Headers(req.headers);
     headers.delete("cookie");
     headers.delete("authorization");
-    const stripped = new Request(req.url, { method: req.method, headers, body: req.body, duplex: "half", signal: req.signal } as RequestInit);
+    const stripped = new Request(req.url, {
+      method: req.method,
+      headers,
+      body: req.body,
+      duplex: "half",
+      signal: req.signal,
+    } as RequestInit);
     return handler(stripped, ctx);
   };
 }

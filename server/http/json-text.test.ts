@@ -33,12 +33,17 @@ describe("parseJsonText", () => {
   });
 
   it("refuses numbers that do not survive a parse and a print, with a pointer to each", () => {
-    expect(pointers('{"a":12345678901234567890,"b":[9007199254740993,1e-400],"c":{"d":0.30000000000000000001}}')).toEqual(["/a", "/b/0", "/b/1", "/c/d"]);
+    expect(pointers('{"a":12345678901234567890,"b":[9007199254740993,1e-400],"c":{"d":0.30000000000000000001}}')).toEqual([
+      "/a",
+      "/b/0",
+      "/b/1",
+      "/c/d",
+    ]);
     expect(refusal('{"n":9007199254740992}').errors?.[0]?.detail).toMatch(/beyond ±\(2\^53−1\)/);
   });
 
   it("keeps numbers that do", () => {
-    const ok = '[0,-0,1,-1,0.1,1.5,1e-7,5e-324,1E2,1.0,100.000,9007199254740991,-9007199254740991,0.30000000000000004,2.5e-10]';
+    const ok = "[0,-0,1,-1,0.1,1.5,1e-7,5e-324,1E2,1.0,100.000,9007199254740991,-9007199254740991,0.30000000000000004,2.5e-10]";
     expect(parseJsonText(ok)).toEqual(JSON.parse(ok));
   });
 
@@ -49,7 +54,12 @@ describe("parseJsonText", () => {
 
 describe("numberProblem against lossless-json (an independent implementation)", () => {
   const numeral = fc
-    .tuple(fc.boolean(), fc.stringMatching(/^(0|[1-9]\d{0,24})$/), fc.option(fc.stringMatching(/^\d{1,20}$/)), fc.option(fc.integer({ min: -400, max: 400 })))
+    .tuple(
+      fc.boolean(),
+      fc.stringMatching(/^(0|[1-9]\d{0,24})$/),
+      fc.option(fc.stringMatching(/^\d{1,20}$/)),
+      fc.option(fc.integer({ min: -400, max: 400 })),
+    )
     .map(([neg, int, frac, exp]) => `${neg ? "-" : ""}${int}${frac === null ? "" : `.${frac}`}${exp === null ? "" : `e${exp}`}`);
 
   it("agrees on every numeral within ±(2^53−1): exact when lossless-json calls it safe", () => {

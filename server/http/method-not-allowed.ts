@@ -13,8 +13,5 @@ export function otherMethods<A extends Method>(...allowed: A[]): Record<Exclude<
     problemResponse("method_not_allowed", `${req.method} is not allowed here; use ${served.join(" or ")}.`, {
       headers: { allow },
     });
-  return Object.fromEntries(METHODS.filter((m) => !served.includes(m)).map((m) => [m, handler])) as Record<
-    Exclude<Method, A>,
-    Handler
-  >;
+  return Object.fromEntries(METHODS.filter((m) => !served.includes(m)).map((m) => [m, handler])) as Record<Exclude<Method, A>, Handler>;
 }

@@ -72,7 +72,13 @@ export async function consumeKeyLimits(key: { apiKeyId: string; rateLimitPerMinu
 
   const { day: date, secondsToMidnight } = utcDay();
   const d = await take(getLimiter("key-day", perDay, DAY_COUNTER_TTL), `${key.apiKeyId}:${date}`);
-  const day: PolicyState = { name: "day", quota: perDay, window: DAY, remaining: Math.max(0, d.res.remainingPoints), reset: secondsToMidnight };
+  const day: PolicyState = {
+    name: "day",
+    quota: perDay,
+    window: DAY,
+    remaining: Math.max(0, d.res.remainingPoints),
+    reset: secondsToMidnight,
+  };
   if (!d.ok) return { ok: false, exceeded: day, policies: [minute, day] };
   return { ok: true, policies: [minute, day] };
 }

@@ -24,7 +24,9 @@ export function appendCases(name: string, log: () => TestLog): void {
     it("writes a batch entirely: attestations, leaves and nodes, one checkpoint", async () => {
       const before = await state();
       const id = await log().identity.getLogIdentity();
-      const outcomes = await log().store.getStore().append((w) => log().append.appendBatch(w, id, [entry(), entry(), entry()]));
+      const outcomes = await log()
+        .store.getStore()
+        .append((w) => log().append.appendBatch(w, id, [entry(), entry(), entry()]));
       const after = await state();
       expect(outcomes).toEqual([0, 1, 2].map((i) => ({ logIndex: before.size + i })));
       expect(after).toMatchObject({ size: before.size + 3, attestations: before.attestations + 3, checkpoints: before.checkpoints + 1 });
@@ -34,12 +36,20 @@ export function appendCases(name: string, log: () => TestLog): void {
     it("writes nothing of a batch that fails midway, and the log stays appendable", async () => {
       const id = await log().identity.getLogIdentity();
       const dup = crypto.randomUUID();
-      await log().store.getStore().append((w) => log().append.appendBatch(w, id, [entry(dup)]));
+      await log()
+        .store.getStore()
+        .append((w) => log().append.appendBatch(w, id, [entry(dup)]));
       const before = await state();
       // The second entry repeats an id: its insert fails after the first row was written.
-      await expect(log().store.getStore().append((w) => log().append.appendBatch(w, id, [entry(), entry(dup)]))).rejects.toThrow();
+      await expect(
+        log()
+          .store.getStore()
+          .append((w) => log().append.appendBatch(w, id, [entry(), entry(dup)])),
+      ).rejects.toThrow();
       expect(await state()).toEqual(before);
-      await log().store.getStore().append((w) => log().append.appendBatch(w, id, [entry()]));
+      await log()
+        .store.getStore()
+        .append((w) => log().append.appendBatch(w, id, [entry()]));
       expect((await state()).size).toBe(before.size + 1);
     });
 
@@ -74,7 +84,15 @@ export function appendCases(name: string, log: () => TestLog): void {
             if (batch.has(key) || (await w.idempotencyRecord(tenantId, key))) throw new Error(`taken ${key}`);
             batch.set(key, true);
           },
-          write: (w) => w.putIdempotencyRecord({ tenantId, key, requestHash: "h", status: 201, response: JSON.stringify({ id: e.row.id }), createdAt: new Date() }),
+          write: (w) =>
+            w.putIdempotencyRecord({
+              tenantId,
+              key,
+              requestHash: "h",
+              status: 201,
+              response: JSON.stringify({ id: e.row.id }),
+              createdAt: new Date(),
+            }),
           // Declared, so a store that can reads the batch's keys at once (pg-store) does.
           idempotencyKey: { tenantId, key },
         };
@@ -96,8 +114,14 @@ export function appendCases(name: string, log: () => TestLog): void {
         `taken ${c}`,
         before.size + 2,
       ]);
-      expect(await state()).toMatchObject({ size: before.size + 3, attestations: before.attestations + 3, checkpoints: before.checkpoints + 1 });
-      const records = await log().db.getDb().read.idempotencyRecord.findMany({ where: { tenantId, key: { in: [a, b, c, d] } } });
+      expect(await state()).toMatchObject({
+        size: before.size + 3,
+        attestations: before.attestations + 3,
+        checkpoints: before.checkpoints + 1,
+      });
+      const records = await log()
+        .db.getDb()
+        .read.idempotencyRecord.findMany({ where: { tenantId, key: { in: [a, b, c, d] } } });
       expect(records.map((r) => r.key).sort()).toEqual([a, c, d].sort());
       // Committed: a later batch sees the key taken.
       await expect(seq.append(withEffects(a, false))).rejects.toThrow(`taken ${a}`);
@@ -108,9 +132,37 @@ export function appendCases(name: string, log: () => TestLog): void {
       const before = await state();
       const records = await log().db.getDb().read.idempotencyRecord.count();
       const ok = entry();
-      ok.effects = { write: (w) => w.putIdempotencyRecord({ tenantId: log().tenantId, key: crypto.randomUUID(), requestHash: "h", status: 201, response: "{}", createdAt: new Date() }) };
+      ok.effects = {
+        write: (w) =>
+          w.putIdempotencyRecord({
+            tenantId: log().tenantId,
+            key: crypto.randomUUID(),
+            requestHash: "h",
+            status: 201,
+            response: "{}",
+            createdAt: new Date(),
+          }),
+      };
       const broken = entry();
-      broken.effects = { write: (w) => w.insertProtection({ id: crypto.randomUUID(), tenantId: log().tenantId, userId: "no such user", attestationId: broken.row.id, contentHash: "x", title: null, description: null, contentType: null, fileName: null, fileSize: null, category: "other", visibility: "private", aiMetadata: null, createdAt: new Date() }) };
+      broken.effects = {
+        write: (w) =>
+          w.insertProtection({
+            id: crypto.randomUUID(),
+            tenantId: log().tenantId,
+            userId: "no such user",
+            attestationId: broken.row.id,
+            contentHash: "x",
+            title: null,
+            description: null,
+            contentType: null,
+            fileName: null,
+            fileSize: null,
+            category: "other",
+            visibility: "private",
+            aiMetadata: null,
+            createdAt: new Date(),
+          }),
+      };
       const results = await Promise.allSettled([seq.append(ok), seq.append(broken)]);
       expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
       expect(await state()).toEqual(before);
@@ -132,8 +184,15 @@ export function appendCases(name: string, log: () => TestLog): void {
       };
       const results = await Promise.allSettled(Array.from({ length: 8 }, () => seq.append(taking(5))));
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(5);
-      expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.message)).toEqual(["quota", "quota", "quota"]);
-      const counter = () => log().db.getDb().read.usageCounter.findUniqueOrThrow({ where: { userId_month: { userId, month } } });
+      expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.message)).toEqual([
+        "quota",
+        "quota",
+        "quota",
+      ]);
+      const counter = () =>
+        log()
+          .db.getDb()
+          .read.usageCounter.findUniqueOrThrow({ where: { userId_month: { userId, month } } });
       expect((await counter()).count).toBe(5);
       // No limit: always taken, and counted.
       await seq.append(taking(null));

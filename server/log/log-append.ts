@@ -80,7 +80,11 @@ export async function appendBatch(w: LogWriter, id: LogIdentity, all: LogEntry[]
     if (!hash) throw new Error(`log node ${p.level}:${p.index} is missing`);
     return hash;
   });
-  const grown = appendLeaves(size, frontier, entries.map((e) => e.leafHash));
+  const grown = appendLeaves(
+    size,
+    frontier,
+    entries.map((e) => e.leafHash),
+  );
   await w.insertAttestations(entries.map((e, i) => ({ ...e.row, status: "VALID", logIndex: BigInt(size + i) })));
   await w.insertNodes(grown.newNodes);
   const cp = signCheckpoint(id, grown.size, grown.root);

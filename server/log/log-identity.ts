@@ -72,7 +72,13 @@ function toKey(origin: string, publicKey: Uint8Array, signsFrom: Date | null, si
 
 type RetiredRow = { publicKey: Uint8Array; privateKeyEnc: string; signsFrom: Date; signsUntil: Date };
 
-function toIdentity(origin: string, publicKey: Uint8Array, privateKeyEnc: string, keySince: Date | null = null, retired: RetiredRow[] = []): LogIdentity {
+function toIdentity(
+  origin: string,
+  publicKey: Uint8Array,
+  privateKeyEnc: string,
+  keySince: Date | null = null,
+  retired: RetiredRow[] = [],
+): LogIdentity {
   const now = new Date();
   const aad = `log:${origin}`;
   return {
@@ -81,8 +87,13 @@ function toIdentity(origin: string, publicKey: Uint8Array, privateKeyEnc: string
     privateKey: openPrivateKey(privateKeyEnc, aad),
     overlapping: retired
       .filter((r) => r.signsUntil > now)
-      .map((r) => ({ ...toKey(origin, new Uint8Array(r.publicKey), r.signsFrom, r.signsUntil), privateKey: openPrivateKey(r.privateKeyEnc, aad) })),
-    retired: [...retired].sort((a, b) => b.signsUntil.getTime() - a.signsUntil.getTime()).map((r) => toKey(origin, new Uint8Array(r.publicKey), r.signsFrom, r.signsUntil)),
+      .map((r) => ({
+        ...toKey(origin, new Uint8Array(r.publicKey), r.signsFrom, r.signsUntil),
+        privateKey: openPrivateKey(r.privateKeyEnc, aad),
+      })),
+    retired: [...retired]
+      .sort((a, b) => b.signsUntil.getTime() - a.signsUntil.getTime())
+      .map((r) => toKey(origin, new Uint8Array(r.publicKey), r.signsFrom, r.signsUntil)),
   };
 }
 
@@ -93,7 +104,16 @@ async function createLog(tx: Tx): Promise<void> {
   const now = new Date();
   const root = emptyRootHash();
   await tx.log.create({
-    data: { id: 1, origin: logOrigin, publicKey: dbBytes(pair.publicRaw), privateKeyEnc, treeSize: 0n, rootHash: dbBytes(root), createdAt: now, updatedAt: now },
+    data: {
+      id: 1,
+      origin: logOrigin,
+      publicKey: dbBytes(pair.publicRaw),
+      privateKeyEnc,
+      treeSize: 0n,
+      rootHash: dbBytes(root),
+      createdAt: now,
+      updatedAt: now,
+    },
   });
   const cp = signCheckpoint(toIdentity(logOrigin, pair.publicRaw, privateKeyEnc), 0, root);
   await tx.checkpoint.create({ data: { ...cp, treeSize: 0n, rootHash: dbBytes(cp.rootHash) } });
@@ -166,10 +186,22 @@ export async function rotateLogKey(overlapMs: number): Promise<{ current: LogKey
   const row = await getDb().write(async (tx) => {
     const log = await tx.log.findUniqueOrThrow({ where: { id: 1 } });
     await tx.retiredLogKey.create({
-      data: { keyId: id.keyIdHex, publicKey: log.publicKey, privateKeyEnc: log.privateKeyEnc, signsFrom: log.keySince ?? log.createdAt, signsUntil: until },
+      data: {
+        keyId: id.keyIdHex,
+        publicKey: log.publicKey,
+        privateKeyEnc: log.privateKeyEnc,
+        signsFrom: log.keySince ?? log.createdAt,
+        signsUntil: until,
+      },
     });
-    await tx.log.update({ where: { id: 1 }, data: { publicKey: dbBytes(pair.publicRaw), privateKeyEnc: sealPrivateKey(pair.privateKey, `log:${id.origin}`), keySince: now } });
+    await tx.log.update({
+      where: { id: 1 },
+      data: { publicKey: dbBytes(pair.publicRaw), privateKeyEnc: sealPrivateKey(pair.privateKey, `log:${id.origin}`), keySince: now },
+    });
     return log;
   });
-  return { current: toKey(id.origin, pair.publicRaw, now, null), previous: toKey(id.origin, new Uint8Array(row.publicKey), row.keySince ?? row.createdAt, until) };
+  return {
+    current: toKey(id.origin, pair.publicRaw, now, null),
+    previous: toKey(id.origin, new Uint8Array(row.publicKey), row.keySince ?? row.createdAt, until),
+  };
 }

@@ -43,13 +43,23 @@ class MemoryStore {
   }
 
   private async transaction<T>(fn: (w: LogWriter) => Promise<T>): Promise<T> {
-    const tx = { attestations: [] as (AttestationInsert & { logIndex: bigint })[], nodes: [] as StoredNode[], checkpoints: [] as Checkpoint[], head: null as null | { size: number; root: Uint8Array } };
+    const tx = {
+      attestations: [] as (AttestationInsert & { logIndex: bigint })[],
+      nodes: [] as StoredNode[],
+      checkpoints: [] as Checkpoint[],
+      head: null as null | { size: number; root: Uint8Array },
+    };
     const fault = this.fault;
     const unused = () => {
       throw new Error("entry effects are not part of this test");
     };
     const w: LogWriter = {
-      entries: { idempotencyRecord: unused, putIdempotencyRecord: unused, takeUsageUnit: unused, insertProtection: unused } as unknown as EntryWriter,
+      entries: {
+        idempotencyRecord: unused,
+        putIdempotencyRecord: unused,
+        takeUsageUnit: unused,
+        insertProtection: unused,
+      } as unknown as EntryWriter,
       lockHead: async () => this.size,
       nodes: async (positions: readonly NodePosition[]) => {
         const out: NodeHashes = new Map();
@@ -88,7 +98,18 @@ function identity(): LogIdentity {
   const raw = new Uint8Array(publicKey.export({ format: "der", type: "spki" }).subarray(-32));
   const origin = "memory.test/log";
   const vkey = verifierKey(origin, raw);
-  return { origin, publicKey: raw, publicKeyPem: "", keyIdHex: vkey.split("+")[1]!, verifierKey: vkey, signsFrom: null, signsUntil: null, privateKey, overlapping: [], retired: [] };
+  return {
+    origin,
+    publicKey: raw,
+    publicKeyPem: "",
+    keyIdHex: vkey.split("+")[1]!,
+    verifierKey: vkey,
+    signsFrom: null,
+    signsUntil: null,
+    privateKey,
+    overlapping: [],
+    retired: [],
+  };
 }
 
 let n = 0;
@@ -106,7 +127,14 @@ function entry(): LogEntry {
 }
 
 const leafDataOf = (a: { id: string; issuerId: string; kid: string; payload: string; signature: string; createdAt: Date }) =>
-  leafData({ id: a.id, issuer_id: a.issuerId, kid: a.kid, payload: JSON.parse(a.payload), created_at: a.createdAt.toISOString(), signature: a.signature });
+  leafData({
+    id: a.id,
+    issuer_id: a.issuerId,
+    kid: a.kid,
+    payload: JSON.parse(a.payload),
+    created_at: a.createdAt.toISOString(),
+    signature: a.signature,
+  });
 
 /** The whole log against a tree rebuilt from its attestations with the RFC's definition. */
 function checkWholeLog(store: MemoryStore, id: LogIdentity): void {
@@ -127,7 +155,14 @@ function checkWholeLog(store: MemoryStore, id: LogIdentity): void {
       expectedNodes++;
       expect(bytesToHex(store.nodes.get(nodeKey(level, j)) ?? new Uint8Array()), `node ${level}:${j}`).toBe(want.toString("hex"));
     });
-    row = Array.from({ length: Math.floor(row.length / 2) }, (_, j) => crypto.createHash("sha256").update(Uint8Array.of(1)).update(row[2 * j]!).update(row[2 * j + 1]!).digest());
+    row = Array.from({ length: Math.floor(row.length / 2) }, (_, j) =>
+      crypto
+        .createHash("sha256")
+        .update(Uint8Array.of(1))
+        .update(row[2 * j]!)
+        .update(row[2 * j + 1]!)
+        .digest(),
+    );
   }
   expect(store.nodes.size).toBe(expectedNodes);
   // Every checkpoint verifies and has the root of the tree of its size.
@@ -143,31 +178,36 @@ describe("the log's storage contract, in memory", () => {
   it("holds under any sequence of appends and faults, and is told which failures persisted", async () => {
     const faults = fc.constantFrom<Fault>("none", "none", "mid-write", "before-commit", "after-commit");
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ batch: fc.integer({ min: 1, max: 6 }), fault: faults }), { minLength: 1, maxLength: 25 }), async (steps) => {
-        const store = new MemoryStore();
-        const id = identity();
-        for (const step of steps) {
-          const before = store.size;
-          store.fault = step.fault;
-          const entries = Array.from({ length: step.batch }, entry);
-          const outcome = await store.append((w) => appendBatch(w, id, entries)).then(
-            (o) => ({ ok: true as const, o }),
-            (err: Error) => {
-              if (err instanceof ImmutableRewrite) throw err;
-              return { ok: false as const, err };
-            },
-          );
-          const persisted = step.fault === "none" || step.fault === "after-commit";
-          expect(outcome.ok).toBe(step.fault === "none");
-          if (outcome.ok) expect(outcome.o).toEqual(entries.map((_, i) => ({ logIndex: before + i })));
-          expect(store.size).toBe(persisted ? before + step.batch : before);
-          // A persisted failure's entries are in the log (a retry would add them again: the
-          // caller must treat "failed" as "maybe persisted"); an unpersisted one's are not.
-          for (const [i, e] of entries.entries()) expect(store.attestations.get(before + i)?.id === e.row.id).toBe(persisted);
-          store.fault = "none";
-          checkWholeLog(store, id);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(fc.record({ batch: fc.integer({ min: 1, max: 6 }), fault: faults }), { minLength: 1, maxLength: 25 }),
+        async (steps) => {
+          const store = new MemoryStore();
+          const id = identity();
+          for (const step of steps) {
+            const before = store.size;
+            store.fault = step.fault;
+            const entries = Array.from({ length: step.batch }, entry);
+            const outcome = await store
+              .append((w) => appendBatch(w, id, entries))
+              .then(
+                (o) => ({ ok: true as const, o }),
+                (err: Error) => {
+                  if (err instanceof ImmutableRewrite) throw err;
+                  return { ok: false as const, err };
+                },
+              );
+            const persisted = step.fault === "none" || step.fault === "after-commit";
+            expect(outcome.ok).toBe(step.fault === "none");
+            if (outcome.ok) expect(outcome.o).toEqual(entries.map((_, i) => ({ logIndex: before + i })));
+            expect(store.size).toBe(persisted ? before + step.batch : before);
+            // A persisted failure's entries are in the log (a retry would add them again: the
+            // caller must treat "failed" as "maybe persisted"); an unpersisted one's are not.
+            for (const [i, e] of entries.entries()) expect(store.attestations.get(before + i)?.id === e.row.id).toBe(persisted);
+            store.fault = "none";
+            checkWholeLog(store, id);
+          }
+        },
+      ),
       { numRuns: 40 },
     );
   }, 120_000);

@@ -181,8 +181,12 @@ describe("proofs from stored nodes", () => {
   it("reads only nodes that exist in the tree of that size", () => {
     for (let n = 1; n <= 40; n++) {
       const s = storeOf(n);
-      const plans = [...Array.from({ length: n }, (_, i) => inclusionProofPlan(i, n)), ...Array.from({ length: n + 1 }, (_, m) => consistencyProofPlan(m, n))];
-      for (const plan of plans) for (const p of plan.positions) expect(s.nodes.has(nodeKey(p.level, p.index)), `${p.level}:${p.index} in ${n}`).toBe(true);
+      const plans = [
+        ...Array.from({ length: n }, (_, i) => inclusionProofPlan(i, n)),
+        ...Array.from({ length: n + 1 }, (_, m) => consistencyProofPlan(m, n)),
+      ];
+      for (const plan of plans)
+        for (const p of plan.positions) expect(s.nodes.has(nodeKey(p.level, p.index)), `${p.level}:${p.index} in ${n}`).toBe(true);
     }
   });
 

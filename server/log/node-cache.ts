@@ -16,7 +16,11 @@ const cache = new Map<string, Uint8Array>();
 type Read = (positions: readonly NodePosition[]) => Promise<Map<string, Uint8Array>>;
 
 /** Nodes from `known` (already read with something else), the cache, else one `read`. */
-export function readNodesCached(positions: readonly NodePosition[], read: Read, known?: ReadonlyMap<string, Uint8Array>): Promise<Map<string, Uint8Array>> {
+export function readNodesCached(
+  positions: readonly NodePosition[],
+  read: Read,
+  known?: ReadonlyMap<string, Uint8Array>,
+): Promise<Map<string, Uint8Array>> {
   const found = new Map<string, Uint8Array>();
   const missing: NodePosition[] = [];
   for (const p of positions) {

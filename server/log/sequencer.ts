@@ -47,7 +47,13 @@ class Sequencer {
         const batch = this.queue.splice(0, MAX_BATCH);
         try {
           const identity = await getLogIdentity();
-          const outcomes = await getStore().append((w) => appendBatch(w, identity, batch.map((x) => x.entry)));
+          const outcomes = await getStore().append((w) =>
+            appendBatch(
+              w,
+              identity,
+              batch.map((x) => x.entry),
+            ),
+          );
           batch.forEach((w, i) => {
             const o = outcomes[i]!;
             if ("logIndex" in o) w.resolve(o.logIndex);

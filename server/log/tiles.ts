@@ -51,6 +51,11 @@ async function buildEntryBundle(t: TileAddress): Promise<Uint8Array> {
   });
   if (rows.length !== t.width) throw new Error(`log entries ${first}…${first + t.width - 1} are incomplete`);
   return encodeEntryBundle(
-    rows.map((r) => leafDataOf({ id: r.id, issuer_id: r.issuerId, kid: r.kid, created_at: r.createdAt.toISOString(), payloadJcs: r.payload }, r.signature)),
+    rows.map((r) =>
+      leafDataOf(
+        { id: r.id, issuer_id: r.issuerId, kid: r.kid, created_at: r.createdAt.toISOString(), payloadJcs: r.payload },
+        r.signature,
+      ),
+    ),
   );
 }

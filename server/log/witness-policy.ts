@@ -22,4 +22,3 @@ export function witnessPolicy(): Policy | null {
   }
   return globalRef.__hallmarkWitnessPolicy.policy;
 }
-

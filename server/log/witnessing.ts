@@ -101,9 +101,17 @@ async function witnessOne(w: PolicyWitness & { url: string }, cp: Checkpoint): P
   const state = await db.read.witnessState.findUnique({ where: { witnessKey: key } });
   if (!state) {
     await db.write((tx) =>
-      tx.witnessState.upsert({ where: { witnessKey: key }, create: { witnessKey: key, name: w.name, url: w.url, nextAttemptAt: new Date(0) }, update: {} }),
+      tx.witnessState.upsert({
+        where: { witnessKey: key },
+        create: { witnessKey: key, name: w.name, url: w.url, nextAttemptAt: new Date(0) },
+        update: {},
+      }),
     );
-  } else if ((state.cosignedSize !== null && state.cosignedSize >= cp.treeSize) || state.nextAttemptAt > now || (state.leaseUntil && state.leaseUntil >= now)) {
+  } else if (
+    (state.cosignedSize !== null && state.cosignedSize >= cp.treeSize) ||
+    state.nextAttemptAt > now ||
+    (state.leaseUntil && state.leaseUntil >= now)
+  ) {
     return;
   }
   const claimed = await db.write(async (tx) => {
@@ -124,7 +132,12 @@ async function witnessOne(w: PolicyWitness & { url: string }, cp: Checkpoint): P
     db.write((tx) =>
       tx.witnessState.update({
         where: { witnessKey: key },
-        data: { lastError: detail, failures: failures + 1, leaseUntil: null, nextAttemptAt: new Date(Date.now() + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** failures)) },
+        data: {
+          lastError: detail,
+          failures: failures + 1,
+          leaseUntil: null,
+          nextAttemptAt: new Date(Date.now() + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** failures)),
+        },
       }),
     );
   try {
@@ -179,7 +192,9 @@ async function witnessOne(w: PolicyWitness & { url: string }, cp: Checkpoint): P
 }
 
 function release(key: string) {
-  return getDb().write((tx) => tx.witnessState.update({ where: { witnessKey: key }, data: { leaseUntil: null, lastError: null, failures: 0 } }));
+  return getDb().write((tx) =>
+    tx.witnessState.update({ where: { witnessKey: key }, data: { leaseUntil: null, lastError: null, failures: 0 } }),
+  );
 }
 
 async function publishIfWitnessed(policy: Policy, size: number): Promise<void> {
@@ -189,7 +204,10 @@ async function publishIfWitnessed(policy: Policy, size: number): Promise<void> {
   if (!quorumMet(policy, names)) return;
   try {
     await db.write(async (tx) => {
-      const moved = await tx.publishedCheckpoint.updateMany({ where: { id: 1, treeSize: { lt: BigInt(size) } }, data: { treeSize: BigInt(size), updatedAt: new Date() } });
+      const moved = await tx.publishedCheckpoint.updateMany({
+        where: { id: 1, treeSize: { lt: BigInt(size) } },
+        data: { treeSize: BigInt(size), updatedAt: new Date() },
+      });
       if (moved.count === 0 && !(await tx.publishedCheckpoint.findUnique({ where: { id: 1 } }))) {
         await tx.publishedCheckpoint.create({ data: { id: 1, treeSize: BigInt(size), updatedAt: new Date() } });
       }

@@ -2,8 +2,7 @@ import "server-only";
 import { getConfig } from "../config";
 import type { MailMessage } from "./transport";
 
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 function html(paragraphs: string[], link?: { href: string; label: string }): string {
   const body = paragraphs.map((p) => `<p>${escape(p)}</p>`).join("\n");
@@ -18,10 +17,7 @@ export function verificationLink(token: string): string {
 
 export function verificationMessage(to: string, name: string, token: string, hours: number): MailMessage {
   const link = verificationLink(token);
-  const lines = [
-    `Hello ${name},`,
-    "Please confirm your e-mail address for Hallmark by opening this link:",
-  ];
+  const lines = [`Hello ${name},`, "Please confirm your e-mail address for Hallmark by opening this link:"];
   const after = [`The link works once and expires in ${hours} hours. If you did not sign up, ignore this message.`];
   return {
     to,

@@ -33,7 +33,14 @@ describe.skipIf(!database)("PostgreSQL hot reads and writes", () => {
   it("writes what it was given: an appended entry's row and its own rows read back through Prisma unchanged", async () => {
     const e = m.entry();
     e.row.createdAt = new Date(Date.UTC(2026, 10, 23, 23, 59, 59, 987));
-    const record = { tenantId: m.tenantId, key: "k\u00e9y \u{1F600}", requestHash: "h", status: 201, response: '{"a":"\\u0000"}', createdAt: e.row.createdAt };
+    const record = {
+      tenantId: m.tenantId,
+      key: "k\u00e9y \u{1F600}",
+      requestHash: "h",
+      status: 201,
+      response: '{"a":"\\u0000"}',
+      createdAt: e.row.createdAt,
+    };
     e.effects = { write: (w) => w.putIdempotencyRecord(record) };
     const index = await m.sequencer.getSequencer().append(e);
     const db = m.db.getDb().read;
@@ -46,16 +53,44 @@ describe.skipIf(!database)("PostgreSQL hot reads and writes", () => {
 
   it("writes a protection's text exactly, nulls as nulls, a file size beyond 2^32 exactly", async () => {
     const { createConsumer } = await import("../domain/consumers");
-    const { userId } = await createConsumer({ email: `${crypto.randomUUID()}@example.org`, password: "a long password", name: "U", plan: "free", verified: true });
+    const { userId } = await createConsumer({
+      email: `${crypto.randomUUID()}@example.org`,
+      password: "a long password",
+      name: "U",
+      plan: "free",
+      verified: true,
+    });
     const e = m.entry();
     const odd = 'quote " backslash \\ braces {} comma , NULL \u{1F600} \u2028 \t';
     const rows = [
-      { id: crypto.randomUUID(), title: odd, description: "NULL", contentType: "text/plain; q=\"1\"", fileName: "{a,b}", fileSize: 2n ** 40n, aiMetadata: '{"k":"\\u0000"}' },
+      {
+        id: crypto.randomUUID(),
+        title: odd,
+        description: "NULL",
+        contentType: 'text/plain; q="1"',
+        fileName: "{a,b}",
+        fileSize: 2n ** 40n,
+        aiMetadata: '{"k":"\\u0000"}',
+      },
       { id: crypto.randomUUID(), title: null, description: null, contentType: null, fileName: null, fileSize: null, aiMetadata: null },
-    ].map((r, i) => ({ ...r, tenantId: m.tenantId, userId, attestationId: i === 0 ? e.row.id : crypto.randomUUID(), contentHash: "ab".repeat(32), category: "media", visibility: "public", createdAt: new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6)) }));
-    e.effects = { write: async (w) => { for (const r of rows) await w.insertProtection(r); } };
+    ].map((r, i) => ({
+      ...r,
+      tenantId: m.tenantId,
+      userId,
+      attestationId: i === 0 ? e.row.id : crypto.randomUUID(),
+      contentHash: "ab".repeat(32),
+      category: "media",
+      visibility: "public",
+      createdAt: new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6)),
+    }));
+    e.effects = {
+      write: async (w) => {
+        for (const r of rows) await w.insertProtection(r);
+      },
+    };
     await m.sequencer.getSequencer().append(e);
-    for (const r of rows) expect(await m.db.getDb().read.protection.findUnique({ where: { id: r.id } })).toEqual({ ...r, verificationCount: 0 });
+    for (const r of rows)
+      expect(await m.db.getDb().read.protection.findUnique({ where: { id: r.id } })).toEqual({ ...r, verificationCount: 0 });
   });
 
   it("fails the whole batch when a statement failed inside it, even if an effect caught the error", async () => {
@@ -86,7 +121,10 @@ describe.skipIf(!database)("PostgreSQL hot reads and writes", () => {
     try {
       await holder.query("BEGIN");
       await holder.query("SELECT 1 FROM log WHERE id = 1 FOR UPDATE");
-      const err = await m.sequencer.getSequencer().append(m.entry()).catch((e: unknown) => e);
+      const err = await m.sequencer
+        .getSequencer()
+        .append(m.entry())
+        .catch((e: unknown) => e);
       expect((err as { code?: string }).code).toBe("55P03");
       expect(isBusy(err)).toBe(true);
       await holder.query("ROLLBACK");
@@ -105,10 +143,15 @@ describe.skipIf(!database)("PostgreSQL hot reads and writes", () => {
       e.effects = {
         admit: async () => {
           // Inside the transaction, the log locked: end this backend from outside.
-          await admin.query("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE relation = 'log'::regclass AND mode = 'RowExclusiveLock' AND pid <> pg_backend_pid()");
+          await admin.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE relation = 'log'::regclass AND mode = 'RowExclusiveLock' AND pid <> pg_backend_pid()",
+          );
         },
       };
-      const err = await m.sequencer.getSequencer().append(e).catch((x: unknown) => x);
+      const err = await m.sequencer
+        .getSequencer()
+        .append(e)
+        .catch((x: unknown) => x);
       expect(err).toBeInstanceOf(Error);
       expect(await reads.attestation(e.row.id, m.tenantId)).toBeNull();
       // The pool dropped the dead connection; the next append goes through.

@@ -1,8 +1,28 @@
 import "server-only";
 import pg from "pg";
 import { nodeKey, type NodePosition, type StoredNode } from "../log/merkle-tree";
-import { apiKeyRow, attestationRow, checkpointRow, idempotencyRow, issuerRow, publicSigningKeyRow, SIBLING_LEVELS, siblingNodes, signingKeyRow } from "./raw-rows";
-import type { AttestationInsert, BundleRows, Checkpoint, EntryWriter, IdempotencyRecord, LogWriter, NodeHashes, ProtectionInsert, Store } from "./types";
+import {
+  apiKeyRow,
+  attestationRow,
+  checkpointRow,
+  idempotencyRow,
+  issuerRow,
+  publicSigningKeyRow,
+  SIBLING_LEVELS,
+  siblingNodes,
+  signingKeyRow,
+} from "./raw-rows";
+import type {
+  AttestationInsert,
+  BundleRows,
+  Checkpoint,
+  EntryWriter,
+  IdempotencyRecord,
+  LogWriter,
+  NodeHashes,
+  ProtectionInsert,
+  Store,
+} from "./types";
 
 /**
  * The hot paths on PostgreSQL through node-postgres, on the pool Prisma also uses.
@@ -61,7 +81,20 @@ const ISSUER_COLS = ["id", "tenant_id", "name", "domain", "status", "trust_level
 const PUBLIC_KEY_COLS = ["kid", "issuer_id", "algorithm", "public_key_pem", "status", "not_before", "expires_at", "created_at"];
 const KEY_COLS = [...PUBLIC_KEY_COLS, "private_key_enc"];
 const CHECKPOINT_COLS = ["tree_size", "root_hash", "note", "signature", "timestamp"];
-const API_KEY_COLS = ["id", "tenant_id", "user_id", "name", "prefix", "secret_hash", "scopes", "status", "daily_quota", "rate_limit_per_minute", "created_at", "revoked_at"];
+const API_KEY_COLS = [
+  "id",
+  "tenant_id",
+  "user_id",
+  "name",
+  "prefix",
+  "secret_hash",
+  "scopes",
+  "status",
+  "daily_quota",
+  "rate_limit_per_minute",
+  "created_at",
+  "revoked_at",
+];
 const IDEMPOTENCY_COLS = ["tenant_id", "key", "request_hash", "status", "response", "created_at"];
 
 const NODES_SQL = `SELECT n.level, n."index", n.hash FROM log_nodes n
@@ -101,9 +134,16 @@ function part(r: Row, table: string): Row {
 function bundleRowsOf(r: Row | undefined, id: string): BundleRows | null {
   if (!r) return null;
   const [a, i, k, c] = ["a", "i", "k", "c"].map((t) => part(r, t)) as [Row, Row, Row, Row];
-  if (i.id === null || k.kid === null || c.tree_size === null) throw new Error(`attestation ${id} refers to a missing issuer, key or checkpoint`);
+  if (i.id === null || k.kid === null || c.tree_size === null)
+    throw new Error(`attestation ${id} refers to a missing issuer, key or checkpoint`);
   const attestation = attestationRow(a);
-  return { attestation, issuer: issuerRow(i), signingKey: publicSigningKeyRow(k), checkpoint: checkpointRow(c), lowerNodes: siblingNodes(attestation.logIndex, r) };
+  return {
+    attestation,
+    issuer: issuerRow(i),
+    signingKey: publicSigningKeyRow(k),
+    checkpoint: checkpointRow(c),
+    lowerNodes: siblingNodes(attestation.logIndex, r),
+  };
 }
 
 /**
@@ -161,7 +201,14 @@ class Pending {
   head: { size: number; root: Uint8Array } | null = null;
 
   get empty(): boolean {
-    return !this.attestations.length && !this.nodes.length && !this.checkpoints.length && !this.protections.length && !this.records.size && !this.head;
+    return (
+      !this.attestations.length &&
+      !this.nodes.length &&
+      !this.checkpoints.length &&
+      !this.protections.length &&
+      !this.records.size &&
+      !this.head
+    );
   }
 
   values(): unknown[] {
@@ -170,16 +217,45 @@ class Pending {
     const r = [...this.records.values()];
     const cp = this.checkpoints;
     return [
-      a.map((x) => x.id), a.map((x) => x.tenantId), a.map((x) => x.issuerId), a.map((x) => x.kid), a.map((x) => x.payload),
-      a.map((x) => x.signature), a.map((x) => x.status), a.map((x) => String(x.logIndex)), a.map((x) => iso(x.createdAt)),
-      this.nodes.map((n) => n.level), this.nodes.map((n) => String(n.index)), this.nodes.map((n) => Buffer.from(n.hash)),
-      cp.map((x) => String(x.treeSize)), cp.map((x) => Buffer.from(x.rootHash)), cp.map((x) => x.note), cp.map((x) => x.signature), cp.map((x) => iso(x.timestamp)),
-      p.map((x) => x.id), p.map((x) => x.tenantId), p.map((x) => x.userId), p.map((x) => x.attestationId), p.map((x) => x.contentHash),
-      p.map((x) => x.title), p.map((x) => x.description), p.map((x) => x.contentType), p.map((x) => x.fileName),
-      p.map((x) => (x.fileSize === null ? null : String(x.fileSize))), p.map((x) => x.category), p.map((x) => x.visibility),
-      p.map((x) => x.aiMetadata), p.map((x) => iso(x.createdAt)),
-      r.map((x) => x.tenantId), r.map((x) => x.key), r.map((x) => x.requestHash), r.map((x) => x.status), r.map((x) => x.response), r.map((x) => iso(x.createdAt)),
-      this.head ? String(this.head.size) : null, this.head ? Buffer.from(this.head.root) : null,
+      a.map((x) => x.id),
+      a.map((x) => x.tenantId),
+      a.map((x) => x.issuerId),
+      a.map((x) => x.kid),
+      a.map((x) => x.payload),
+      a.map((x) => x.signature),
+      a.map((x) => x.status),
+      a.map((x) => String(x.logIndex)),
+      a.map((x) => iso(x.createdAt)),
+      this.nodes.map((n) => n.level),
+      this.nodes.map((n) => String(n.index)),
+      this.nodes.map((n) => Buffer.from(n.hash)),
+      cp.map((x) => String(x.treeSize)),
+      cp.map((x) => Buffer.from(x.rootHash)),
+      cp.map((x) => x.note),
+      cp.map((x) => x.signature),
+      cp.map((x) => iso(x.timestamp)),
+      p.map((x) => x.id),
+      p.map((x) => x.tenantId),
+      p.map((x) => x.userId),
+      p.map((x) => x.attestationId),
+      p.map((x) => x.contentHash),
+      p.map((x) => x.title),
+      p.map((x) => x.description),
+      p.map((x) => x.contentType),
+      p.map((x) => x.fileName),
+      p.map((x) => (x.fileSize === null ? null : String(x.fileSize))),
+      p.map((x) => x.category),
+      p.map((x) => x.visibility),
+      p.map((x) => x.aiMetadata),
+      p.map((x) => iso(x.createdAt)),
+      r.map((x) => x.tenantId),
+      r.map((x) => x.key),
+      r.map((x) => x.requestHash),
+      r.map((x) => x.status),
+      r.map((x) => x.response),
+      r.map((x) => iso(x.createdAt)),
+      this.head ? String(this.head.size) : null,
+      this.head ? Buffer.from(this.head.root) : null,
     ];
   }
 }
@@ -220,7 +296,13 @@ class PgWriter implements LogWriter {
         const known = this.knownRecords.get(id(tenantId, key));
         if (known !== undefined) return known;
         await this.flush();
-        return one(this.db, "hm_idempotency", `SELECT ${list("r", IDEMPOTENCY_COLS)} FROM idempotency_records r WHERE r.tenant_id = $1 AND r.key = $2`, [tenantId, key], idempotencyRow);
+        return one(
+          this.db,
+          "hm_idempotency",
+          `SELECT ${list("r", IDEMPOTENCY_COLS)} FROM idempotency_records r WHERE r.tenant_id = $1 AND r.key = $2`,
+          [tenantId, key],
+          idempotencyRow,
+        );
       },
       putIdempotencyRecord: async (r) => {
         this.open().records.set(id(r.tenantId, r.key), r);
@@ -326,18 +408,33 @@ function batchedLookup<V>(fetch: (keys: string[]) => Promise<Map<string, V>>): (
 export function pgStore(pool: pg.Pool): Store {
   const db = pooled(pool);
   const apiKeyByHash = batchedLookup(async (hashes) => {
-    const rows = await run(db, "hm_api_keys", `SELECT ${list("k", API_KEY_COLS)} FROM api_keys k WHERE k.secret_hash = ANY($1::text[])`, [hashes]);
+    const rows = await run(db, "hm_api_keys", `SELECT ${list("k", API_KEY_COLS)} FROM api_keys k WHERE k.secret_hash = ANY($1::text[])`, [
+      hashes,
+    ]);
     return new Map(rows.map((r) => [r.secret_hash as string, apiKeyRow(r)]));
   });
   return {
     reads: {
       apiKeyByHash,
       attestation: (id, tenantId) =>
-        one(db, "hm_attestation", `SELECT ${list("a", ATTESTATION_COLS)} FROM attestations a WHERE a.id = $1 AND a.tenant_id = $2`, [id, tenantId], attestationRow),
+        one(
+          db,
+          "hm_attestation",
+          `SELECT ${list("a", ATTESTATION_COLS)} FROM attestations a WHERE a.id = $1 AND a.tenant_id = $2`,
+          [id, tenantId],
+          attestationRow,
+        ),
       issuer: (id) => one(db, "hm_issuer", `SELECT ${list("i", ISSUER_COLS)} FROM issuers i WHERE i.id = $1`, [id], issuerRow),
-      signingKey: (kid) => one(db, "hm_signing_key", `SELECT ${list("k", KEY_COLS)} FROM signing_keys k WHERE k.kid = $1`, [kid], signingKeyRow),
+      signingKey: (kid) =>
+        one(db, "hm_signing_key", `SELECT ${list("k", KEY_COLS)} FROM signing_keys k WHERE k.kid = $1`, [kid], signingKeyRow),
       latestCheckpoint: () =>
-        one(db, "hm_latest_checkpoint", `SELECT ${list("c", CHECKPOINT_COLS)} FROM checkpoints c ORDER BY c.tree_size DESC LIMIT 1`, [], checkpointRow),
+        one(
+          db,
+          "hm_latest_checkpoint",
+          `SELECT ${list("c", CHECKPOINT_COLS)} FROM checkpoints c ORDER BY c.tree_size DESC LIMIT 1`,
+          [],
+          checkpointRow,
+        ),
       nodes: (positions) => readNodes(db, positions),
       bundleRows: async (id, tenantId) => bundleRowsOf((await run(db, "hm_bundle", BUNDLE_SQL, [id, tenantId]))[0], id),
     },

@@ -35,7 +35,10 @@ describe("SQLite read worker", () => {
   });
 
   it("rejects a failing statement with SQLite's message and code, and carries on", async () => {
-    await expect(reads.get("SELECT * FROM no_such_table", [])).rejects.toMatchObject({ message: expect.stringMatching(/no such table/), code: "SQLITE_ERROR" });
+    await expect(reads.get("SELECT * FROM no_such_table", [])).rejects.toMatchObject({
+      message: expect.stringMatching(/no such table/),
+      code: "SQLITE_ERROR",
+    });
     await expect(reads.get("SELECT ?", [])).rejects.toThrow(/parameter/i);
     expect(await reads.get("SELECT 1 AS one", [])).toEqual({ one: 1n });
   });

@@ -2,7 +2,18 @@ import "server-only";
 import type BetterSqlite3 from "better-sqlite3";
 import { rawConnection, type Database } from "../db";
 import { nodeKey, type NodePosition } from "../log/merkle-tree";
-import { apiKeyRow, attestationRow, checkpointRow, idempotencyRow, issuerRow, publicSigningKeyRow, SIBLING_LEVELS, siblingNodes, signingKeyRow, toSqliteDate } from "./raw-rows";
+import {
+  apiKeyRow,
+  attestationRow,
+  checkpointRow,
+  idempotencyRow,
+  issuerRow,
+  publicSigningKeyRow,
+  SIBLING_LEVELS,
+  siblingNodes,
+  signingKeyRow,
+  toSqliteDate,
+} from "./raw-rows";
 import type { ReadExecutor } from "./sqlite-reader";
 import type { BundleRows, EntryWriter, LogWriter, NodeHashes, Store } from "./types";
 
@@ -95,7 +106,9 @@ function bundleRowsOf(r: Expanded | undefined, id: string): BundleRows | null {
 function entryWriter(conn: BetterSqlite3.Database): EntryWriter {
   return {
     idempotencyRecord: async (tenantId, key) => {
-      const row = stmt(conn, "SELECT * FROM idempotency_records WHERE tenant_id = ? AND key = ?").get(tenantId, key) as Record<string, unknown> | undefined;
+      const row = stmt(conn, "SELECT * FROM idempotency_records WHERE tenant_id = ? AND key = ?").get(tenantId, key) as
+        | Record<string, unknown>
+        | undefined;
       return row ? idempotencyRow(row) : null;
     },
     putIdempotencyRecord: async (r) => {
@@ -108,12 +121,10 @@ function entryWriter(conn: BetterSqlite3.Database): EntryWriter {
     },
     takeUsageUnit: async (userId, month, limit) => {
       stmt(conn, 'INSERT INTO usage_counters (user_id, month, "count") VALUES (?, ?, 0) ON CONFLICT DO NOTHING').run(userId, month);
-      const taken = stmt(conn, 'UPDATE usage_counters SET "count" = "count" + 1 WHERE user_id = ? AND month = ? AND (? IS NULL OR "count" < ?)').run(
-        userId,
-        month,
-        limit,
-        limit,
-      );
+      const taken = stmt(
+        conn,
+        'UPDATE usage_counters SET "count" = "count" + 1 WHERE user_id = ? AND month = ? AND (? IS NULL OR "count" < ?)',
+      ).run(userId, month, limit, limit);
       return taken.changes === 1;
     },
     insertProtection: async (p) => {
@@ -121,7 +132,22 @@ function entryWriter(conn: BetterSqlite3.Database): EntryWriter {
         conn,
         `INSERT INTO protections (id, tenant_id, user_id, attestation_id, content_hash, title, description, content_type, file_name,
            file_size, category, visibility, ai_metadata, verification_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
-      ).run(p.id, p.tenantId, p.userId, p.attestationId, p.contentHash, p.title, p.description, p.contentType, p.fileName, p.fileSize, p.category, p.visibility, p.aiMetadata, toSqliteDate(p.createdAt));
+      ).run(
+        p.id,
+        p.tenantId,
+        p.userId,
+        p.attestationId,
+        p.contentHash,
+        p.title,
+        p.description,
+        p.contentType,
+        p.fileName,
+        p.fileSize,
+        p.category,
+        p.visibility,
+        p.aiMetadata,
+        toSqliteDate(p.createdAt),
+      );
     },
   };
 }
@@ -141,7 +167,8 @@ function writer(conn: BetterSqlite3.Database): LogWriter {
         conn,
         "INSERT INTO attestations (id, tenant_id, issuer_id, kid, payload, signature, status, log_index, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
       );
-      for (const a of rows) s.run(a.id, a.tenantId, a.issuerId, a.kid, a.payload, a.signature, a.status, a.logIndex, toSqliteDate(a.createdAt));
+      for (const a of rows)
+        s.run(a.id, a.tenantId, a.issuerId, a.kid, a.payload, a.signature, a.status, a.logIndex, toSqliteDate(a.createdAt));
     },
     insertNodes: async (nodes) => {
       const s = stmt(conn, 'INSERT INTO log_nodes (level, "index", hash) VALUES (?, ?, ?)');
@@ -175,7 +202,8 @@ export function sqliteStore(db: Database & { sqlite: NonNullable<Database["sqlit
       signingKey: (kid) => one("SELECT * FROM signing_keys WHERE kid = ?", signingKeyRow, kid),
       latestCheckpoint: () => one("SELECT * FROM checkpoints ORDER BY tree_size DESC LIMIT 1", checkpointRow),
       nodes: async (positions) => nodeMap(await Promise.all(nodeQueries(positions).map((q) => exec.all(q.sql, q.args)))),
-      bundleRows: async (id, tenantId) => bundleRowsOf((await exec.get(BUNDLE_SQL, [id, tenantId], { expand: true })) as Expanded | undefined, id),
+      bundleRows: async (id, tenantId) =>
+        bundleRowsOf((await exec.get(BUNDLE_SQL, [id, tenantId], { expand: true })) as Expanded | undefined, id),
     },
     // The Prisma transaction opens BEGIN/COMMIT and holds the adapter's mutex; the writer's
     // statements run on the same connection, inside it.

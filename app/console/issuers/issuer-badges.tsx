@@ -1,7 +1,14 @@
 import { Badge } from "../../_components/ui";
 
 export function IssuerStatusBadge({ status }: { status: string }) {
-  const tone = status === "ACTIVE" ? "success" : status === "PENDING" ? "warning" : status === "SUSPENDED" || status === "REVOKED" ? "danger" : "neutral";
+  const tone =
+    status === "ACTIVE"
+      ? "success"
+      : status === "PENDING"
+        ? "warning"
+        : status === "SUSPENDED" || status === "REVOKED"
+          ? "danger"
+          : "neutral";
   return <Badge tone={tone}>{status}</Badge>;
 }
 

@@ -11,7 +11,6 @@ import { useTRPC } from "../../_trpc/client";
 import { IssuerStatusBadge, TrustBadge } from "./issuer-badges";
 import { LoadError } from "@/app/_components/load-error";
 
-
 export function IssuerList({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
   const list = useQuery(trpc.issuers.list.queryOptions());
@@ -35,7 +34,8 @@ export function IssuerList({ canWrite }: { canWrite: boolean }) {
         <LoadError title="Your issuers could not be loaded" error={list.error} retry={list.refetch} />
       ) : list.data.length === 0 ? (
         <EmptyState title="No issuers yet" action={createButton}>
-          Create an issuer for each publication or service that signs content, e.g. <Mono>news.example.org</Mono>. It gets a signing key at once.
+          Create an issuer for each publication or service that signs content, e.g. <Mono>news.example.org</Mono>. It gets a signing key at
+          once.
         </EmptyState>
       ) : (
         <>
@@ -44,11 +44,21 @@ export function IssuerList({ canWrite }: { canWrite: boolean }) {
               <caption className="sr-only">Issuers, newest first</caption>
               <thead className="bg-stone-50 text-xs uppercase tracking-wide text-stone-700">
                 <tr>
-                  <th scope="col" className="px-4 py-3 font-semibold">Name</th>
-                  <th scope="col" className="px-4 py-3 font-semibold">Domain</th>
-                  <th scope="col" className="px-4 py-3 font-semibold">Status</th>
-                  <th scope="col" className="px-4 py-3 font-semibold">Trust level</th>
-                  <th scope="col" className="px-4 py-3 font-semibold">Created</th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Name
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Domain
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Status
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Trust level
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Created
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-stone-200">
@@ -59,10 +69,20 @@ export function IssuerList({ canWrite }: { canWrite: boolean }) {
                         {i.name}
                       </Link>
                     </th>
-                    <td className="px-4 py-3"><Mono>{i.domain}</Mono></td>
-                    <td className="px-4 py-3"><IssuerStatusBadge status={i.status} /></td>
-                    <td className="px-4 py-3"><TrustBadge level={i.trust_level} /></td>
-                    <td className="whitespace-nowrap px-4 py-3"><time dateTime={i.created_at} title={formatDateTime(i.created_at)}>{formatDate(i.created_at)}</time></td>
+                    <td className="px-4 py-3">
+                      <Mono>{i.domain}</Mono>
+                    </td>
+                    <td className="px-4 py-3">
+                      <IssuerStatusBadge status={i.status} />
+                    </td>
+                    <td className="px-4 py-3">
+                      <TrustBadge level={i.trust_level} />
+                    </td>
+                    <td className="whitespace-nowrap px-4 py-3">
+                      <time dateTime={i.created_at} title={formatDateTime(i.created_at)}>
+                        {formatDate(i.created_at)}
+                      </time>
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -75,7 +95,9 @@ export function IssuerList({ canWrite }: { canWrite: boolean }) {
                   <div className="flex items-start justify-between gap-3">
                     <div className="min-w-0">
                       <h3 className="break-words">
-                        <Link className={textLink} href={`/console/issuers/${i.id}`}>{i.name}</Link>
+                        <Link className={textLink} href={`/console/issuers/${i.id}`}>
+                          {i.name}
+                        </Link>
                       </h3>
                       <Mono className="text-stone-700">{i.domain}</Mono>
                     </div>
@@ -145,10 +167,29 @@ function CreateIssuerDialog({ open, onClose }: { open: boolean; onClose: () => v
       <form onSubmit={submit} noValidate className="space-y-5">
         {serverError ? <Alert title="The issuer was not created">{serverError}</Alert> : null}
         <Field label="Name" id={`${formId}-name`} error={errors.name} hint="Shown to people who verify what it signs.">
-          <Input ref={nameRef} id={`${formId}-name`} value={name} onChange={(e) => setName(e.target.value)} maxLength={200} autoComplete="organization" aria-invalid={errors.name ? true : undefined} aria-describedby={describe("name")} />
+          <Input
+            ref={nameRef}
+            id={`${formId}-name`}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={200}
+            autoComplete="organization"
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={describe("name")}
+          />
         </Field>
         <Field label="Domain" id={`${formId}-domain`} error={errors.domain} hint="A host name such as news.example.org.">
-          <Input id={`${formId}-domain`} value={domain} onChange={(e) => setDomain(e.target.value)} inputMode="url" autoComplete="off" autoCapitalize="none" spellCheck={false} aria-invalid={errors.domain ? true : undefined} aria-describedby={describe("domain")} />
+          <Input
+            id={`${formId}-domain`}
+            value={domain}
+            onChange={(e) => setDomain(e.target.value)}
+            inputMode="url"
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            aria-invalid={errors.domain ? true : undefined}
+            aria-describedby={describe("domain")}
+          />
         </Field>
         <div className="flex flex-col-reverse gap-2 border-t border-stone-200 pt-4 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={close} disabled={create.isPending}>

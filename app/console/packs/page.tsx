@@ -13,7 +13,6 @@ const FILTERS = [
   { value: "archived", label: "Archived" },
 ] as const;
 
-
 export default async function ConsolePacksPage({ searchParams }: { searchParams: Promise<{ status?: string }> }) {
   const { status: raw } = await searchParams;
   const status = raw === "active" || raw === "archived" ? raw : undefined;
@@ -61,15 +60,23 @@ export default async function ConsolePacksPage({ searchParams }: { searchParams:
 
       <section aria-labelledby="templates-heading" className="space-y-3">
         <div>
-          <h2 id="templates-heading" className="text-lg font-semibold">Templates</h2>
+          <h2 id="templates-heading" className="text-lg font-semibold">
+            Templates
+          </h2>
           <p className="text-sm text-stone-700">Built in and read-only. Use one as it is, or clone it into a custom pack to adapt it.</p>
         </div>
-        {templates.length ? <PackTable packs={templates} caption="Built-in templates" /> : <p className="text-sm text-stone-700">No templates with this status.</p>}
+        {templates.length ? (
+          <PackTable packs={templates} caption="Built-in templates" />
+        ) : (
+          <p className="text-sm text-stone-700">No templates with this status.</p>
+        )}
       </section>
 
       <section aria-labelledby="custom-heading" className="space-y-3">
         <div>
-          <h2 id="custom-heading" className="text-lg font-semibold">Your custom packs</h2>
+          <h2 id="custom-heading" className="text-lg font-semibold">
+            Your custom packs
+          </h2>
           <p className="text-sm text-stone-700">Newest first.</p>
         </div>
         {custom.length ? (
@@ -81,7 +88,8 @@ export default async function ConsolePacksPage({ searchParams }: { searchParams:
             title="No custom packs yet"
             action={canWrite ? <LinkButton href="/console/packs/new">Create a pack</LinkButton> : null}
           >
-            The quickest start is a template: open one above and choose <strong>Clone into a custom pack</strong>, then adjust its rules to your policy.
+            The quickest start is a template: open one above and choose <strong>Clone into a custom pack</strong>, then adjust its rules to
+            your policy.
           </EmptyState>
         )}
       </section>
@@ -89,7 +97,16 @@ export default async function ConsolePacksPage({ searchParams }: { searchParams:
   );
 }
 
-type PackItem = { id: string; name: string; category: string; region: string; status: string; is_template: boolean; verifications_count: number; created_at: string };
+type PackItem = {
+  id: string;
+  name: string;
+  category: string;
+  region: string;
+  status: string;
+  is_template: boolean;
+  verifications_count: number;
+  created_at: string;
+};
 
 function PackTable({ packs, caption }: { packs: PackItem[]; caption: string }) {
   return (
@@ -99,12 +116,24 @@ function PackTable({ packs, caption }: { packs: PackItem[]; caption: string }) {
           <caption className="sr-only">{caption}</caption>
           <thead className="bg-stone-50 text-xs uppercase tracking-wide text-stone-700">
             <tr>
-              <th scope="col" className="px-4 py-3 font-semibold">Name</th>
-              <th scope="col" className="px-4 py-3 font-semibold">Category</th>
-              <th scope="col" className="px-4 py-3 font-semibold">Region</th>
-              <th scope="col" className="px-4 py-3 font-semibold">Status</th>
-              <th scope="col" className="px-4 py-3 text-right font-semibold">Verifications</th>
-              <th scope="col" className="px-4 py-3 font-semibold">Created</th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Name
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Category
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Region
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Status
+              </th>
+              <th scope="col" className="px-4 py-3 text-right font-semibold">
+                Verifications
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Created
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-stone-200">
@@ -120,9 +149,13 @@ function PackTable({ packs, caption }: { packs: PackItem[]; caption: string }) {
                 </th>
                 <td className="px-4 py-3">{p.category}</td>
                 <td className="px-4 py-3">{p.region}</td>
-                <td className="px-4 py-3"><PackStatusBadge status={p.status} /></td>
+                <td className="px-4 py-3">
+                  <PackStatusBadge status={p.status} />
+                </td>
                 <td className="px-4 py-3 text-right tabular-nums">{formatCount(p.verifications_count)}</td>
-                <td className="whitespace-nowrap px-4 py-3"><time dateTime={p.created_at}>{formatDate(p.created_at)}</time></td>
+                <td className="whitespace-nowrap px-4 py-3">
+                  <time dateTime={p.created_at}>{formatDate(p.created_at)}</time>
+                </td>
               </tr>
             ))}
           </tbody>
@@ -134,7 +167,9 @@ function PackTable({ packs, caption }: { packs: PackItem[]; caption: string }) {
             <Card className="!p-4">
               <div className="flex items-start justify-between gap-3">
                 <h3 className="min-w-0 break-words">
-                  <Link className={textLink} href={`/console/packs/${p.id}`}>{p.name}</Link>
+                  <Link className={textLink} href={`/console/packs/${p.id}`}>
+                    {p.name}
+                  </Link>
                 </h3>
                 <PackStatusBadge status={p.status} />
               </div>
@@ -144,7 +179,9 @@ function PackTable({ packs, caption }: { packs: PackItem[]; caption: string }) {
                 <span aria-hidden>·</span>
                 <span>{p.region}</span>
                 <span aria-hidden>·</span>
-                <span>{formatCount(p.verifications_count)} {p.verifications_count === 1 ? "verification" : "verifications"}</span>
+                <span>
+                  {formatCount(p.verifications_count)} {p.verifications_count === 1 ? "verification" : "verifications"}
+                </span>
               </p>
             </Card>
           </li>

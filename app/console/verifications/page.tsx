@@ -8,7 +8,11 @@ export const metadata: Metadata = { title: "Verifications · Console" };
 export default async function ConsoleVerificationsPage({ searchParams }: { searchParams: Promise<{ pack?: string }> }) {
   const { pack } = await searchParams;
   const viewer = await requireViewer(`/console/verifications${pack ? `?pack=${encodeURIComponent(pack)}` : ""}`, "organization");
-  const packs = (await (await pageCaller()).packs.list({ status: "active" })).items.map((p) => ({ id: p.id, name: p.name, is_template: p.is_template }));
+  const packs = (await (await pageCaller()).packs.list({ status: "active" })).items.map((p) => ({
+    id: p.id,
+    name: p.name,
+    is_template: p.is_template,
+  }));
   return (
     <div className="space-y-8">
       <div>

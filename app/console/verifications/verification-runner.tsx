@@ -13,8 +13,13 @@ import { useTRPC } from "../../_trpc/client";
 
 type Verification = inferRouterOutputs<AppRouter>["verifications"]["run"];
 
-
-export function VerificationRunner({ packs, preselected }: { packs: { id: string; name: string; is_template: boolean }[]; preselected: string | null }) {
+export function VerificationRunner({
+  packs,
+  preselected,
+}: {
+  packs: { id: string; name: string; is_template: boolean }[];
+  preselected: string | null;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const formId = useId();
@@ -70,7 +75,14 @@ export function VerificationRunner({ packs, preselected }: { packs: { id: string
         source === value ? "border-teal-800 bg-teal-50 text-teal-900" : "border-stone-300 bg-white text-stone-800 hover:bg-stone-50",
       )}
     >
-      <input type="radio" name={`${formId}-source`} value={value} checked={source === value} onChange={() => setSource(value)} className="accent-teal-800" />
+      <input
+        type="radio"
+        name={`${formId}-source`}
+        value={value}
+        checked={source === value}
+        onChange={() => setSource(value)}
+        className="accent-teal-800"
+      />
       {label}
     </label>
   );
@@ -78,7 +90,9 @@ export function VerificationRunner({ packs, preselected }: { packs: { id: string
   return (
     <div className="space-y-8">
       <Card aria-labelledby={`${formId}-heading`}>
-        <h2 id={`${formId}-heading`} className="mb-4 text-lg font-semibold">What to verify</h2>
+        <h2 id={`${formId}-heading`} className="mb-4 text-lg font-semibold">
+          What to verify
+        </h2>
         <form onSubmit={submit} noValidate className="space-y-5">
           {serverError ? <Alert title="The verification did not run">{serverError}</Alert> : null}
           <fieldset>
@@ -89,7 +103,12 @@ export function VerificationRunner({ packs, preselected }: { packs: { id: string
             </div>
           </fieldset>
           {source === "attestation" ? (
-            <Field label="Attestation ID" id={`${formId}-attestation_id`} error={errors.attestation_id} hint="One of your organisation's attestations, e.g. from POST /v1/attestations.">
+            <Field
+              label="Attestation ID"
+              id={`${formId}-attestation_id`}
+              error={errors.attestation_id}
+              hint="One of your organisation's attestations, e.g. from POST /v1/attestations."
+            >
               <Input
                 id={`${formId}-attestation_id`}
                 value={attestationId}
@@ -103,7 +122,12 @@ export function VerificationRunner({ packs, preselected }: { packs: { id: string
               />
             </Field>
           ) : (
-            <Field label="Proof bundle (JSON)" id={`${formId}-bundle`} error={errors.bundle} hint="Any proof bundle of this log, e.g. a creator's downloaded proof-bundle.json. It is checked exactly as pasted.">
+            <Field
+              label="Proof bundle (JSON)"
+              id={`${formId}-bundle`}
+              error={errors.bundle}
+              hint="Any proof bundle of this log, e.g. a creator's downloaded proof-bundle.json. It is checked exactly as pasted."
+            >
               <Textarea
                 id={`${formId}-bundle`}
                 value={bundle}
@@ -120,7 +144,13 @@ export function VerificationRunner({ packs, preselected }: { packs: { id: string
           )}
           <div className="grid gap-5 sm:grid-cols-2">
             <Field label="Pack" id={`${formId}-pack_id`} error={errors.pack_id} hint="Its rules run after the cryptographic checks.">
-              <Select id={`${formId}-pack_id`} value={packId} onChange={(e) => setPackId(e.target.value)} aria-invalid={errors.pack_id ? true : undefined} aria-describedby={describe("pack_id")}>
+              <Select
+                id={`${formId}-pack_id`}
+                value={packId}
+                onChange={(e) => setPackId(e.target.value)}
+                aria-invalid={errors.pack_id ? true : undefined}
+                aria-describedby={describe("pack_id")}
+              >
                 <option value="">No pack: cryptographic checks only</option>
                 {packs.map((p) => (
                   <option key={p.id} value={p.id}>
@@ -130,7 +160,12 @@ export function VerificationRunner({ packs, preselected }: { packs: { id: string
                 ))}
               </Select>
             </Field>
-            <Field label="Content hash (optional)" id={`${formId}-content_hash`} error={errors.content_hash} hint="The SHA-256 of the file you hold, to compare with the attested one.">
+            <Field
+              label="Content hash (optional)"
+              id={`${formId}-content_hash`}
+              error={errors.content_hash}
+              hint="The SHA-256 of the file you hold, to compare with the attested one."
+            >
               <Input
                 id={`${formId}-content_hash`}
                 value={contentHash}
@@ -187,15 +222,22 @@ export function RecentVerifications() {
   const list = useQuery(trpc.verifications.list.queryOptions({ limit: "20" }));
   return (
     <section aria-labelledby="recent-heading" className="space-y-4">
-      <h2 id="recent-heading" className="text-lg font-semibold">Recent verifications</h2>
+      <h2 id="recent-heading" className="text-lg font-semibold">
+        Recent verifications
+      </h2>
       {list.isPending ? (
         <Spinner label="Loading recent verifications…" />
       ) : list.isError ? (
         <LoadError title="Recent verifications could not be loaded" error={list.error} retry={list.refetch} />
       ) : list.data.items.length === 0 ? (
-        <EmptyState title="No verifications yet">Verifications you run here or through POST /v1/verifications are recorded and listed here.</EmptyState>
+        <EmptyState title="No verifications yet">
+          Verifications you run here or through POST /v1/verifications are recorded and listed here.
+        </EmptyState>
       ) : (
-        <ul aria-label="Recent verifications, newest first" className="divide-y divide-stone-200 overflow-hidden rounded-2xl border border-stone-200 bg-white">
+        <ul
+          aria-label="Recent verifications, newest first"
+          className="divide-y divide-stone-200 overflow-hidden rounded-2xl border border-stone-200 bg-white"
+        >
           {list.data.items.map((v) => (
             <li key={v.id} className="flex flex-col gap-1 p-4 sm:flex-row sm:items-center sm:gap-4">
               <div className="flex items-center gap-3 sm:w-24">

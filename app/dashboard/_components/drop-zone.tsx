@@ -32,12 +32,22 @@ export function DropZone({ onFiles }: { onFiles: (list: FileList) => void }) {
       )}
     >
       <div aria-hidden className="mx-auto mb-3 grid h-12 w-12 place-items-center rounded-full bg-teal-100 text-teal-800">
-        <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" className="h-6 w-6">
+        <svg
+          viewBox="0 0 24 24"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth={1.8}
+          strokeLinecap="round"
+          strokeLinejoin="round"
+          className="h-6 w-6"
+        >
           <path d="M12 16V4m0 0-4.5 4.5M12 4l4.5 4.5M4 15v3a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-3" />
         </svg>
       </div>
       <p className="text-lg font-medium">Drop files here to protect them</p>
-      <p className="mt-1 text-sm text-stone-700">Any type, any size, several at once. Large videos are fine: they are read in small pieces.</p>
+      <p className="mt-1 text-sm text-stone-700">
+        Any type, any size, several at once. Large videos are fine: they are read in small pieces.
+      </p>
       <div className="mx-auto mt-5 max-w-sm text-left">
         <label htmlFor="choose-files" className="block text-sm font-medium text-stone-800">
           Choose files

@@ -79,14 +79,21 @@ export function FileCard({
             <Mono className="text-stone-900">{item.hash}</Mono>
             <p className="mt-1 text-xs text-stone-600">
               Computed in your browser
-              {item.size >= 8e6 && hashedIn > 0 ? ` in ${(hashedIn / 1000).toFixed(1)} s (${formatSpeed(speedOf(item.size, hashedIn))})` : ""}. The file was not uploaded.
+              {item.size >= 8e6 && hashedIn > 0
+                ? ` in ${(hashedIn / 1000).toFixed(1)} s (${formatSpeed(speedOf(item.size, hashedIn))})`
+                : ""}
+              . The file was not uploaded.
             </p>
           </div>
         ) : null}
 
-        {item.phase === "hashed" || item.phase === "minting" || item.phase === "mint-failed" ? <MintForm item={item} onChange={onChange} onProtect={onProtect} /> : null}
+        {item.phase === "hashed" || item.phase === "minting" || item.phase === "mint-failed" ? (
+          <MintForm item={item} onChange={onChange} onProtect={onProtect} />
+        ) : null}
 
-        {item.phase === "protected" && item.result ? <ProtectResult result={item.result} fileName={item.name} focusOnMount={focusResult} /> : null}
+        {item.phase === "protected" && item.result ? (
+          <ProtectResult result={item.result} fileName={item.name} focusOnMount={focusResult} />
+        ) : null}
       </section>
     </li>
   );

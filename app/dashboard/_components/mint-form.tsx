@@ -3,7 +3,15 @@ import { Alert, Button, Field, Input, Select, Textarea, cx } from "@/app/_compon
 import { CATEGORIES, CATEGORY_LABELS, type Category } from "@/app/_components/categories";
 import type { FormValues, Item } from "./protect-item";
 
-export function MintForm({ item, onChange, onProtect }: { item: Item; onChange: (form: Partial<FormValues>) => void; onProtect: () => void }) {
+export function MintForm({
+  item,
+  onChange,
+  onProtect,
+}: {
+  item: Item;
+  onChange: (form: Partial<FormValues>) => void;
+  onProtect: () => void;
+}) {
   const id = (name: string) => `${item.key}-${name}`;
   const busy = item.phase === "minting";
   const fields = item.mintError?.fields ?? {};
@@ -16,10 +24,22 @@ export function MintForm({ item, onChange, onProtect }: { item: Item; onChange: 
     <form onSubmit={submit} className="mt-5 space-y-4" aria-label={`Details for ${item.name}`}>
       <fieldset disabled={busy} className="grid gap-4 md:grid-cols-2">
         <Field label="Title" id={id("title")} error={fields.title}>
-          <Input id={id("title")} value={item.form.title} maxLength={200} onChange={(e) => onChange({ title: e.target.value })} aria-describedby={describedBy("title")} aria-invalid={fields.title ? true : undefined} />
+          <Input
+            id={id("title")}
+            value={item.form.title}
+            maxLength={200}
+            onChange={(e) => onChange({ title: e.target.value })}
+            aria-describedby={describedBy("title")}
+            aria-invalid={fields.title ? true : undefined}
+          />
         </Field>
         <Field label="Category" id={id("category")} error={fields.category}>
-          <Select id={id("category")} value={item.form.category} onChange={(e) => onChange({ category: e.target.value as Category })} aria-describedby={describedBy("category")}>
+          <Select
+            id={id("category")}
+            value={item.form.category}
+            onChange={(e) => onChange({ category: e.target.value as Category })}
+            aria-describedby={describedBy("category")}
+          >
             {CATEGORIES.map((c) => (
               <option key={c} value={c}>
                 {CATEGORY_LABELS[c]}
@@ -29,7 +49,15 @@ export function MintForm({ item, onChange, onProtect }: { item: Item; onChange: 
         </Field>
         <div className="md:col-span-2">
           <Field label="Description" id={id("description")} error={fields.description} hint="Optional. What it is, how you made it.">
-            <Textarea id={id("description")} rows={2} value={item.form.description} maxLength={5000} onChange={(e) => onChange({ description: e.target.value })} aria-describedby={describedBy("description", true)} aria-invalid={fields.description ? true : undefined} />
+            <Textarea
+              id={id("description")}
+              rows={2}
+              value={item.form.description}
+              maxLength={5000}
+              onChange={(e) => onChange({ description: e.target.value })}
+              aria-describedby={describedBy("description", true)}
+              aria-invalid={fields.description ? true : undefined}
+            />
           </Field>
         </div>
         <fieldset className="md:col-span-2">
@@ -59,8 +87,12 @@ export function MintForm({ item, onChange, onProtect }: { item: Item; onChange: 
                   className="mt-0.5 accent-teal-800 focus:outline-none"
                 />
                 <span>
-                  <span id={id(`${value}-label`)} className="block font-medium text-stone-900">{label}</span>
-                  <span id={id(`${value}-hint`)} className="block text-stone-700">{hint}</span>
+                  <span id={id(`${value}-label`)} className="block font-medium text-stone-900">
+                    {label}
+                  </span>
+                  <span id={id(`${value}-hint`)} className="block text-stone-700">
+                    {hint}
+                  </span>
                 </span>
               </label>
             ))}

@@ -4,7 +4,10 @@ import { formatSpeed, speedOf, type Item } from "./protect-item";
 export function ProgressBar({ item, now }: { item: Item; now: number }) {
   const pct = item.size === 0 ? (item.phase === "hashing" ? 0 : 100) : Math.floor((item.loaded / item.size) * 100);
   const speed = item.startedAt ? speedOf(item.loaded, (item.finishedAt ?? now) - item.startedAt) : 0;
-  const text = item.phase === "queued" ? "Waiting for another file to finish" : `${pct}% · ${formatBytes(item.loaded)} of ${formatBytes(item.size)}${speed > 0 ? ` · ${formatSpeed(speed)}` : ""}`;
+  const text =
+    item.phase === "queued"
+      ? "Waiting for another file to finish"
+      : `${pct}% · ${formatBytes(item.loaded)} of ${formatBytes(item.size)}${speed > 0 ? ` · ${formatSpeed(speed)}` : ""}`;
   return (
     <div className="mt-4">
       <div

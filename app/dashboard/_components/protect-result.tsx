@@ -14,7 +14,10 @@ function UrlRow({ label, url, copyLabel }: { label: string; url: string; copyLab
     <div>
       <dt className="text-sm font-medium text-stone-800">{label}</dt>
       <dd className="mt-1 flex flex-col gap-2 sm:flex-row sm:items-center">
-        <a href={url} className="min-w-0 flex-1 break-all rounded font-mono text-sm text-teal-800 underline underline-offset-2 hover:text-teal-950 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-700">
+        <a
+          href={url}
+          className="min-w-0 flex-1 break-all rounded font-mono text-sm text-teal-800 underline underline-offset-2 hover:text-teal-950 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-700"
+        >
           {url}
         </a>
         <CopyButton value={url} label={copyLabel} className="shrink-0 self-start sm:self-auto" />
@@ -66,7 +69,9 @@ export function ProtectResult({ result, fileName, focusOnMount }: { result: Mint
   return (
     <div className="mt-4 space-y-4">
       <div className="flex items-start gap-3 rounded-xl border border-emerald-300 bg-emerald-50 px-4 py-3 text-emerald-950" role="status">
-        <span aria-hidden className="mt-0.5 grid h-6 w-6 shrink-0 place-items-center rounded-full bg-emerald-700 text-sm text-white">✓</span>
+        <span aria-hidden className="mt-0.5 grid h-6 w-6 shrink-0 place-items-center rounded-full bg-emerald-700 text-sm text-white">
+          ✓
+        </span>
         <div>
           <h3 ref={heading} tabIndex={-1} className="font-semibold focus:outline-none">
             Protected
@@ -79,7 +84,11 @@ export function ProtectResult({ result, fileName, focusOnMount }: { result: Mint
       </div>
       <div className="grid gap-5 md:grid-cols-[1fr_auto]">
         <dl className="min-w-0 space-y-4">
-          <UrlRow label="Verify URL — anyone can check the file against your attestation" url={result.verify_url} copyLabel="Copy verify link" />
+          <UrlRow
+            label="Verify URL — anyone can check the file against your attestation"
+            url={result.verify_url}
+            copyLabel="Copy verify link"
+          />
           <UrlRow label="Share URL — show your work and its proof" url={result.share_url} copyLabel="Copy share link" />
           <div>
             <dt className="text-sm font-medium text-stone-800">Proof bundle</dt>

@@ -17,7 +17,13 @@ export function UsageMeter({ className }: { className?: string }) {
   const trpc = useTRPC();
   const usage = useQuery(trpc.consumer.usage.queryOptions());
   if (usage.isPending) {
-    return <div className={cx("h-24 animate-pulse rounded-2xl border border-stone-200 bg-white", className)} role="status" aria-label="Loading your usage" />;
+    return (
+      <div
+        className={cx("h-24 animate-pulse rounded-2xl border border-stone-200 bg-white", className)}
+        role="status"
+        aria-label="Loading your usage"
+      />
+    );
   }
   if (usage.isError) {
     return (
@@ -59,7 +65,9 @@ export function UsageMeter({ className }: { className?: string }) {
             <div className={cx("h-full rounded-full", tone)} style={{ width: `${u.used > 0 ? Math.max(pct, 1) : 0}%` }} />
           </div>
           {u.remaining === 0 ? (
-            <p className="mt-2 text-sm text-red-800">You have used this month&apos;s quota. New protections are possible again when it resets.</p>
+            <p className="mt-2 text-sm text-red-800">
+              You have used this month&apos;s quota. New protections are possible again when it resets.
+            </p>
           ) : (
             <p className="mt-2 text-sm text-stone-600">{u.remaining} left this month.</p>
           )}

@@ -91,17 +91,20 @@ export function useProtectQueue() {
     }
   }, [update]);
 
-  const addFiles = useCallback((list: FileList | File[]) => {
-    const added: Item[] = Array.from(list).map((file) => {
-      const key = `f${randomUuid().slice(0, 8)}`;
-      files.current.set(key, file);
-      pending.current.push(key);
-      return newItem(key, file);
-    });
-    if (added.length === 0) return;
-    setItems((prev) => [...prev, ...added]);
-    pump();
-  }, [pump]);
+  const addFiles = useCallback(
+    (list: FileList | File[]) => {
+      const added: Item[] = Array.from(list).map((file) => {
+        const key = `f${randomUuid().slice(0, 8)}`;
+        files.current.set(key, file);
+        pending.current.push(key);
+        return newItem(key, file);
+      });
+      if (added.length === 0) return;
+      setItems((prev) => [...prev, ...added]);
+      pump();
+    },
+    [pump],
+  );
 
   // A file dropped beside the drop zone is taken too, instead of the browser opening it and
   // leaving the page.

@@ -4,7 +4,17 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { Alert, Badge, Button, EmptyState, LinkButton, Mono, Select, Spinner } from "@/app/_components/ui";
 import { useTRPC, useTRPCClient } from "@/app/_trpc/client";
-import { CATEGORIES, CATEGORY_LABELS, CATEGORY_SHORT, formatBytes, isCategory, isVisibility, shortHash, type Category, type Visibility } from "@/app/_components/categories";
+import {
+  CATEGORIES,
+  CATEGORY_LABELS,
+  CATEGORY_SHORT,
+  formatBytes,
+  isCategory,
+  isVisibility,
+  shortHash,
+  type Category,
+  type Visibility,
+} from "@/app/_components/categories";
 import type { ProtectionItem } from "../_components/protect-types";
 import { LoadError } from "@/app/_components/load-error";
 
@@ -75,7 +85,8 @@ export function ProtectionsList() {
   const input = { limit: PAGE_SIZE, category, visibility };
   const list = useInfiniteQuery({
     queryKey: [...trpc.consumer.protections.pathKey(), { input, type: "infinite" }],
-    queryFn: ({ pageParam, signal }) => client.consumer.protections.query({ ...input, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
+    queryFn: ({ pageParam, signal }) =>
+      client.consumer.protections.query({ ...input, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor ?? undefined,
   });
@@ -115,7 +126,12 @@ export function ProtectionsList() {
             <label htmlFor="filter-visibility" className="block text-sm font-medium text-stone-800">
               Visibility
             </label>
-            <Select id="filter-visibility" value={visibility ?? ""} onChange={(e) => setFilter("visibility", e.target.value)} className="sm:w-36">
+            <Select
+              id="filter-visibility"
+              value={visibility ?? ""}
+              onChange={(e) => setFilter("visibility", e.target.value)}
+              className="sm:w-36"
+            >
               <option value="">All</option>
               <option value="public">Public</option>
               <option value="private">Private</option>
@@ -126,13 +142,18 @@ export function ProtectionsList() {
 
       {list.isPending ? <Spinner label="Loading your protections…" /> : null}
 
-      {list.isError ? (
-        <LoadError title="Your protections could not be loaded" error={list.error} retry={list.refetch} />
-      ) : null}
+      {list.isError ? <LoadError title="Your protections could not be loaded" error={list.error} retry={list.refetch} /> : null}
 
       {list.isSuccess && items.length === 0 ? (
         filtered ? (
-          <EmptyState title="No protections match these filters" action={<LinkButton href={pathname} variant="secondary">Clear filters</LinkButton>}>
+          <EmptyState
+            title="No protections match these filters"
+            action={
+              <LinkButton href={pathname} variant="secondary">
+                Clear filters
+              </LinkButton>
+            }
+          >
             Try another category or visibility.
           </EmptyState>
         ) : (
@@ -143,7 +164,10 @@ export function ProtectionsList() {
       ) : null}
 
       {items.length > 0 ? (
-        <ul className="divide-y divide-stone-200 overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm" aria-label="Protections, newest first">
+        <ul
+          className="divide-y divide-stone-200 overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm"
+          aria-label="Protections, newest first"
+        >
           {items.map((p) => (
             <Row key={p.protection_id} p={p} />
           ))}

@@ -28,9 +28,13 @@ function WorkCard({ p }: { p: PublicProtection }) {
       >
         <span className="flex items-center justify-between gap-2">
           <Badge>{categoryLabel(p.category)}</Badge>
-          <time dateTime={p.protected_at} className="text-xs text-stone-600">{longDate(p.protected_at)}</time>
+          <time dateTime={p.protected_at} className="text-xs text-stone-600">
+            {longDate(p.protected_at)}
+          </time>
         </span>
-        <span className="mt-3 break-words font-serif text-xl leading-snug text-stone-900 group-hover:text-teal-900">{p.title ?? "Untitled work"}</span>
+        <span className="mt-3 break-words font-serif text-xl leading-snug text-stone-900 group-hover:text-teal-900">
+          {p.title ?? "Untitled work"}
+        </span>
         {p.description ? <span className="mt-2 line-clamp-3 break-words text-sm text-stone-700">{p.description}</span> : null}
         <span className="mt-auto pt-4 text-sm font-medium text-teal-800">View and verify →</span>
       </Link>
@@ -47,7 +51,8 @@ export default async function PortfolioPage({ params, searchParams }: Props) {
   const base = `/portfolio/${creator.id}`;
   const newer = offset > 0 ? (offset - PORTFOLIO_PAGE_SIZE > 0 ? `${base}?offset=${offset - PORTFOLIO_PAGE_SIZE}` : base) : null;
   const older = last < total ? `${base}?offset=${offset + PORTFOLIO_PAGE_SIZE}` : null;
-  const pager = "rounded-lg border border-stone-300 bg-white px-4 py-2 text-sm font-medium text-stone-900 hover:bg-stone-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-700";
+  const pager =
+    "rounded-lg border border-stone-300 bg-white px-4 py-2 text-sm font-medium text-stone-900 hover:bg-stone-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-700";
   return (
     <div>
       <header className="mb-8 flex items-center gap-4">
@@ -67,10 +72,19 @@ export default async function PortfolioPage({ params, searchParams }: Props) {
           <p>When {creator.name} makes a protected work public, it appears here with its proof.</p>
         </EmptyState>
       ) : items.length === 0 ? (
-        <EmptyState title="Nothing on this page" action={<Link className={pager} href={base}>Back to the newest work</Link>} />
+        <EmptyState
+          title="Nothing on this page"
+          action={
+            <Link className={pager} href={base}>
+              Back to the newest work
+            </Link>
+          }
+        />
       ) : (
         <section aria-labelledby="works-heading">
-          <h2 id="works-heading" className="sr-only">Public work</h2>
+          <h2 id="works-heading" className="sr-only">
+            Public work
+          </h2>
           <ul role="list" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {items.map((p) => (
               <WorkCard key={p.protection_id} p={p} />
@@ -81,8 +95,16 @@ export default async function PortfolioPage({ params, searchParams }: Props) {
               Showing {first}–{last} of {total}
             </p>
             <div className="flex gap-2">
-              {newer ? <Link className={pager} href={newer}>← Newer work</Link> : null}
-              {older ? <Link className={pager} href={older}>Older work →</Link> : null}
+              {newer ? (
+                <Link className={pager} href={newer}>
+                  ← Newer work
+                </Link>
+              ) : null}
+              {older ? (
+                <Link className={pager} href={older}>
+                  Older work →
+                </Link>
+              ) : null}
             </div>
           </nav>
         </section>

@@ -9,7 +9,8 @@ import { categoryLabel, formatBytes, longDate, shortHash } from "../../_componen
 type Params = { params: Promise<{ id: string }> };
 
 const GENERIC_TITLE = "A protected work";
-const GENERIC_DESCRIPTION = "A work protected with a signed Hallmark attestation in a public transparency log. Anyone can verify it in the browser.";
+const GENERIC_DESCRIPTION =
+  "A work protected with a signed Hallmark attestation in a public transparency log. Anyone can verify it in the browser.";
 
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
@@ -18,18 +19,33 @@ function clip(text: string, max: number): string {
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const p = await loadPublicProtection((await params).id);
   if (p.visibility !== "public") {
-    return { title: GENERIC_TITLE, description: GENERIC_DESCRIPTION, openGraph: { title: GENERIC_TITLE, description: GENERIC_DESCRIPTION, type: "website" }, robots: { index: false } };
+    return {
+      title: GENERIC_TITLE,
+      description: GENERIC_DESCRIPTION,
+      openGraph: { title: GENERIC_TITLE, description: GENERIC_DESCRIPTION, type: "website" },
+      robots: { index: false },
+    };
   }
   const work = p.title ?? "Untitled work";
   const title = p.creator ? `${work} by ${p.creator.name}` : work;
   const description = clip(
-    p.description?.trim() ? p.description.trim() : `Protected with Hallmark on ${longDate(p.protected_at)}: a signed attestation in a public log that anyone can verify.`,
+    p.description?.trim()
+      ? p.description.trim()
+      : `Protected with Hallmark on ${longDate(p.protected_at)}: a signed attestation in a public log that anyone can verify.`,
     200,
   );
   return {
     title,
     description,
-    openGraph: { title, description, type: "article", url: p.share_url, siteName: "Hallmark", publishedTime: p.protected_at, authors: p.creator ? [p.creator.name] : undefined },
+    openGraph: {
+      title,
+      description,
+      type: "article",
+      url: p.share_url,
+      siteName: "Hallmark",
+      publishedTime: p.protected_at,
+      authors: p.creator ? [p.creator.name] : undefined,
+    },
     twitter: { card: "summary", title, description },
   };
 }
@@ -45,7 +61,10 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
 
 function Seal() {
   return (
-    <span aria-hidden className="grid h-14 w-14 shrink-0 place-items-center rounded-full border-2 border-white/70 bg-white/10 text-2xl font-semibold text-white">
+    <span
+      aria-hidden
+      className="grid h-14 w-14 shrink-0 place-items-center rounded-full border-2 border-white/70 bg-white/10 text-2xl font-semibold text-white"
+    >
       H
     </span>
   );
@@ -68,12 +87,17 @@ function PublicWork({ p }: { p: PublicProtection }) {
       <div className="bg-gradient-to-br from-teal-900 to-teal-700 px-6 py-8 text-white sm:px-10 sm:py-10">
         <div className="flex items-start justify-between gap-4">
           <div className="min-w-0">
-            <p className="text-sm font-medium uppercase tracking-wide text-teal-100">Protected with Hallmark · {categoryLabel(p.category)}</p>
+            <p className="text-sm font-medium uppercase tracking-wide text-teal-100">
+              Protected with Hallmark · {categoryLabel(p.category)}
+            </p>
             <h1 className="mt-3 break-words font-serif text-3xl leading-tight sm:text-5xl">{p.title ?? "Untitled work"}</h1>
             {p.creator ? (
               <p className="mt-4 text-lg text-teal-50">
                 by{" "}
-                <a className="font-semibold text-white underline decoration-teal-200 underline-offset-4 hover:decoration-white focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white" href={p.creator.portfolio_url}>
+                <a
+                  className="font-semibold text-white underline decoration-teal-200 underline-offset-4 hover:decoration-white focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
+                  href={p.creator.portfolio_url}
+                >
                   {p.creator.name}
                 </a>
               </p>
@@ -92,13 +116,17 @@ function PublicWork({ p }: { p: PublicProtection }) {
             <Fact term="File">
               <span className="break-all">{p.file_name}</span>
               {p.content_type || p.file_size !== null ? (
-                <span className="block text-sm text-stone-600">{[p.content_type, p.file_size !== null ? formatBytes(p.file_size) : null].filter(Boolean).join(" · ")}</span>
+                <span className="block text-sm text-stone-600">
+                  {[p.content_type, p.file_size !== null ? formatBytes(p.file_size) : null].filter(Boolean).join(" · ")}
+                </span>
               ) : null}
             </Fact>
           ) : null}
           <Fact term="Fingerprint (SHA-256)">
             <Mono>
-              <abbr title={`sha256:${p.content_hash}`} className="no-underline">{shortHash(p.content_hash)}</abbr>
+              <abbr title={`sha256:${p.content_hash}`} className="no-underline">
+                {shortHash(p.content_hash)}
+              </abbr>
             </Mono>
           </Fact>
           <Fact term="Attested by">{p.issuer.name}</Fact>
@@ -117,7 +145,9 @@ function PrivateWork({ p }: { p: PublicProtection }) {
           <div>
             <p className="text-sm font-medium uppercase tracking-wide text-stone-200">Protected with Hallmark</p>
             <h1 className="mt-3 font-serif text-3xl leading-tight sm:text-5xl">{GENERIC_TITLE}</h1>
-            <p className="mt-4 max-w-xl text-stone-100">The creator keeps the details of this work private. Its cryptographic record is public, and anyone can verify it.</p>
+            <p className="mt-4 max-w-xl text-stone-100">
+              The creator keeps the details of this work private. Its cryptographic record is public, and anyone can verify it.
+            </p>
           </div>
           <Seal />
         </div>
@@ -145,7 +175,9 @@ export default async function SharePage({ params }: Params) {
   const p = await loadPublicProtection((await params).id);
   return (
     <div className="mx-auto max-w-3xl">
-      <article className="overflow-hidden rounded-3xl border border-stone-200 bg-white shadow-sm">{p.visibility === "public" ? <PublicWork p={p} /> : <PrivateWork p={p} />}</article>
+      <article className="overflow-hidden rounded-3xl border border-stone-200 bg-white shadow-sm">
+        {p.visibility === "public" ? <PublicWork p={p} /> : <PrivateWork p={p} />}
+      </article>
       <div className="mt-6 flex flex-wrap items-center justify-center gap-2 text-center text-sm text-stone-700">
         <Badge tone="success">Signed · publicly logged</Badge>
         <span>The attestation is signed and recorded in an append-only log; the verify page checks it in your browser.</span>

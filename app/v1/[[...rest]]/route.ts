@@ -1,7 +1,6 @@
 import { problemResponse } from "@/server/http/problem";
 
 /** Any /v1 path no route serves: a problem+json 404 rather than an HTML page. */
-const notFound = async (req: Request) =>
-  problemResponse("not_found", `No endpoint at ${new URL(req.url).pathname}.`);
+const notFound = async (req: Request) => problemResponse("not_found", `No endpoint at ${new URL(req.url).pathname}.`);
 
 export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };

@@ -5,7 +5,5 @@ export const GET = apiRoute({ auth: "required" }, async ({ caller }) => {
   const items = await caller.issuers.list();
   return { items, total: items.length };
 });
-export const POST = apiRoute({ auth: "required", body: true, status: 201 }, ({ caller, body }) =>
-  caller.issuers.create(body as never),
-);
+export const POST = apiRoute({ auth: "required", body: true, status: 201 }, ({ caller, body }) => caller.issuers.create(body as never));
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

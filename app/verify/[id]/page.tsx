@@ -11,8 +11,14 @@ type Params = { params: Promise<{ id: string }> };
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const p = await loadPublicProtection((await params).id);
   const title = p.visibility === "public" && p.title ? `Verify “${p.title}”` : "Verify a protection";
-  const description = "Check this Hallmark attestation's signature and transparency-log proof in your browser, and whether your copy of the file matches.";
-  return { title, description, openGraph: { title, description, type: "website", url: p.verify_url }, robots: p.visibility === "public" ? undefined : { index: false } };
+  const description =
+    "Check this Hallmark attestation's signature and transparency-log proof in your browser, and whether your copy of the file matches.";
+  return {
+    title,
+    description,
+    openGraph: { title, description, type: "website", url: p.verify_url },
+    robots: p.visibility === "public" ? undefined : { index: false },
+  };
 }
 
 export default async function VerifyPage({ params }: Params) {
@@ -27,11 +33,14 @@ export default async function VerifyPage({ params }: Params) {
           {isPublic ? (
             <>
               {p.title ? <>“{p.title}”</> : "This work"}
-              {p.creator ? <> by {p.creator.name}</> : null} is signed and recorded in a public log. Your browser checks the proof
-              below, and you can check that a file is the attested one.
+              {p.creator ? <> by {p.creator.name}</> : null} is signed and recorded in a public log. Your browser checks the proof below,
+              and you can check that a file is the attested one.
             </>
           ) : (
-            <>The creator keeps this work private. Its cryptographic record is public: your browser checks it below, and you can check that a file is the attested one.</>
+            <>
+              The creator keeps this work private. Its cryptographic record is public: your browser checks it below, and you can check that
+              a file is the attested one.
+            </>
           )}
         </p>
       </div>
@@ -39,18 +48,24 @@ export default async function VerifyPage({ params }: Params) {
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="space-y-6">
           <Card aria-labelledby="proof-heading">
-            <h2 id="proof-heading" className="mb-4 text-lg font-semibold">Cryptographic proof</h2>
+            <h2 id="proof-heading" className="mb-4 text-lg font-semibold">
+              Cryptographic proof
+            </h2>
             <ProofCheck protectionId={p.protection_id} contentHash={p.content_hash} attestationId={p.attestation_id} />
           </Card>
           <Card aria-labelledby="file-heading">
-            <h2 id="file-heading" className="text-lg font-semibold">Is your copy the attested file?</h2>
+            <h2 id="file-heading" className="text-lg font-semibold">
+              Is your copy the attested file?
+            </h2>
             <p className="mb-4 mt-1 text-sm text-stone-700">Your file is hashed with SHA-256 right here; it is never uploaded.</p>
             <FileCheck contentHash={p.content_hash} />
           </Card>
         </div>
         <div className="space-y-6">
           <Card aria-labelledby="facts-heading">
-            <h2 id="facts-heading" className="text-lg font-semibold">What was attested</h2>
+            <h2 id="facts-heading" className="text-lg font-semibold">
+              What was attested
+            </h2>
             <VerifyFacts p={p} />
           </Card>
           <p className="text-sm text-stone-700">

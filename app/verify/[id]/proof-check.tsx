@@ -17,7 +17,11 @@ const CHECKS: Array<{ id: CheckId; label: string; explains: string }> = [
   { id: "attestation_signature", label: "Signature by the issuer's key", explains: "The issuer's Ed25519 key signed the attestation." },
   { id: "key_validity", label: "Key valid at signing time", explains: "The key was within its validity window when it signed." },
   { id: "page_match", label: "Bundle matches this page", explains: "The bundle is about this protection, this hash and this attestation." },
-  { id: "witnesses", label: "Cosigned by independent witnesses", explains: "Witnesses named by the policy vouch that everyone sees this same log." },
+  {
+    id: "witnesses",
+    label: "Cosigned by independent witnesses",
+    explains: "Witnesses named by the policy vouch that everyone sees this same log.",
+  },
 ];
 
 /** Where a visitor's own policy is kept (it then replaces the one this log publishes). */
@@ -32,7 +36,16 @@ interface LogInfo {
 
 type Outcome =
   | { phase: "running" }
-  | { phase: "done"; ok: boolean; reason: string | null; checks: CheckState[]; bundleText: string | null; log: LogInfo | null; unwitnessed: boolean; pinned: boolean };
+  | {
+      phase: "done";
+      ok: boolean;
+      reason: string | null;
+      checks: CheckState[];
+      bundleText: string | null;
+      log: LogInfo | null;
+      unwitnessed: boolean;
+      pinned: boolean;
+    };
 
 const when = (t: number) => {
   const iso = new Date(t * 1000).toISOString();
@@ -56,7 +69,12 @@ function witnessCheck(bundle: unknown, policyText: string): CheckState & { unwit
     const w = verifyWitnessedCheckpoint(String(note), policy);
     const who = w.cosigners.map((c) => `${c.witness} (${c.keyName}) at ${when(c.timestamp)}`).join(", ");
     if (!w.quorum.met) {
-      return { id, state: "fail", unwitnessed: true, detail: `Quorum not met: cosigned by ${who || "no witness"}, but the policy requires ${w.quorum.rule}.` };
+      return {
+        id,
+        state: "fail",
+        unwitnessed: true,
+        detail: `Quorum not met: cosigned by ${who || "no witness"}, but the policy requires ${w.quorum.rule}.`,
+      };
     }
     return { id, state: "pass", detail: `Cosigned by ${who}; the policy's quorum (${w.quorum.rule}) is met.` };
   } catch (e) {
@@ -82,15 +100,21 @@ function matchPage(bundle: unknown, expected: { protectionId: string; contentHas
   const a = (bundle as { attestation?: { id?: unknown; payload?: Record<string, unknown> } } | null)?.attestation;
   const payload = a?.payload ?? {};
   const problems: string[] = [];
-  if (payload.protection_id !== expected.protectionId) problems.push(`it is for protection ${String(payload.protection_id)}, not ${expected.protectionId}`);
-  if (payload.content_hash !== `sha256:${expected.contentHash}`) problems.push(`its content hash is ${String(payload.content_hash)}, not sha256:${expected.contentHash}`);
+  if (payload.protection_id !== expected.protectionId)
+    problems.push(`it is for protection ${String(payload.protection_id)}, not ${expected.protectionId}`);
+  if (payload.content_hash !== `sha256:${expected.contentHash}`)
+    problems.push(`its content hash is ${String(payload.content_hash)}, not sha256:${expected.contentHash}`);
   if (a?.id !== expected.attestationId) problems.push(`its attestation is ${String(a?.id)}, not ${expected.attestationId}`);
   return problems.length
     ? { id: "page_match", state: "fail", detail: `The bundle does not belong to this page: ${problems.join("; ")}.` }
     : { id: "page_match", state: "pass", detail: "protection ID, content hash and attestation ID are the ones shown on this page" };
 }
 
-async function runChecks(expected: { protectionId: string; contentHash: string; attestationId: string }): Promise<Outcome & { phase: "done" }> {
+async function runChecks(expected: {
+  protectionId: string;
+  contentHash: string;
+  attestationId: string;
+}): Promise<Outcome & { phase: "done" }> {
   const checks = initialChecks();
   let log: LogInfo | null = null;
   let bundleText: string | null = null;
@@ -141,14 +165,28 @@ async function runChecks(expected: { protectionId: string; contentHash: string; 
   });
   // A bundle that fails before any check runs (malformed, wrong log key) fails the first one.
   if (!result.ok && result.checks.length === 0) out[0] = { id: out[0]!.id, state: "fail", detail: result.message };
-  const match = typeof bundle === "object" && bundle !== null ? matchPage(bundle, expected) : { id: "page_match" as const, state: "skipped" as const, detail: "Not checked: the bundle is not readable." };
+  const match =
+    typeof bundle === "object" && bundle !== null
+      ? matchPage(bundle, expected)
+      : { id: "page_match" as const, state: "skipped" as const, detail: "Not checked: the bundle is not readable." };
   out[4] = match;
   if (match.state === "fail") reason ??= match.detail;
-  const witnessed = result.ok ? witnessCheck(bundle, policyText) : { id: "witnesses" as const, state: "skipped" as const, detail: "Not checked: an earlier check failed." };
+  const witnessed = result.ok
+    ? witnessCheck(bundle, policyText)
+    : { id: "witnesses" as const, state: "skipped" as const, detail: "Not checked: an earlier check failed." };
   out[5] = { id: witnessed.id, state: witnessed.state, detail: witnessed.detail };
   if (witnessed.state === "fail") reason ??= witnessed.detail;
   const ok = result.ok && match.state === "pass" && witnessed.state !== "fail";
-  return { phase: "done", ok, reason, checks: out, bundleText, log, unwitnessed: "unwitnessed" in witnessed && witnessed.unwitnessed === true, pinned: pinnedPolicy !== null };
+  return {
+    phase: "done",
+    ok,
+    reason,
+    checks: out,
+    bundleText,
+    log,
+    unwitnessed: "unwitnessed" in witnessed && witnessed.unwitnessed === true,
+    pinned: pinnedPolicy !== null,
+  };
 }
 
 function readPinnedPolicy(): string | null {
@@ -171,9 +209,24 @@ function keyIdentity(log: LogInfo | null): { origin: string; keyId: string } | n
 
 function StatusIcon({ state }: { state: CheckState["state"] }) {
   const base = "grid h-6 w-6 shrink-0 place-items-center rounded-full text-sm font-bold";
-  if (state === "pass") return <span aria-hidden className={cx(base, "bg-emerald-700 text-white")}>✓</span>;
-  if (state === "fail") return <span aria-hidden className={cx(base, "bg-red-700 text-white")}>✕</span>;
-  if (state === "skipped") return <span aria-hidden className={cx(base, "bg-stone-200 text-stone-700")}>–</span>;
+  if (state === "pass")
+    return (
+      <span aria-hidden className={cx(base, "bg-emerald-700 text-white")}>
+        ✓
+      </span>
+    );
+  if (state === "fail")
+    return (
+      <span aria-hidden className={cx(base, "bg-red-700 text-white")}>
+        ✕
+      </span>
+    );
+  if (state === "skipped")
+    return (
+      <span aria-hidden className={cx(base, "bg-stone-200 text-stone-700")}>
+        –
+      </span>
+    );
   return <span aria-hidden className={cx(base, "animate-pulse bg-stone-200")} />;
 }
 
@@ -190,7 +243,15 @@ function useObjectUrl(text: string | null, type: string): string | null {
   return url;
 }
 
-export function ProofCheck({ protectionId, contentHash, attestationId }: { protectionId: string; contentHash: string; attestationId: string }) {
+export function ProofCheck({
+  protectionId,
+  contentHash,
+  attestationId,
+}: {
+  protectionId: string;
+  contentHash: string;
+  attestationId: string;
+}) {
   const [outcome, setOutcome] = useState<Outcome>({ phase: "running" });
   const [run, setRun] = useState(0);
   useEffect(() => {
@@ -224,7 +285,9 @@ export function ProofCheck({ protectionId, contentHash, attestationId }: { prote
         <Spinner label="Checking the proof in your browser…" />
       ) : outcome.ok ? (
         <div role="status" className="flex items-start gap-3 rounded-xl border border-emerald-300 bg-emerald-50 px-4 py-3 text-emerald-950">
-          <span aria-hidden className="mt-0.5 grid h-7 w-7 shrink-0 place-items-center rounded-full bg-emerald-700 font-bold text-white">✓</span>
+          <span aria-hidden className="mt-0.5 grid h-7 w-7 shrink-0 place-items-center rounded-full bg-emerald-700 font-bold text-white">
+            ✓
+          </span>
           <div>
             <p className="text-lg font-semibold">Proof verified in your browser</p>
             <p className="text-sm">Every check passed on your device, using the log key and witness policy shown below.</p>
@@ -232,7 +295,9 @@ export function ProofCheck({ protectionId, contentHash, attestationId }: { prote
         </div>
       ) : (
         <div role="alert" className="flex items-start gap-3 rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-red-900">
-          <span aria-hidden className="mt-0.5 grid h-7 w-7 shrink-0 place-items-center rounded-full bg-red-700 font-bold text-white">!</span>
+          <span aria-hidden className="mt-0.5 grid h-7 w-7 shrink-0 place-items-center rounded-full bg-red-700 font-bold text-white">
+            !
+          </span>
           <div className="min-w-0">
             <p className="text-lg font-semibold">Verification failed</p>
             <p className="break-words text-sm">{outcome.reason}</p>
@@ -259,11 +324,18 @@ export function ProofCheck({ protectionId, contentHash, attestationId }: { prote
               <div className="min-w-0 flex-1">
                 <p className="flex flex-wrap items-baseline justify-between gap-x-3">
                   <span className="font-medium">{c.label}</span>
-                  <span className={cx("text-sm font-semibold", s.state === "pass" ? "text-emerald-800" : s.state === "fail" ? "text-red-800" : "text-stone-600")}>
+                  <span
+                    className={cx(
+                      "text-sm font-semibold",
+                      s.state === "pass" ? "text-emerald-800" : s.state === "fail" ? "text-red-800" : "text-stone-600",
+                    )}
+                  >
                     {STATE_TEXT[s.state]}
                   </span>
                 </p>
-                <p className={cx("mt-0.5 text-sm wrap-anywhere", s.state === "fail" ? "text-red-900" : "text-stone-700")}>{s.detail || c.explains}</p>
+                <p className={cx("mt-0.5 text-sm wrap-anywhere", s.state === "fail" ? "text-red-900" : "text-stone-700")}>
+                  {s.detail || c.explains}
+                </p>
               </div>
             </li>
           );
@@ -275,7 +347,8 @@ export function ProofCheck({ protectionId, contentHash, attestationId }: { prote
           <span className="font-medium text-stone-900">Log key used: </span>
           {identity ? (
             <>
-              origin <Mono className="text-stone-900">{identity.origin}</Mono>, key ID <Mono className="text-stone-900">{identity.keyId}</Mono>
+              origin <Mono className="text-stone-900">{identity.origin}</Mono>, key ID{" "}
+              <Mono className="text-stone-900">{identity.keyId}</Mono>
             </>
           ) : outcome.phase === "running" ? (
             "loading…"
@@ -284,8 +357,8 @@ export function ProofCheck({ protectionId, contentHash, attestationId }: { prote
           )}
         </p>
         <p>
-          These checks ran on your device with open code, not on our server. They prove the attestation is in the log that
-          this key signs; to rule out a forged log, compare the key above with the one the operator publishes at{" "}
+          These checks ran on your device with open code, not on our server. They prove the attestation is in the log that this key signs;
+          to rule out a forged log, compare the key above with the one the operator publishes at{" "}
           <a className="font-medium text-teal-800 underline underline-offset-2" href="/v1/log">
             /v1/log
           </a>
@@ -326,7 +399,8 @@ export function ProofCheck({ protectionId, contentHash, attestationId }: { prote
           ) : null}
         </div>
         <p>
-          Verify offline: <Mono className="rounded bg-stone-100 px-1.5 py-0.5 text-stone-900">npm run verify -- bundle.json --log-key log.pem</Mono>, or
+          Verify offline:{" "}
+          <Mono className="rounded bg-stone-100 px-1.5 py-0.5 text-stone-900">npm run verify -- bundle.json --log-key log.pem</Mono>, or
           with the portable proof and the policy:{" "}
           <Mono className="rounded bg-stone-100 px-1.5 py-0.5 text-stone-900">npm run verify -- proof.tlog-proof --policy policy.txt</Mono>
         </p>

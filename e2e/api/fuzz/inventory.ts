@@ -51,15 +51,21 @@ export function routeTargets(): RouteTarget[] {
 
 /** Every page. */
 export function pageTargets(): RouteTarget[] {
-  const dirs = fs.readdirSync(path.join(ROOT, "app"), { withFileTypes: true }).filter((d) => d.isDirectory() && !["api", "v1", "bench"].includes(d.name) && !d.name.startsWith("_"));
-  return [path.join(ROOT, "app/page.tsx"), ...dirs.flatMap((d) => walk(path.join(ROOT, "app", d.name), "page.tsx"))].map((f) => toTarget("page", f));
+  const dirs = fs
+    .readdirSync(path.join(ROOT, "app"), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !["api", "v1", "bench"].includes(d.name) && !d.name.startsWith("_"));
+  return [path.join(ROOT, "app/page.tsx"), ...dirs.flatMap((d) => walk(path.join(ROOT, "app", d.name), "page.tsx"))].map((f) =>
+    toTarget("page", f),
+  );
 }
 
 type ZodLike = { shape?: Record<string, unknown>; _zod?: { def?: { shape?: Record<string, unknown> } } };
 
 /** Every tRPC procedure, with the top-level fields of its input. */
 export function procedureTargets(): ProcedureTarget[] {
-  const procedures = (appRouter as unknown as { _def: { procedures: Record<string, { _def: { type: "query" | "mutation"; inputs?: ZodLike[] } }> } })._def.procedures;
+  const procedures = (
+    appRouter as unknown as { _def: { procedures: Record<string, { _def: { type: "query" | "mutation"; inputs?: ZodLike[] } }> } }
+  )._def.procedures;
   return Object.entries(procedures).map(([p, proc]) => {
     const input = proc._def.inputs?.[0];
     const shape = input?.shape ?? input?._zod?.def?.shape ?? {};

@@ -153,7 +153,9 @@ export class Ledger {
       const [lo, hi] = t === "checkpoints" ? [Math.min(1, this.appends), this.appends] : [this.min[t], this.max[t]];
       if (delta < lo || delta > hi) {
         const by = this.writers.get(t)?.join(", ") ?? "none";
-        out.push(`${t}: ${before[t]} → ${after[t]} (${delta >= 0 ? "+" : ""}${delta}); the 2xx answers account for ${lo === hi ? lo : `${lo} to ${hi}`} (${by})`);
+        out.push(
+          `${t}: ${before[t]} → ${after[t]} (${delta >= 0 ? "+" : ""}${delta}); the 2xx answers account for ${lo === hi ? lo : `${lo} to ${hi}`} (${by})`,
+        );
       }
     }
     return out;

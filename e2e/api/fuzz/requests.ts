@@ -20,13 +20,46 @@ const EVIL = "https://evil.example";
 
 /** Strings that have broken parsers before: encodings, numbers as text, names of built-ins. */
 const NASTY = [
-  "", " ", "%", "%ff", "%00", "%E0%A4%A", "%2e%2e", "..", "../..", "null", "undefined", "true", "-1", "0", "-0", "1e999", "NaN",
-  "9007199254740993", "__proto__", "constructor", "toString", "<script>alert(1)</script>", "'; DROP TABLE users;--", "\u0000",
-  "\u202e", "\ufeff", "😀", "e\u0301", "a".repeat(300), "a".repeat(5000), "sha256:" + "a".repeat(64), "A".repeat(43),
+  "",
+  " ",
+  "%",
+  "%ff",
+  "%00",
+  "%E0%A4%A",
+  "%2e%2e",
+  "..",
+  "../..",
+  "null",
+  "undefined",
+  "true",
+  "-1",
+  "0",
+  "-0",
+  "1e999",
+  "NaN",
+  "9007199254740993",
+  "__proto__",
+  "constructor",
+  "toString",
+  "<script>alert(1)</script>",
+  "'; DROP TABLE users;--",
+  "\u0000",
+  "\u202e",
+  "\ufeff",
+  "😀",
+  "e\u0301",
+  "a".repeat(300),
+  "a".repeat(5000),
+  "sha256:" + "a".repeat(64),
+  "A".repeat(43),
 ];
 
 /** Any JS string, lone surrogates included; JSON.stringify writes those as \uD8xx escapes. */
-const anyString = fc.oneof(fc.string({ unit: "binary", maxLength: 40 }), fc.string({ unit: "grapheme", maxLength: 40 }), fc.constantFrom(...NASTY));
+const anyString = fc.oneof(
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.string({ unit: "grapheme", maxLength: 40 }),
+  fc.constantFrom(...NASTY),
+);
 /** A header value a client can put on the wire (no CR/LF, bytes up to 0xFF). */
 const headerString = anyString.map((s) => s.replace(/[^\t\x20-\x7e\x80-\xff]/g, "?"));
 
@@ -55,7 +88,10 @@ function plausible(world: World, ids: string[]): Record<string, fc.Arbitrary<unk
   const hex = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString("hex"));
   const own = world.own;
   return {
-    content_hash: fc.oneof(hex, hex.map((h) => `sha256:${h.toUpperCase()}`)),
+    content_hash: fc.oneof(
+      hex,
+      hex.map((h) => `sha256:${h.toUpperCase()}`),
+    ),
     issuer_id: fc.constantFrom(own.issuer, world.foreign.issuer),
     attestation_id: fc.constantFrom(own.attestation, world.foreign.attestation),
     pack_id: fc.constantFrom(own.pack, world.foreign.pack),
@@ -65,7 +101,15 @@ function plausible(world: World, ids: string[]): Record<string, fc.Arbitrary<unk
     title: fc.string({ minLength: 1, maxLength: 30 }),
     description: fc.string({ maxLength: 60 }),
     domain: fc.constantFrom("news.example.org", "a.b.example.com", "localhost", "-bad-.example"),
-    scopes: fc.subarray(["attestations:read", "attestations:write", "issuers:read", "api_keys:read", "protections:read", "protections:write", "packs:read"]),
+    scopes: fc.subarray([
+      "attestations:read",
+      "attestations:write",
+      "issuers:read",
+      "api_keys:read",
+      "protections:read",
+      "protections:write",
+      "packs:read",
+    ]),
     payload: fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
     ai_metadata: fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
     email: fc.constantFrom(world.consumer.email, "someone@example.org", "no-at-sign"),
@@ -81,7 +125,15 @@ function plausible(world: World, ids: string[]): Record<string, fc.Arbitrary<unk
     offset: fc.integer({ min: -1, max: 1000 }),
     rules: fc.constantFrom({}, { required_fields: ["content_hash"] }, { max_age_days: -1 }, { nope: 1 }),
     status: fc.constantFrom("active", "archived", "nope"),
-    body: fc.record({ content_hash: hex, visibility: fc.constantFrom("public", "private"), title: fc.string({ maxLength: 20 }), name: fc.string({ maxLength: 20 }) }, { requiredKeys: [] }),
+    body: fc.record(
+      {
+        content_hash: hex,
+        visibility: fc.constantFrom("public", "private"),
+        title: fc.string({ maxLength: 20 }),
+        name: fc.string({ maxLength: 20 }),
+      },
+      { requiredKeys: [] },
+    ),
     idempotency_key: fc.oneof(fc.uuid().map(String), headerString),
     first: fc.integer({ min: 0, max: world.treeSize + 1 }),
     second: fc.integer({ min: 0, max: world.treeSize + 1 }),
@@ -95,25 +147,51 @@ function bodyText(world: World, ids: string[], fields: string[]): fc.Arbitrary<s
   const names = fields.length ? fields : ["x"];
   const entry = fc
     .oneof({ weight: 6, arbitrary: fc.constantFrom(...names) }, anyString)
-    .chain((name) => fc.tuple(fc.constant(name), Object.hasOwn(likely, name) ? fc.oneof({ weight: 3, arbitrary: likely[name]! }, value) : value));
+    .chain((name) =>
+      fc.tuple(fc.constant(name), Object.hasOwn(likely, name) ? fc.oneof({ weight: 3, arbitrary: likely[name]! }, value) : value),
+    );
   const shaped = fc.array(entry, { maxLength: 8 }).map((entries) => Object.fromEntries(entries));
   // Only the target's own fields, each with a plausible value: the requests most likely to pass.
   const wellFormed = fc
     .oneof(fc.constant(names), fc.subarray(names, { minLength: Math.min(names.length, 1) }))
-    .chain((chosen) => fc.tuple(...chosen.map((n) => (Object.hasOwn(likely, n) ? likely[n]! : value))).map((vals) => Object.fromEntries(chosen.map((n, i) => [n, vals[i]]))));
+    .chain((chosen) =>
+      fc
+        .tuple(...chosen.map((n) => (Object.hasOwn(likely, n) ? likely[n]! : value)))
+        .map((vals) => Object.fromEntries(chosen.map((n, i) => [n, vals[i]]))),
+    );
   return fc.oneof(
     { weight: 6, arbitrary: wellFormed.map((o) => JSON.stringify(o)) },
     { weight: 8, arbitrary: shaped.map((o) => JSON.stringify(o)) },
     { weight: 2, arbitrary: value.map((v) => JSON.stringify(v) ?? "null") },
     { weight: 1, arbitrary: shaped.map((o) => JSON.stringify(o).slice(0, -1)) }, // truncated
     { weight: 1, arbitrary: fc.constantFrom(...fields, "a").map((f) => `{"${f}":1,"${f}":2}`) }, // duplicate member
-    { weight: 1, arbitrary: fc.constantFrom('{"n":1e999}', '{"n":-1e999}', '{"n":12345678901234567890}', '{"n":1e-400}', "[".repeat(20000), '{"a":'.repeat(3000) + "1" + "}".repeat(3000)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '{"n":1e999}',
+        '{"n":-1e999}',
+        '{"n":12345678901234567890}',
+        '{"n":1e-400}',
+        "[".repeat(20000),
+        '{"a":'.repeat(3000) + "1" + "}".repeat(3000),
+      ),
+    },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b).toString("latin1")) },
     { weight: 1, arbitrary: fc.constantFrom("", "{}", "[]", "null", '"x"', "a=1&b=2", `{"x":"${"a".repeat(300 * 1024)}"}`) },
   );
 }
 
-const CONTENT_TYPES = ["application/json", "application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/problem+json", "*/*", "application/json; charset=latin1"];
+const CONTENT_TYPES = [
+  "application/json",
+  "application/json",
+  "application/json; charset=utf-8",
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=x",
+  "application/problem+json",
+  "*/*",
+  "application/json; charset=latin1",
+];
 
 /**
  * Who the request claims to be, and where it claims to come from. Valid credentials most often,
@@ -172,29 +250,83 @@ function segment(ids: string[]): fc.Arbitrary<string> {
   );
 }
 
-const QUERY_NAMES = ["limit", "offset", "cursor", "category", "visibility", "first", "second", "status", "is_template", "pack_id", "result", "next", "callbackUrl", "error", "input", "batch"];
+const QUERY_NAMES = [
+  "limit",
+  "offset",
+  "cursor",
+  "category",
+  "visibility",
+  "first",
+  "second",
+  "status",
+  "is_template",
+  "pack_id",
+  "result",
+  "next",
+  "callbackUrl",
+  "error",
+  "input",
+  "batch",
+];
 
 function queryString(ids: string[]): fc.Arbitrary<string> {
   const cursor = fc.oneof(
-    fc.tuple(fc.constantFrom(-9007199254740991, 8.64e15 + 1, 0, Date.now(), NaN), anyString).map((t) => Buffer.from(JSON.stringify(t)).toString("base64url")),
+    fc
+      .tuple(fc.constantFrom(-9007199254740991, 8.64e15 + 1, 0, Date.now(), NaN), anyString)
+      .map((t) => Buffer.from(JSON.stringify(t)).toString("base64url")),
     anyString.map((s) => Buffer.from(s).toString("base64url")),
   );
   const value = fc.oneof(
     fc.integer().map(String),
-    fc.constantFrom("-1", "0", "1e999", "NaN", "101", "1.5", "", "public", "private", "media", "active", "archived", "true", "pass", ...ids),
+    fc.constantFrom(
+      "-1",
+      "0",
+      "1e999",
+      "NaN",
+      "101",
+      "1.5",
+      "",
+      "public",
+      "private",
+      "media",
+      "active",
+      "archived",
+      "true",
+      "pass",
+      ...ids,
+    ),
     anyString.map((s) => (hasLoneSurrogate(s) ? "%ED%A0%80" : encodeURIComponent(s))),
     cursor,
     fc.constantFrom("%ff", "%", "%%", "a%zz"),
   );
   return fc
-    .array(fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...QUERY_NAMES) }, anyString.map((s) => (hasLoneSurrogate(s) ? "x" : encodeURIComponent(s)))), value), { maxLength: 4 })
+    .array(
+      fc.tuple(
+        fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom(...QUERY_NAMES) },
+          anyString.map((s) => (hasLoneSurrogate(s) ? "x" : encodeURIComponent(s))),
+        ),
+        value,
+      ),
+      { maxLength: 4 },
+    )
     .map((pairs) => (pairs.length ? "?" + pairs.map(([k, v]) => `${k}=${v}`).join("&") : ""));
 }
 
 function headersOf(world: World, own: string, withBody: boolean, trpc = false): fc.Arbitrary<Record<string, string>> {
   return fc
-    .tuple(credentials(world, own, trpc), extraHeaders(), fc.oneof({ weight: 3, arbitrary: fc.constant("application/json") }, fc.constantFrom(...CONTENT_TYPES)), fc.ipV4())
-    .map(([cred, extra, type, client]) => ({ ...extra, ...cred, ...(withBody ? { "content-type": type } : {}), "x-forwarded-for": client }));
+    .tuple(
+      credentials(world, own, trpc),
+      extraHeaders(),
+      fc.oneof({ weight: 3, arbitrary: fc.constant("application/json") }, fc.constantFrom(...CONTENT_TYPES)),
+      fc.ipV4(),
+    )
+    .map(([cred, extra, type, client]) => ({
+      ...extra,
+      ...cred,
+      ...(withBody ? { "content-type": type } : {}),
+      "x-forwarded-for": client,
+    }));
 }
 
 /** Requests at a route or a page: mostly its own methods, any method sometimes. */
@@ -223,12 +355,21 @@ export function routeRequests(t: RouteTarget, world: World, own: string, ids: st
 }
 
 /** Calls of one procedure: alone or in a batch, by GET (input in the query) or POST. */
-export function procedureRequests(p: ProcedureTarget, all: ProcedureTarget[], world: World, own: string, ids: string[]): fc.Arbitrary<FuzzRequest> {
+export function procedureRequests(
+  p: ProcedureTarget,
+  all: ProcedureTarget[],
+  world: World,
+  own: string,
+  ids: string[],
+): fc.Arbitrary<FuzzRequest> {
   const others = all.map((x) => x.path);
   return fc
     .tuple(
       fc.oneof({ weight: 5, arbitrary: fc.constant(p.type === "query" ? "GET" : "POST") }, fc.constantFrom(...METHODS)),
-      fc.oneof({ weight: 5, arbitrary: fc.constant([] as string[]) }, fc.array(fc.constantFrom(...others), { minLength: 1, maxLength: 12 })),
+      fc.oneof(
+        { weight: 5, arbitrary: fc.constant([] as string[]) },
+        fc.array(fc.constantFrom(...others), { minLength: 1, maxLength: 12 }),
+      ),
       bodyText(world, ids, p.fields),
       fc.boolean(),
     )
@@ -237,7 +378,12 @@ export function procedureRequests(p: ProcedureTarget, all: ProcedureTarget[], wo
       const batch = batchedWith.length > 0 || batchFormat;
       // In a batch, the input is {"0": …, "1": …}; the first call's is the generated one.
       const wrapped = batch ? `{"0":${input || "null"}${batchedWith.map((_, i) => `,"${i + 1}":{}`).join("")}}` : input;
-      const query = [batch ? "batch=1" : "", method === "GET" && input !== "" ? `input=${encodeURIComponent(hasLoneSurrogate(wrapped) ? "{}" : wrapped)}` : ""].filter(Boolean).join("&");
+      const query = [
+        batch ? "batch=1" : "",
+        method === "GET" && input !== "" ? `input=${encodeURIComponent(hasLoneSurrogate(wrapped) ? "{}" : wrapped)}` : "",
+      ]
+        .filter(Boolean)
+        .join("&");
       const path = `/api/trpc/${procedures.join(",")}${query ? `?${query}` : ""}`;
       const withBody = !["GET", "HEAD"].includes(method);
       return headersOf(world, own, withBody, true).map((headers) => ({

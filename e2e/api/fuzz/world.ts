@@ -4,7 +4,19 @@
 // the personal issuer, this month's usage counter) already in place.
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
-import { api, attest, baseUrls, createConsumerKey, createIssuer, createKey, createOrg, createOrgOwner, mint, randomContentHash, sessionToken } from "../helpers";
+import {
+  api,
+  attest,
+  baseUrls,
+  createConsumerKey,
+  createIssuer,
+  createKey,
+  createOrg,
+  createOrgOwner,
+  mint,
+  randomContentHash,
+  sessionToken,
+} from "../helpers";
 
 export interface World {
   keys: { org: string; foreign: string; consumer: string; revoked: string };
@@ -21,7 +33,18 @@ export interface World {
 }
 
 const LIMITS = { rate_limit_per_minute: 1_000_000, daily_quota: 1_000_000_000 };
-const ORG_SCOPES = ["attestations:read", "attestations:write", "issuers:read", "issuers:write", "api_keys:read", "api_keys:write", "packs:read", "packs:write", "verifications:read", "verifications:write"];
+const ORG_SCOPES = [
+  "attestations:read",
+  "attestations:write",
+  "issuers:read",
+  "issuers:write",
+  "api_keys:read",
+  "api_keys:write",
+  "packs:read",
+  "packs:write",
+  "verifications:read",
+  "verifications:write",
+];
 const CONSUMER_SCOPES = ["protections:read", "protections:write", "api_keys:read", "api_keys:write"];
 
 async function organisation(owner?: { apiKey: string }) {
@@ -79,7 +102,13 @@ export async function makeWorld(): Promise<World> {
       protection: minted.body.protection_id,
       user: creator.userId,
     },
-    foreign: { issuer: other.issuer, attestation: other.attestation, apiKey: other.apiKey, pack: other.pack, protection: rivalMint.body.protection_id },
+    foreign: {
+      issuer: other.issuer,
+      attestation: other.attestation,
+      apiKey: other.apiKey,
+      pack: other.pack,
+      protection: rivalMint.body.protection_id,
+    },
     treeSize: log.body.tree_size,
   };
 }

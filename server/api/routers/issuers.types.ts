@@ -6,9 +6,5 @@ const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]
 
 export const ZCreateIssuerInput = z.strictObject({
   name: name(200),
-  domain: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .regex(HOSTNAME, "must be a DNS host name such as news.example.org"),
+  domain: z.string().trim().toLowerCase().regex(HOSTNAME, "must be a DNS host name such as news.example.org"),
 });

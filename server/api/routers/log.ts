@@ -14,7 +14,5 @@ export const logRouter = router({
   consistency: publicProcedure
     .input(z.object({ first: ZTreeSize.min(1), second: ZTreeSize.min(1) }))
     .query(({ input }) => getConsistencyProof(input)),
-  tile: publicProcedure
-    .input(z.object({ path: z.array(z.string().max(16)).max(8) }))
-    .query(({ input }) => getTile(input.path)),
+  tile: publicProcedure.input(z.object({ path: z.array(z.string().max(16)).max(8) })).query(({ input }) => getTile(input.path)),
 });

@@ -1,7 +1,15 @@
 import "server-only";
 import { clonePack, createPack, getPack, listPacks, updatePack } from "../../domain/packs";
 import { router, scopedProcedure } from "../trpc";
-import { ZClonePackInput, ZCreatePackInput, ZListPacksInput, ZPackIdInput, ZUpdatePackInput, ZClonePackBody, parseUpdateBody } from "./packs.types";
+import {
+  ZClonePackInput,
+  ZCreatePackInput,
+  ZListPacksInput,
+  ZPackIdInput,
+  ZUpdatePackInput,
+  ZClonePackBody,
+  parseUpdateBody,
+} from "./packs.types";
 import { parseBody } from "./parse-body";
 
 /** Verification packs (issue 5): built-in templates and the tenant's custom packs. */
@@ -28,5 +36,7 @@ export const packsRouter = router({
     .mutation(({ ctx, input }) => updatePack({ tenantId: ctx.principal.tenantId, id: input.id, input: parseUpdateBody(input.body) })),
   clone: scopedProcedure("packs:write")
     .input(ZClonePackInput)
-    .mutation(({ ctx, input }) => clonePack({ tenantId: ctx.principal.tenantId, id: input.id, name: parseBody(ZClonePackBody, input.body).name })),
+    .mutation(({ ctx, input }) =>
+      clonePack({ tenantId: ctx.principal.tenantId, id: input.id, name: parseBody(ZClonePackBody, input.body).name }),
+    ),
 });

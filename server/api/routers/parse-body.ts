@@ -2,7 +2,6 @@ import { z } from "zod";
 import { AppError, type FieldError } from "../../domain/errors";
 import { jsonPointer as pointerOf } from "../../domain/json-pointer";
 
-
 /**
  * Validates a request body inside a procedure (so JSON pointers are relative to the body, not to
  * the procedure's input); a failure is 422 validation_failed with one pointer per problem, an

@@ -11,7 +11,13 @@ export const verificationsRouter = router({
   list: scopedProcedure("verifications:read")
     .input(ZListVerificationsInput)
     .query(({ ctx, input }) =>
-      listVerifications({ tenantId: ctx.principal.tenantId, packId: input.pack_id, result: input.result, limit: input.limit ?? 20, offset: input.offset ?? 0 }),
+      listVerifications({
+        tenantId: ctx.principal.tenantId,
+        packId: input.pack_id,
+        result: input.result,
+        limit: input.limit ?? 20,
+        offset: input.offset ?? 0,
+      }),
     ),
   get: scopedProcedure("verifications:read")
     .input(ZVerificationIdInput)

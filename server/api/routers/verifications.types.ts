@@ -3,7 +3,8 @@ import { ZId } from "./text";
 import { ZIntParam } from "./query-params";
 
 const CONTENT_HASH = /^(?:sha256:)?([0-9a-f]{64})$/i;
-const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * POST /v1/verifications: exactly one of attestation_id (the caller's) and bundle (any proof

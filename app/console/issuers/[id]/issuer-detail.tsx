@@ -13,7 +13,17 @@ import { IssuerStatusBadge, TrustBadge } from "../issuer-badges";
 type Issuer = inferRouterOutputs<AppRouter>["issuers"]["get"];
 type SigningKey = Issuer["keys"][number];
 
-export function IssuerDetail({ initial, orgName, canRotate, justCreated }: { initial: Issuer; orgName: string; canRotate: boolean; justCreated: boolean }) {
+export function IssuerDetail({
+  initial,
+  orgName,
+  canRotate,
+  justCreated,
+}: {
+  initial: Issuer;
+  orgName: string;
+  canRotate: boolean;
+  justCreated: boolean;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const issuerQuery = useQuery(trpc.issuers.get.queryOptions({ id: initial.id }, { initialData: initial }));
@@ -34,7 +44,9 @@ export function IssuerDetail({ initial, orgName, canRotate, justCreated }: { ini
   );
 
   const active = issuer.keys.filter((k) => k.status === "ACTIVE");
-  const keys = [...issuer.keys].sort((a, b) => (a.status === b.status ? b.not_before.localeCompare(a.not_before) : a.status === "ACTIVE" ? -1 : 1));
+  const keys = [...issuer.keys].sort((a, b) =>
+    a.status === b.status ? b.not_before.localeCompare(a.not_before) : a.status === "ACTIVE" ? -1 : 1,
+  );
 
   return (
     <div className="space-y-8">
@@ -72,23 +84,33 @@ export function IssuerDetail({ initial, orgName, canRotate, justCreated }: { ini
       </div>
 
       <Card aria-labelledby="issuer-facts">
-        <h2 id="issuer-facts" className="sr-only">About this issuer</h2>
+        <h2 id="issuer-facts" className="sr-only">
+          About this issuer
+        </h2>
         <dl className="grid gap-x-6 gap-y-4 text-sm sm:grid-cols-2 lg:grid-cols-4">
           <div>
             <dt className="text-stone-600">Status</dt>
-            <dd className="mt-1"><IssuerStatusBadge status={issuer.status} /></dd>
+            <dd className="mt-1">
+              <IssuerStatusBadge status={issuer.status} />
+            </dd>
           </div>
           <div>
             <dt className="text-stone-600">Trust level</dt>
-            <dd className="mt-1"><TrustBadge level={issuer.trust_level} /></dd>
+            <dd className="mt-1">
+              <TrustBadge level={issuer.trust_level} />
+            </dd>
           </div>
           <div>
             <dt className="text-stone-600">Created</dt>
-            <dd className="mt-1"><time dateTime={issuer.created_at}>{formatDateTime(issuer.created_at)}</time></dd>
+            <dd className="mt-1">
+              <time dateTime={issuer.created_at}>{formatDateTime(issuer.created_at)}</time>
+            </dd>
           </div>
           <div className="min-w-0">
             <dt className="text-stone-600">Issuer id</dt>
-            <dd className="mt-1"><Mono>{issuer.id}</Mono></dd>
+            <dd className="mt-1">
+              <Mono>{issuer.id}</Mono>
+            </dd>
           </div>
         </dl>
       </Card>
@@ -121,8 +143,8 @@ export function IssuerDetail({ initial, orgName, canRotate, justCreated }: { ini
           <>
             <p>A new Ed25519 key signs everything {issuer.name} signs from now on.</p>
             <p className="mt-2">
-              The current key becomes RETIRED. It stays published and valid for verifying everything it already signed, so no existing attestation or proof
-              bundle breaks. Requests already under way may still sign with it for a few minutes.
+              The current key becomes RETIRED. It stays published and valid for verifying everything it already signed, so no existing
+              attestation or proof bundle breaks. Requests already under way may still sign with it for a few minutes.
             </p>
           </>
         }
@@ -149,19 +171,30 @@ function KeyCard({ signingKey: k, fresh }: { signingKey: SigningKey; fresh: bool
       </div>
       <dl className="mt-3 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[auto_1fr]">
         <dt className="text-stone-600">Key id (kid)</dt>
-        <dd className="min-w-0"><Mono className="text-stone-900">{k.kid}</Mono></dd>
+        <dd className="min-w-0">
+          <Mono className="text-stone-900">{k.kid}</Mono>
+        </dd>
         <dt className="text-stone-600">Valid from</dt>
-        <dd><time dateTime={k.not_before}>{formatDateTime(k.not_before)}</time></dd>
+        <dd>
+          <time dateTime={k.not_before}>{formatDateTime(k.not_before)}</time>
+        </dd>
         <dt className="text-stone-600">Expires</dt>
-        <dd><time dateTime={k.expires_at}>{formatDateTime(k.expires_at)}</time></dd>
+        <dd>
+          <time dateTime={k.expires_at}>{formatDateTime(k.expires_at)}</time>
+        </dd>
       </dl>
       <details className="group mt-4 rounded-lg border border-stone-200 bg-white">
         <summary className="flex cursor-pointer items-center justify-between gap-2 rounded-lg px-3 py-2 text-sm font-medium text-stone-900 hover:bg-stone-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-teal-700">
           Public key (PEM)
-          <span aria-hidden className="text-stone-600 transition-transform group-open:rotate-90">›</span>
+          <span aria-hidden className="text-stone-600 transition-transform group-open:rotate-90">
+            ›
+          </span>
         </summary>
         <div className="border-t border-stone-200 p-3">
-          <pre id={pemId} className="whitespace-pre-wrap break-all rounded-md bg-stone-900 p-3 font-mono text-xs leading-relaxed text-stone-50">
+          <pre
+            id={pemId}
+            className="whitespace-pre-wrap break-all rounded-md bg-stone-900 p-3 font-mono text-xs leading-relaxed text-stone-50"
+          >
             {k.public_key.trim()}
           </pre>
           <div className="mt-2 flex justify-end">

@@ -4,7 +4,13 @@ import { IssuerDetail } from "./issuer-detail";
 
 export const metadata: Metadata = { title: "Issuer · Console" };
 
-export default async function ConsoleIssuerPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ created?: string }> }) {
+export default async function ConsoleIssuerPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ created?: string }>;
+}) {
   const { id } = await params;
   const { created } = await searchParams;
   const viewer = await requireViewer(`/console/issuers/${encodeURIComponent(id)}`, "organization");

@@ -6,7 +6,6 @@ import { Alert, Breadcrumbs, Card, LinkButton, PageHeader } from "../../../../_c
 
 export const metadata: Metadata = { title: "Edit pack · Console" };
 
-
 export default async function EditPackPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const viewer = await requireViewer(`/console/packs/${encodeURIComponent(id)}/edit`, "organization");
@@ -15,12 +14,19 @@ export default async function EditPackPage({ params }: { params: Promise<{ id: s
 
   return (
     <div className="space-y-6">
-      <Breadcrumbs trail={[{ label: "Packs", href: "/console/packs" }, { label: pack.name, href: `/console/packs/${pack.id}` }, { label: "Edit" }]} />
-      <PageHeader title={`Edit “${pack.name}”`} lead="Each saved change adds one to the pack's revision; every verification records the revision it used." />
+      <Breadcrumbs
+        trail={[{ label: "Packs", href: "/console/packs" }, { label: pack.name, href: `/console/packs/${pack.id}` }, { label: "Edit" }]}
+      />
+      <PageHeader
+        title={`Edit “${pack.name}”`}
+        lead="Each saved change adds one to the pack's revision; every verification records the revision it used."
+      />
       {pack.is_template ? (
         <Alert tone="info" title="Templates are read-only">
           <p>Clone this template into a custom pack to change its rules.</p>
-          <LinkButton className="mt-3" href={`/console/packs/${pack.id}`} variant="secondary">Back to the template</LinkButton>
+          <LinkButton className="mt-3" href={`/console/packs/${pack.id}`} variant="secondary">
+            Back to the template
+          </LinkButton>
         </Alert>
       ) : (
         <Card className="max-w-3xl">
