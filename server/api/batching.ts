@@ -7,6 +7,7 @@ export const MAX_BATCH_CALLS = 10;
 
 /**
  * Account calls (sign-up, login, verification) are never batched: each is throttled per call,
- * and a batch would let one request carry hundreds of password checks.
+ * and a batch would let one request carry hundreds of password checks. A mint is sent alone too:
+ * its Idempotency-Key travels as the request's header.
  */
-export const isUnbatchable = (path: string): boolean => path.startsWith("consumerAuth.");
+export const isUnbatchable = (path: string): boolean => path.startsWith("consumerAuth.") || path === "consumer.mint";

@@ -3,6 +3,7 @@ import { apiKeysRouter } from "./routers/api-keys";
 import { attestationsRouter } from "./routers/attestations";
 import { consumerRouter } from "./routers/consumer";
 import { consumerAuthRouter } from "./routers/consumer-auth";
+import { docsRouter } from "./routers/docs";
 import { issuersRouter } from "./routers/issuers";
 import { logRouter } from "./routers/log";
 import { packsRouter } from "./routers/packs";
@@ -16,6 +17,7 @@ export const appRouter = router({
   attestations: attestationsRouter,
   consumer: consumerRouter,
   consumerAuth: consumerAuthRouter,
+  docs: docsRouter,
   issuers: issuersRouter,
   log: logRouter,
   packs: packsRouter,

@@ -1,14 +1,12 @@
 import "server-only";
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
-import type { Principal } from "../domain/principal";
+import type { Context } from "./context";
 import { AppError } from "../domain/errors";
 import { jsonPointer } from "../domain/json-pointer";
 import type { Scope } from "../domain/scopes";
+import type { ProcedureMeta } from "./rest-operation";
 
-/** Who is calling. Route handlers and the dashboard authenticate first and pass it in. */
-export interface Context {
-  principal: Principal | null;
-}
+export type { Context } from "./context";
 
 type Issue = { path?: ReadonlyArray<PropertyKey>; message: string };
 
@@ -44,40 +42,44 @@ const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
   415: "UNSUPPORTED_MEDIA_TYPE",
   422: "UNPROCESSABLE_CONTENT",
   429: "TOO_MANY_REQUESTS",
+  501: "NOT_IMPLEMENTED",
   503: "SERVICE_UNAVAILABLE",
 };
 
-const t = initTRPC.context<Context>().create({
-  errorFormatter({ shape, error }) {
-    // Only AppErrors carry a message meant for callers; anything else stays internal.
-    const cause = error.cause instanceof AppError ? error.cause : null;
-    const fieldErrors = fieldErrorsOf(error.cause);
-    const internal = !cause && error.code === "INTERNAL_SERVER_ERROR";
-    const message = cause
-      ? cause.detail
-      : fieldErrors
-        ? "Some fields are not valid."
-        : internal
-          ? "An internal error occurred."
-          : shape.message;
-    // The stack stays in the server log, never in an answer.
-    // A domain AppError keeps its status on /api/trpc too (tRPC would call it a 500); the
-    // route's responseMeta sets the HTTP status from the same cause. REST maps it itself.
-    const status = cause && TRPC_CODE[cause.status] ? { code: TRPC_CODE[cause.status]!, httpStatus: cause.status } : {};
-    return {
-      ...shape,
-      message,
-      data: {
-        ...shape.data,
-        ...status,
-        stack: undefined,
-        appCode: cause?.code ?? null,
-        fieldErrors,
-        fieldPointers: fieldPointersOf(error.cause),
-      },
-    };
-  },
-});
+const t = initTRPC
+  .context<Context>()
+  .meta<ProcedureMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      // Only AppErrors carry a message meant for callers; anything else stays internal.
+      const cause = error.cause instanceof AppError ? error.cause : null;
+      const fieldErrors = fieldErrorsOf(error.cause);
+      const internal = !cause && error.code === "INTERNAL_SERVER_ERROR";
+      const message = cause
+        ? cause.detail
+        : fieldErrors
+          ? "Some fields are not valid."
+          : internal
+            ? "An internal error occurred."
+            : shape.message;
+      // The stack stays in the server log, never in an answer.
+      // A domain AppError keeps its status on /api/trpc too (tRPC would call it a 500); the
+      // route's responseMeta sets the HTTP status from the same cause. REST maps it itself.
+      const status = cause && TRPC_CODE[cause.status] ? { code: TRPC_CODE[cause.status]!, httpStatus: cause.status } : {};
+      return {
+        ...shape,
+        message,
+        data: {
+          ...shape.data,
+          ...status,
+          stack: undefined,
+          appCode: cause?.code ?? null,
+          fieldErrors,
+          fieldPointers: fieldPointersOf(error.cause),
+        },
+      };
+    },
+  });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
@@ -86,7 +88,7 @@ export const publicProcedure = t.procedure;
 
 /** A procedure for a caller whose API key or session holds `scope` (or any of `alternatives`). */
 export function scopedProcedure(scope: Scope, ...alternatives: Scope[]) {
-  return t.procedure.use(({ ctx, next }) => {
+  return t.procedure.meta({ scopes: [scope, ...alternatives] }).use(({ ctx, next }) => {
     const principal = ctx.principal;
     if (!principal) {
       throw new TRPCError({

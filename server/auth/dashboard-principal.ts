@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError } from "../domain/errors";
 import type { SessionPrincipal } from "../domain/principal";
-import { authenticateSessionToken } from "../domain/sessions";
+import { authenticateSessionToken } from "./sessions";
 import { sessionTokenFromRequest } from "./session-cookie";
 
 /** A session token's principal, or null when it is forged, expired or ended (the pages then ask to log in). */

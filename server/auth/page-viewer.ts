@@ -2,6 +2,7 @@ import "server-only";
 import { TRPCError } from "@trpc/server";
 import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
+import { createContext } from "../api/context";
 import { createCaller } from "../api/root";
 import { AppError } from "../domain/errors";
 import type { SessionPrincipal } from "../domain/principal";
@@ -29,7 +30,7 @@ export async function requireViewer(path: string, realm?: Viewer["realm"]): Prom
 
 /** A tRPC caller for a server component: the same procedures as /v1 and /api/trpc, as the page's session. */
 export async function pageCaller() {
-  return createCaller({ principal: await pagePrincipal() });
+  return createCaller(createContext(await pagePrincipal(), await headers()));
 }
 
 /** Awaits a procedure call, turning its not-found (an unknown or another tenant's id) into the page's 404. */

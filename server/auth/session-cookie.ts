@@ -1,6 +1,6 @@
 import "server-only";
 import { getConfig } from "../config";
-import { SESSION_MAX_AGE } from "../domain/sessions";
+import { SESSION_MAX_AGE } from "./sessions";
 
 /** The session cookie's name (next-auth's, so the dashboard and /v1 share one session). */
 export const SESSION_COOKIE = "next-auth.session-token";

@@ -10,7 +10,7 @@ import { sendMailInBackground } from "../mail/transport";
 import { createConsumer, normalizeEmail } from "./consumers";
 import { AppError } from "./errors";
 import { newId } from "./ids";
-import { createSession } from "./sessions";
+import { createSession } from "../auth/sessions";
 
 /** The realm login reports: a consumer's personal account, or the owner of an organisation (the console). */
 export const CONSUMER_REALM = "consumer";

@@ -3,14 +3,15 @@ import { getDb, type Tx } from "../db";
 import { notFound } from "./errors";
 import { iso, newId } from "./ids";
 import { forgetSigner, insertSigningKey, rotateSigningKey, toKeyView, type SigningKeyView } from "./signing-keys";
+import type { IssuerStatus, TrustLevel } from "./pack-rules";
 
 export interface IssuerView {
   id: string;
   tenant_id: string;
   name: string;
   domain: string;
-  status: string;
-  trust_level: string;
+  status: IssuerStatus;
+  trust_level: TrustLevel;
   created_at: string;
   updated_at: string;
 }
@@ -32,8 +33,8 @@ export function toIssuerView(row: IssuerRow): IssuerView {
     tenant_id: row.tenantId,
     name: row.name,
     domain: row.domain,
-    status: row.status,
-    trust_level: row.trustLevel,
+    status: row.status as IssuerStatus,
+    trust_level: row.trustLevel as TrustLevel,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
   };

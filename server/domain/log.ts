@@ -108,8 +108,8 @@ export async function getLogInfo() {
     public_key: id.publicKeyPem,
     key_id: id.keyIdHex,
     verifier_key: id.verifierKey,
-    signature_algorithm: "Ed25519",
-    hash_algorithm: "SHA-256",
+    signature_algorithm: "Ed25519" as const,
+    hash_algorithm: "SHA-256" as const,
     keys: [id, ...id.retired].map((k) => ({
       key_id: k.keyIdHex,
       verifier_key: k.verifierKey,

@@ -16,6 +16,7 @@ export const KEY_ALGORITHMS = ["Ed25519"] as const;
 export const PROTECTION_VISIBILITIES = ["public", "private"] as const;
 
 export type TrustLevel = (typeof TRUST_LEVELS)[number];
+export type IssuerStatus = (typeof ISSUER_STATUSES)[number];
 
 /** A payload field path: dot-separated member names, e.g. "content_hash" or "source.url". */
 const FIELD_PATH = /^[^.\s]{1,64}(?:\.[^.\s]{1,64}){0,7}$/;
@@ -111,8 +112,7 @@ export function normaliseContentHash(value: unknown): string | null {
   return m ? m[1]!.toLowerCase() : null;
 }
 
-const has = (o: unknown, k: string): boolean =>
-  typeof o === "object" && o !== null && !Array.isArray(o) && Object.prototype.hasOwnProperty.call(o, k);
+const has = (o: unknown, k: string): boolean => typeof o === "object" && o !== null && !Array.isArray(o) && Object.hasOwn(o, k);
 
 /** The value at a dot path, or undefined when any step is missing (own members only). */
 export function fieldAt(payload: Record<string, unknown>, path: string): unknown {

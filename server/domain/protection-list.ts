@@ -5,6 +5,7 @@ import { AppError, notFound } from "./errors";
 import { iso, isUuid } from "./ids";
 import { getProofBundle } from "./proof-bundles";
 import { urlsOf } from "./protections";
+import type { Category, Visibility } from "./protections";
 
 export type ProtectionItem = AttestationView & {
   protection_id: string;
@@ -14,8 +15,8 @@ export type ProtectionItem = AttestationView & {
   file_name: string | null;
   content_type: string | null;
   file_size: number | null;
-  category: string;
-  visibility: string;
+  category: Category;
+  visibility: Visibility;
   ai_metadata: Record<string, unknown> | null;
   verification_count: number;
   verify_url: string;
@@ -77,8 +78,8 @@ export async function listProtections(opts: { tenantId: string; limit: number; c
         file_name: p.fileName,
         content_type: p.contentType,
         file_size: p.fileSize === null ? null : Number(p.fileSize),
-        category: p.category,
-        visibility: p.visibility,
+        category: p.category as Category,
+        visibility: p.visibility as Visibility,
         ai_metadata: p.aiMetadata ? (JSON.parse(p.aiMetadata) as Record<string, unknown>) : null,
         verification_count: p.verificationCount,
         ...urlsOf(p.id),

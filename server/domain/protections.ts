@@ -11,6 +11,8 @@ import { monthOf, PLAN_LIMITS, planOf, quotaExceeded } from "./quotas";
 
 export const CATEGORIES = ["code", "research", "design", "media", "dataset", "ai-output", "writing", "digital-art", "other"] as const;
 export const VISIBILITIES = ["public", "private"] as const;
+export type Category = (typeof CATEGORIES)[number];
+export type Visibility = (typeof VISIBILITIES)[number];
 /** The payload `type` of a protection's attestation. */
 export const PROTECTION_PAYLOAD_TYPE = "hallmark.protection/v1";
 
@@ -37,9 +39,9 @@ export interface MintView {
   protected_at: string;
 }
 
+/** A minted protection, and whether it is the first answer replayed for the same Idempotency-Key. */
 export interface MintResult {
-  status: number;
-  body: MintView;
+  protection: MintView;
   replayed: boolean;
 }
 
@@ -130,9 +132,9 @@ export async function mintProtection(opts: {
         };
       },
     });
-    return { status: 201, body: view, replayed: false };
+    return { protection: view, replayed: false };
   } catch (err) {
-    if (err instanceof IdempotentReplay) return { status: err.status, body: err.body as MintView, replayed: true };
+    if (err instanceof IdempotentReplay) return { protection: err.body as MintView, replayed: true };
     throw err;
   }
 }

@@ -5,6 +5,7 @@ import { iso, isUuid } from "./ids";
 import { getProofBundle } from "./proof-bundles";
 import { urlsOf } from "./protections";
 import { getConfig } from "../config";
+import type { Category, Visibility } from "./protections";
 
 /**
  * What anyone holding a verify or share link may see of a protection. The cryptographic facts
@@ -16,8 +17,8 @@ export interface PublicProtectionView {
   protection_id: string;
   attestation_id: string;
   content_hash: string;
-  category: string;
-  visibility: string;
+  category: Category;
+  visibility: Visibility;
   protected_at: string;
   log_index: number;
   issuer: { id: string; name: string };
@@ -55,8 +56,8 @@ async function toPublicView(p: ProtectionRow): Promise<PublicProtectionView> {
     protection_id: p.id,
     attestation_id: p.attestationId,
     content_hash: p.contentHash,
-    category: p.category,
-    visibility: p.visibility,
+    category: p.category as Category,
+    visibility: p.visibility as Visibility,
     protected_at: iso(p.createdAt),
     log_index: Number(attestation.logIndex),
     issuer,

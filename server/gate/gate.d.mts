@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 
 export declare const ALLOWED_METHODS: readonly string[];
-export declare const GATE_PROBLEMS: Record<string, { status: number; title: string }>;
 export interface Gate {
   screen(req: IncomingMessage, res: ServerResponse): boolean;
   fail(req: IncomingMessage, res: ServerResponse, err: unknown): void;

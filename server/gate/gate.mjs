@@ -30,14 +30,8 @@ const routerStateIsValid = (value) => {
   }
 };
 
-/** The problems the gate answers (codes, statuses and titles as in server/domain/errors.ts and server/http/problem.ts). */
-export const GATE_PROBLEMS = {
-  malformed_request: { status: 400, title: "Malformed request" },
-  cross_origin_request: { status: 403, title: "Cross-origin request refused" },
-  method_not_allowed: { status: 405, title: "Method not allowed" },
-  headers_too_large: { status: 431, title: "Request headers too large" },
-  internal_error: { status: 500, title: "Internal error" },
-};
+/** The problems the gate answers: codes, statuses and titles from the service's one table. */
+const GATE_PROBLEMS = createRequire(import.meta.url)("../domain/errors.json");
 
 function problemBody(code, detail) {
   const { status, title } = GATE_PROBLEMS[code];
@@ -126,7 +120,7 @@ export function createGate({ baseUrl, trustedProxies = 0, dev = false }) {
       delete headers["content-security-policy-report-only"];
       if (kind === "page") {
         setAll(res, sets.pageCommon);
-        const policy = sets.pagePolicy(crypto.randomBytes(16).toString("base64"));
+        const policy = sets.pagePolicy(crypto.randomBytes(16).toString("base64"), { inlineStyles: path === "/docs" });
         headers["content-security-policy"] = policy;
         res.setHeader("content-security-policy", policy);
       } else {
@@ -208,7 +202,7 @@ export function createGate({ baseUrl, trustedProxies = 0, dev = false }) {
 export const ENCODING_HEADER = "x-hallmark-content-encoding";
 function passEncoding(res) {
   const writeHead = res.writeHead;
-  res.writeHead = function (...args) {
+  res.writeHead = (...args) => {
     const encoding = res.getHeader(ENCODING_HEADER);
     if (encoding !== undefined) {
       res.removeHeader(ENCODING_HEADER);

@@ -70,13 +70,19 @@ export function securityHeaders({ https, dev }) {
     }),
   };
   const pageCommon = { ...common, "cross-origin-opener-policy": "same-origin" };
-  /** The page policy for one request's nonce. */
-  const pagePolicy = (nonce) =>
+  /**
+   * The page policy for one request's nonce. /docs (the API reference, Scalar's bundle served
+   * from this origin) differs in styles only: the bundle injects <style> elements and style
+   * attributes at run time, so styles there are 'unsafe-inline' (a nonce would turn that off).
+   * Its scripts are held to the same rule as every page (no eval: zod's probe for it is refused,
+   * and it falls back).
+   */
+  const pagePolicy = (nonce, { inlineStyles = false } = {}) =>
     directives({
       "default-src": "'self'",
       // Development: React's debugging uses eval, and Fast Refresh talks over a WebSocket.
       "script-src": `'self' 'nonce-${nonce}' 'strict-dynamic' 'wasm-unsafe-eval'${dev ? " 'unsafe-eval'" : ""}`,
-      "style-src": `'self' 'nonce-${nonce}'${dev ? " 'unsafe-inline'" : ""}`,
+      "style-src": inlineStyles ? "'self' 'unsafe-inline'" : `'self' 'nonce-${nonce}'${dev ? " 'unsafe-inline'" : ""}`,
       "img-src": "'self' data: blob:",
       "font-src": "'self'",
       "connect-src": dev ? "'self' ws: wss:" : "'self'",

@@ -1,50 +1,25 @@
 import "server-only";
 import crypto from "node:crypto";
-import { createCaller } from "../api/root";
-import { notFound } from "../domain/errors";
-import type { Principal } from "../domain/principal";
+import type { AnyProcedure, inferProcedureOutput } from "@trpc/server";
+import { createContext } from "../api/context";
+import type { ProcedureMeta, RestOperation } from "../api/rest-operation";
+import { AppError } from "../domain/errors";
 import { authenticate } from "./authenticate";
-import { isUuid } from "../domain/ids";
 import { readJsonBody } from "./body";
 import { errorToResponse } from "./errors";
 
-type Caller = ReturnType<typeof createCaller>;
-
-export interface RouteArgs {
-  caller: Caller;
-  principal: Principal | null;
+/** What a route hands back for apiRoute to send: a JSON value, text, bytes or a stream of bytes, with its status and headers. */
+export interface RouteResult {
   body: unknown;
-  req: Request;
-  params: Record<string, string>;
-  query: URLSearchParams;
-}
-
-export interface RouteOptions {
-  /** "required": a valid API key or session must be sent. "optional": public, but credentials sent must be valid. */
-  auth: "required" | "optional";
-  /** Read and parse a JSON body. */
-  body?: boolean;
-  /** Success status (default 200). */
   status?: number;
-  /** Path parameters that are ids, with the name of what they identify: a non-UUID is simply not found. */
-  ids?: Record<string, string>;
+  headers?: Record<string, string>;
 }
 
 type NextContext = { params: Promise<Params> };
-
-const JSON_HEADERS = { "content-type": "application/json", "cache-control": "no-store" } as const;
-
-/** The answer, with the rate-limit headers set in one go (a hot path: no later Headers.set). */
-function json(value: unknown, status: number, extra: Record<string, string>): Response {
-  return new Response(JSON.stringify(value), { status, headers: { ...JSON_HEADERS, ...extra } });
-}
-
-function withHeaders(res: Response, headers: Record<string, string>): Response {
-  for (const k in headers) res.headers.set(k, headers[k]!);
-  return res;
-}
-
 type Params = Record<string, string | string[]>;
+type RestProcedure = AnyProcedure;
+
+const TEXT = "text/plain; charset=utf-8";
 
 /** Path parameters, a catch-all's segments joined with "/". */
 function flatParams(raw: Params): Record<string, string> {
@@ -56,39 +31,74 @@ function flatParams(raw: Params): Record<string, string> {
   return out;
 }
 
+/** The procedure's input: a JSON body's members or the query's parameters, with the path's parameters. */
+function inputOf(body: unknown, params: Record<string, string>): unknown {
+  const names = Object.keys(params);
+  if (names.length === 0) return body;
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  // A path parameter is not a body member: sending one is an unknown field, never an override.
+  const sent = names.filter((n) => Object.hasOwn(body, n));
+  if (sent.length > 0) {
+    throw new AppError(
+      "validation_failed",
+      "The request body failed validation; see errors.",
+      sent.map((n) => ({ pointer: `/${n}`, detail: "is not a known field" })),
+    );
+  }
+  return { ...body, ...params };
+}
+
 /**
- * A /v1 route handler: authenticate, read the input, call one tRPC procedure, and turn the
- * result or any error into the HTTP answer. No business rule lives here. Every request
- * passes through it, so it does only what the route asks for (the query string is parsed
- * when read, a request id is made only for a failure).
+ * The Response for a result: JSON unless the body is text, bytes or a stream of bytes; the
+ * rate-limit headers set in one go (a hot path).
  */
-export function apiRoute<T>(opts: RouteOptions, handler: (args: RouteArgs) => Promise<T>) {
-  const ids = Object.entries(opts.ids ?? {});
-  const status = opts.status ?? 200;
-  return async (req: Request, ctx: NextContext): Promise<Response> => {
-    // Rate-limit headers are set on every answer to an authenticated request, errors included.
+function respond(op: RestOperation, result: RouteResult, limitHeaders: Record<string, string>): Response {
+  const { body } = result;
+  const raw = typeof body === "string" || body instanceof Uint8Array || body instanceof ReadableStream;
+  const type = typeof body === "string" ? TEXT : raw ? "application/octet-stream" : "application/json";
+  const headers = { "content-type": type, "cache-control": "no-store", ...result.headers, ...limitHeaders };
+  const payload = raw ? (body as BodyInit) : JSON.stringify(body);
+  return new Response(payload, { status: result.status ?? op.status ?? 200, headers });
+}
+
+function withHeaders(res: Response, headers: Record<string, string>): Response {
+  for (const k in headers) res.headers.set(k, headers[k]!);
+  return res;
+}
+
+/**
+ * The /v1 route handler of a procedure, as its `rest` meta declares it: authenticate, assemble
+ * the input (path parameters plus the JSON body or the query string), call the procedure, and
+ * turn its output, through `edge` when the route adds headers or reshapes it, or any error into
+ * the HTTP answer. The only place a /v1 Response is built; no business rule lives here.
+ */
+export function apiRoute<P extends RestProcedure>(
+  procedure: P,
+  edge?: (output: inferProcedureOutput<P>, req: Request) => RouteResult,
+): (req: Request, ctx: NextContext) => Promise<Response> {
+  const op = (procedure._def.meta as ProcedureMeta | undefined)?.rest;
+  if (!op) throw new Error("apiRoute: the procedure has no rest meta");
+  const type = procedure._def.type;
+  return async (req, ctx) => {
+    // Rate-limit headers (a key's, or a public endpoint's per client) are set on every answer, errors included.
     const limitHeaders: Record<string, string> = {};
     try {
-      const principal = await authenticate(req, opts.auth, limitHeaders);
+      const principal = await authenticate(req, op.auth, limitHeaders);
       const params = ctx?.params ? flatParams(await ctx.params) : {};
-      for (const [name, what] of ids) {
-        if (!isUuid(params[name] ?? "")) throw notFound(what);
-      }
-      const body = opts.body ? await readJsonBody(req) : undefined;
-      let query: URLSearchParams | undefined;
-      const result = await handler({
-        caller: createCaller({ principal }),
-        principal,
-        body,
-        params,
-        req,
-        get query() {
-          return (query ??= new URL(req.url).searchParams);
-        },
-      });
-      return result instanceof Response ? withHeaders(result, limitHeaders) : json(result, status, limitHeaders);
+      const sent =
+        op.input === "body" ? await readJsonBody(req) : op.input === "query" ? Object.fromEntries(new URL(req.url).searchParams) : {};
+      const raw = inputOf(sent, params);
+      const output = (await procedure({
+        ctx: createContext(principal, req.headers, limitHeaders),
+        getRawInput: async () => raw,
+        path: op.path,
+        type,
+        signal: req.signal,
+        batchIndex: 0,
+      })) as inferProcedureOutput<P>;
+      return respond(op, edge ? edge(output, req) : { body: output }, limitHeaders);
     } catch (err) {
-      return withHeaders(errorToResponse(err, opts.body ? "body" : "query", crypto.randomUUID()), limitHeaders);
+      return withHeaders(errorToResponse(err, op.input === "body" ? "body" : "query", crypto.randomUUID()), limitHeaders);
     }
   };
 }

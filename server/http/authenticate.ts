@@ -3,18 +3,19 @@ import { authenticateApiKey } from "../domain/api-keys";
 import { AppError } from "../domain/errors";
 import type { Principal } from "../domain/principal";
 import { sessionTokenFromRequest } from "../auth/session-cookie";
-import { authenticateSessionToken } from "../domain/sessions";
+import { authenticateSessionToken } from "../auth/sessions";
 import { enforceKeyLimits } from "./limits";
 
 /**
  * Who sent the request: an X-API-Key, else a session (Authorization: Bearer or the session
- * cookie). Credentials that are sent must be valid even where none are required. A key's
+ * cookie; ignored in "no-session" mode, for the endpoints that obtain one, so a stale cookie cannot
+ * lock anyone out). Credentials that are sent must be valid even where none are required. A key's
  * per-minute and daily limits are enforced here, on every request it authenticates; their
  * RateLimit headers are written into `limitHeaders`.
  */
 export async function authenticate(
   req: Request,
-  mode: "required" | "optional",
+  mode: "required" | "optional" | "no-session",
   limitHeaders: Record<string, string>,
 ): Promise<Principal | null> {
   const key = req.headers.get("x-api-key");
@@ -23,7 +24,7 @@ export async function authenticate(
     await enforceKeyLimits(principal, limitHeaders);
     return principal;
   }
-  const token = sessionTokenFromRequest(req);
+  const token = mode === "no-session" ? null : sessionTokenFromRequest(req);
   if (token) return authenticateSessionToken(token);
   if (mode === "required") {
     throw new AppError("unauthenticated", "Send an API key in X-API-Key, or a session (cookie or Authorization: Bearer).");

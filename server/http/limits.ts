@@ -1,7 +1,7 @@
 import "server-only";
 import type { ApiKeyPrincipal } from "../domain/api-keys";
 import { AppError } from "../domain/errors";
-import { consumeKeyLimits, mostConstraining, type PolicyState } from "../limits/key-limits";
+import { consumeKeyLimits, type KeyLimitResult, mostConstraining, type PolicyState } from "../limits/key-limits";
 
 /**
  * Enforces a key's rate_limit_per_minute and daily_quota on a request it authenticates and
@@ -16,7 +16,7 @@ import { consumeKeyLimits, mostConstraining, type PolicyState } from "../limits/
  * answer, errors included.
  */
 export async function enforceKeyLimits(principal: ApiKeyPrincipal, headers: Record<string, string>): Promise<void> {
-  let result;
+  let result: KeyLimitResult;
   try {
     result = await consumeKeyLimits(principal);
   } catch (err) {

@@ -113,7 +113,9 @@ function planFor(ranges: Range[], cache?: RangeCache): ProofPlan {
   // dropped them by then, and their nodes are not read.
   const known = ranges.map(([lo, hi]) => (cache && !isPerfect(lo, hi) ? cache.get(lo, hi) : undefined));
   const pieces: NodePosition[] = [];
-  ranges.forEach(([lo, hi], i) => known[i] || rangePieces(lo, hi, pieces));
+  ranges.forEach(([lo, hi], i) => {
+    if (!known[i]) rangePieces(lo, hi, pieces);
+  });
   const seen = new Set<string>();
   const positions = pieces.filter((p) => {
     const key = nodeKey(p.level, p.index);

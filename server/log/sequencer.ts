@@ -61,7 +61,7 @@ class Sequencer {
           });
           for (const fn of this.listeners) fn();
         } catch (err) {
-          batch.forEach((w) => w.reject(err));
+          for (const w of batch) w.reject(err);
         }
       }
     } finally {

@@ -2,11 +2,12 @@ import "server-only";
 import { getConfig } from "../config";
 import type { MailMessage } from "./transport";
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 function html(paragraphs: string[], link?: { href: string; label: string }): string {
-  const body = paragraphs.map((p) => `<p>${escape(p)}</p>`).join("\n");
-  const button = link ? `<p><a href="${escape(link.href)}">${escape(link.label)}</a></p>\n<p>${escape(link.href)}</p>` : "";
+  const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n");
+  const button = link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>\n<p>${escapeHtml(link.href)}</p>` : "";
   return `<!doctype html>\n<html><body style="font-family: sans-serif">\n${body}\n${button}\n</body></html>\n`;
 }
 
@@ -23,7 +24,10 @@ export function verificationMessage(to: string, name: string, token: string, hou
     to,
     subject: "Confirm your e-mail address for Hallmark",
     text: `${lines.join("\n\n")}\n\n${link}\n\n${after.join("\n\n")}\n`,
-    html: html([...lines], { href: link, label: "Confirm my e-mail address" }).replace("</body>", `<p>${escape(after[0]!)}</p>\n</body>`),
+    html: html([...lines], { href: link, label: "Confirm my e-mail address" }).replace(
+      "</body>",
+      `<p>${escapeHtml(after[0]!)}</p>\n</body>`,
+    ),
   };
 }
 

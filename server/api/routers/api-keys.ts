@@ -1,15 +1,44 @@
 import "server-only";
+import { z } from "zod";
+import { ZApiKey, ZApiKeyCreated, ZRevokedApiKey } from "../schemas/accounts";
 import { TRPCError } from "@trpc/server";
 import { createApiKey, listApiKeys, revokeApiKey, scopesForTenant } from "../../domain/api-keys";
 import { AppError } from "../../domain/errors";
 import { router, scopedProcedure } from "../trpc";
-import { ZIdInput } from "./attestations.types";
+import { ZIdInput } from "../schemas/common";
 import { ZCreateApiKeyInput } from "./api-keys.types";
 
 export const apiKeysRouter = router({
-  list: scopedProcedure("api_keys:read").query(({ ctx }) => listApiKeys({ tenantId: ctx.principal.tenantId })),
+  list: scopedProcedure("api_keys:read")
+    .meta({
+      rest: {
+        method: "GET",
+        path: "/v1/api-keys",
+        tag: "API keys",
+        auth: "required",
+        summary: "List API keys",
+        description:
+          "Every key of the caller's organisation or account, newest first. Secrets are never returned: a key shows its prefix only.",
+      },
+    })
+    .output(z.array(ZApiKey))
+    .query(({ ctx }) => listApiKeys({ tenantId: ctx.principal.tenantId })),
   create: scopedProcedure("api_keys:write")
+    .meta({
+      rest: {
+        method: "POST",
+        path: "/v1/api-keys",
+        tag: "API keys",
+        auth: "required",
+        input: "body",
+        status: 201,
+        summary: "Create an API key",
+        description: "The secret is in this answer only (it is stored as a hash). A key can grant only scopes its creator holds.",
+        problems: [],
+      },
+    })
     .input(ZCreateApiKeyInput)
+    .output(ZApiKeyCreated)
     .mutation(async ({ ctx, input }) => {
       // A key can hand out only what it holds itself: no escalation through key creation.
       const extra = input.scopes.filter((s) => !ctx.principal.scopes.has(s));
@@ -39,6 +68,18 @@ export const apiKeysRouter = router({
       return { ...key, key: secret };
     }),
   revoke: scopedProcedure("api_keys:write")
+    .meta({
+      rest: {
+        method: "POST",
+        path: "/v1/api-keys/{id}/revoke",
+        tag: "API keys",
+        auth: "required",
+        summary: "Revoke an API key",
+        description: "Permanent: every later request with the key is 401.",
+        problems: ["not_found"],
+      },
+    })
     .input(ZIdInput)
+    .output(ZRevokedApiKey)
     .mutation(({ ctx, input }) => revokeApiKey({ tenantId: ctx.principal.tenantId, id: input.id })),
 });

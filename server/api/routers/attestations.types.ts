@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZId } from "./text";
+import { ZJsonObject } from "../schemas/common";
 import { MAX_PAYLOAD_DEPTH } from "../../domain/limits";
 
 function depthOf(value: unknown, depth = 0): number {
@@ -9,9 +9,6 @@ function depthOf(value: unknown, depth = 0): number {
   return max;
 }
 
-const isJsonObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /**
  * A JSON object, nested at most MAX_PAYLOAD_DEPTH levels (its size is checked where it is
  * canonicalised, in createAttestation; what RFC 8785 could not canonicalise exactly, such as a
@@ -19,17 +16,13 @@ const isJsonObject = (value: unknown): value is Record<string, unknown> =>
  * parsed object itself is passed on, never a copy: z.record rebuilds the object by assignment,
  * which silently drops a "__proto__" member, so the signed payload would differ from the sent one.
  */
-export const ZPayload = z
-  .custom<Record<string, unknown>>(isJsonObject, { message: "must be a JSON object" })
-  .superRefine((payload, ctx) => {
-    if (depthOf(payload) > MAX_PAYLOAD_DEPTH) {
-      ctx.addIssue({ code: "custom", message: `must nest at most ${MAX_PAYLOAD_DEPTH} levels deep` });
-    }
-  });
+export const ZPayload = ZJsonObject().superRefine((payload, ctx) => {
+  if (depthOf(payload) > MAX_PAYLOAD_DEPTH) {
+    ctx.addIssue({ code: "custom", message: `must nest at most ${MAX_PAYLOAD_DEPTH} levels deep` });
+  }
+});
 
 export const ZCreateAttestationInput = z.strictObject({
   issuer_id: z.uuid(),
   payload: ZPayload,
 });
-
-export const ZIdInput = z.object({ id: ZId });

@@ -1,27 +1,74 @@
 import "server-only";
+import { z } from "zod";
+import { ZProtectionRecord, ZProtectionsPage } from "../schemas/protections";
+import { ZProofBundle } from "../schemas/attestations";
+import { ZUsage } from "../schemas/accounts";
 import { parseIdempotencyKey, requestHashOf } from "../../domain/idempotency";
 import { getProtectionProofBundle, listProtections } from "../../domain/protection-list";
 import { consumerOf, mintProtection } from "../../domain/protections";
 import { getUsage } from "../../domain/quotas";
 import { router, scopedProcedure } from "../trpc";
-import { parseMintBody, ZListProtectionsInput, ZMintInput, ZProtectionIdInput } from "./consumer.types";
+import { ZListProtectionsInput, ZMintBody } from "./consumer.types";
+import { ZIdInput, ZUuid } from "../schemas/common";
 
 /** Mint, protections and usage (issue 3, protections slice). */
 export const consumerRouter = router({
-  /** POST /v1/consumer/mint. Answers {status, body, replayed}: the route sets the status and Idempotent-Replayed. */
+  /**
+   * Answers the protection and whether it is the first answer replayed for the request's
+   * Idempotency-Key (the same key with the same body, normalised, within 24 hours).
+   */
   mint: scopedProcedure("protections:write")
-    .input(ZMintInput)
+    .meta({
+      rest: {
+        method: "POST",
+        path: "/v1/consumer/mint",
+        tag: "Consumer",
+        auth: "required",
+        input: "body",
+        status: 201,
+        summary: "Protect a file: mint an attestation of its SHA-256",
+        description:
+          "The browser hashes the file; only the hash and the metadata given are sent. Answered once the attestation is in a committed checkpoint. With an Idempotency-Key, a retry of the same request answers the first result (Idempotent-Replayed: true) and never mints twice.",
+        problems: ["quota_exceeded", "idempotency_key_reused", "invalid_parameter"],
+        headers: [
+          {
+            name: "Idempotency-Key",
+            description: "1 to 255 printable ASCII characters; a retry with the same key and body replays the first answer for 24 hours",
+          },
+        ],
+        responseHeaders: [
+          {
+            name: "Idempotent-Replayed",
+            description: "true when this answer is the replay of an earlier request with the same Idempotency-Key",
+          },
+        ],
+        response: ZProtectionRecord,
+      },
+    })
+    .input(ZMintBody)
+    .output(z.object({ protection: ZProtectionRecord, replayed: z.boolean() }))
     .mutation(({ ctx, input }) => {
-      const body = parseMintBody(input.body);
-      const key = parseIdempotencyKey(input.idempotency_key);
+      const key = parseIdempotencyKey(ctx.idempotencyKey);
       return mintProtection({
         tenantId: ctx.principal.tenantId,
-        input: body,
-        idempotency: key === null ? undefined : { key, requestHash: requestHashOf(input.body) },
+        input,
+        idempotency: key === null ? undefined : { key, requestHash: requestHashOf(input) },
       });
     }),
   protections: scopedProcedure("protections:read")
+    .meta({
+      rest: {
+        method: "GET",
+        path: "/v1/consumer/protections",
+        tag: "Consumer",
+        auth: "required",
+        input: "query",
+        summary: "List the account's protections",
+        description: "Newest first, in pages: pass the answer's next_cursor as cursor for the next page.",
+      },
+    })
     .input(ZListProtectionsInput)
+    .output(ZProtectionsPage)
     .query(({ ctx, input }) =>
       listProtections({
         tenantId: ctx.principal.tenantId,
@@ -32,7 +79,52 @@ export const consumerRouter = router({
     ),
   /** The proof bundle of a protection's attestation, for offline verification. */
   proofBundle: scopedProcedure("protections:read")
-    .input(ZProtectionIdInput)
+    .meta({
+      rest: {
+        method: "GET",
+        path: "/v1/consumer/protections/{id}/proof-bundle",
+        tag: "Consumer",
+        auth: "required",
+        summary: "A protection's proof bundle",
+        problems: ["not_found"],
+      },
+    })
+    .input(ZIdInput)
+    .output(ZProofBundle)
     .query(({ ctx, input }) => getProtectionProofBundle({ tenantId: ctx.principal.tenantId, id: input.id })),
-  usage: scopedProcedure("protections:read").query(async ({ ctx }) => getUsage(await consumerOf(ctx.principal.tenantId))),
+  /**
+   * What the export route streams: the account whose files go in (server/domain/export.ts) and
+   * the archive's name. The route's edge zips exportFiles(tenant_id) as it is read.
+   */
+  export: scopedProcedure("protections:read")
+    .meta({
+      rest: {
+        method: "GET",
+        path: "/v1/consumer/export",
+        tag: "Consumer",
+        auth: "required",
+        produces: "application/zip",
+        summary: "Take your proofs with you: every protection with its proofs, as a zip",
+        description:
+          "Streams a zip: for each protection its JSON, proof bundle and C2SP tlog-proof, plus the log's public key, verifier key and policy, and a README saying how to check them offline.",
+        responseHeaders: [{ name: "Content-Disposition", description: "attachment; the file name is hallmark-export-<date>.zip" }],
+      },
+    })
+    .output(z.object({ tenant_id: ZUuid, file_name: z.string() }))
+    .query(async ({ ctx }) => {
+      await consumerOf(ctx.principal.tenantId);
+      return { tenant_id: ctx.principal.tenantId, file_name: `hallmark-export-${new Date().toISOString().slice(0, 10)}.zip` };
+    }),
+  usage: scopedProcedure("protections:read")
+    .meta({
+      rest: {
+        method: "GET",
+        path: "/v1/consumer/usage",
+        tag: "Consumer",
+        auth: "required",
+        summary: "The account's plan and this month's protections",
+      },
+    })
+    .output(ZUsage)
+    .query(async ({ ctx }) => getUsage(await consumerOf(ctx.principal.tenantId))),
 });

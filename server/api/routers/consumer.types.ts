@@ -1,14 +1,13 @@
 import { z } from "zod";
-import { text, ZId } from "./text";
+import { text } from "./text";
+import { ZContentHashInput } from "../schemas/common";
 import { canonicalJson } from "@/lib/verify/jcs";
-import { CATEGORIES, VISIBILITIES, type MintInput } from "../../domain/protections";
+import { CATEGORIES, VISIBILITIES } from "../../domain/protections";
 import { ZPayload } from "./attestations.types";
-import { parseBody } from "./parse-body";
 
 /** ai_metadata: at most this many bytes of RFC 8785 canonical JSON. */
 export const MAX_AI_METADATA_BYTES = 16 * 1024;
 
-const CONTENT_HASH = /^(?:sha256:)?([0-9a-f]{64})$/i;
 // RFC 6838 type/subtype (restricted-name characters), optionally followed by parameters.
 const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}(?:\s*;\s*[\x20-\x7e]*)?$/i;
 // eslint-disable-next-line no-control-regex
@@ -16,10 +15,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** The body of POST /v1/consumer/mint. Unknown members are rejected. */
 export const ZMintBody = z.strictObject({
-  content_hash: z
-    .string()
-    .regex(CONTENT_HASH, 'must be a SHA-256 digest: 64 hexadecimal characters, optionally prefixed "sha256:"')
-    .transform((s) => CONTENT_HASH.exec(s)![1]!.toLowerCase()),
+  content_hash: ZContentHashInput,
   title: text(200, 1).nullish(),
   description: text(5000).nullish(),
   content_type: z.string().max(255).regex(MIME, "must be a MIME type such as image/png").nullish(),
@@ -42,26 +38,15 @@ export const ZMintBody = z.strictObject({
   visibility: z.enum(VISIBILITIES).default("private"),
 });
 
-/** The procedure's input: the raw body (validated inside, so pointers stay relative to it) and the header. */
-export const ZMintInput = z.object({
-  body: z.unknown(),
-  idempotency_key: z.string().nullish(),
-});
-
-/** Validates a mint body; failures are 422 validation_failed with one pointer per problem. */
-export const parseMintBody = (body: unknown): MintInput => parseBody(ZMintBody, body) as MintInput;
-
 const ZLimit = z
   .string()
   .regex(/^\d{1,4}$/, "must be an integer from 1 to 100")
   .transform(Number)
   .pipe(z.number().int().min(1, "must be an integer from 1 to 100").max(100, "must be an integer from 1 to 100"));
 
-export const ZListProtectionsInput = z.strictObject({
+export const ZListProtectionsInput = z.object({
   limit: ZLimit.optional(),
   cursor: z.string().min(1).max(512).optional(),
   category: z.enum(CATEGORIES).optional(),
   visibility: z.enum(VISIBILITIES).optional(),
 });
-
-export const ZProtectionIdInput = z.object({ id: ZId });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AppError } from "../../domain/errors";
-import { parseBody } from "./parse-body";
-import { withoutNul, ZId } from "./text";
+import { withoutNul } from "./text";
+import { ZId } from "../schemas/common";
 import { ZIntParam } from "./query-params";
 import { PACK_STATUSES } from "../../domain/packs";
 import { ZPackRules } from "../../domain/pack-rules";
@@ -34,27 +34,23 @@ export const ZUpdatePackBody = z.strictObject({
   status: z.enum(PACK_STATUSES).optional(),
 });
 
-/** A PATCH body: valid, and changing at least one field. */
-export function parseUpdateBody(body: unknown): z.output<typeof ZUpdatePackBody> {
-  const data = parseBody(ZUpdatePackBody, body);
-  if (!Object.values(data).some((v) => v !== undefined)) {
+/** The changes of a PATCH: at least one field. */
+export function requireAChange(changes: z.output<typeof ZUpdatePackBody>): z.output<typeof ZUpdatePackBody> {
+  if (!Object.values(changes).some((v) => v !== undefined)) {
     throw new AppError("validation_failed", "The request body failed validation; see errors.", [
       { pointer: "", detail: "send at least one of name, description, category, region, rules, status" },
     ]);
   }
-  return data;
+  return changes;
 }
 
-/** The procedure's input: the path id and the raw body (validated inside, so pointers stay relative to the body). */
-export const ZUpdatePackInput = z.object({ id: ZId, body: z.unknown() });
+/** The procedure's input: the path's id with the body's members. */
+export const ZUpdatePackInput = ZUpdatePackBody.extend({ id: ZId });
 
-/** POST /v1/attestation-packs/{id}/clone. */
-export const ZClonePackBody = z.strictObject({ name: text(200, 1).optional() });
-export const ZClonePackInput = z.object({ id: ZId, body: z.unknown() });
+/** POST /v1/attestation-packs/{id}/clone: the path's id with the body's members. */
+export const ZClonePackInput = z.strictObject({ id: ZId, name: text(200, 1).optional() });
 
-export const ZPackIdInput = z.object({ id: ZId });
-
-export const ZListPacksInput = z.strictObject({
+export const ZListPacksInput = z.object({
   status: z.enum(PACK_STATUSES).optional(),
   is_template: z.enum(["true", "false"]).optional(),
   limit: ZIntParam(1, 100).optional(),

@@ -1,15 +1,138 @@
 import "server-only";
+import { z } from "zod";
+import { ZLookup, ZOEmbed, ZPortfolio, ZPublicProtection } from "../schemas/protections";
+import { ZProofBundle } from "../schemas/attestations";
 import { toTlogProof } from "../../domain/proof-bundles";
 import { getPortfolio, getPublicProofBundle, getPublicProtection } from "../../domain/public-protections";
 import { publicProcedure, router } from "../trpc";
-import { ZPortfolioInput, ZPublicIdInput } from "./public.types";
+import { ZBadgeInput, ZLookupInput, ZOEmbedInput, ZPortfolioInput } from "./public.types";
+import { oembedOf } from "../../domain/oembed";
+import { protectionBadge } from "../../domain/badges";
+import { lookupContentHash } from "../../domain/lookup";
+import { consumeClientLimit } from "../../limits/client-limits";
+import { ZIdInput } from "../schemas/common";
 
-/** What visitors see without an account: verify and share pages, portfolios. */
+/** Lookups per client address and minute; a caller with an API key spends its key's budget instead. */
+export const LOOKUP_LIMIT = { name: "lookup", quota: 120, window: 60 } as const;
+
+/** What visitors see without an account: verify and share pages, portfolios, who protected a file. */
 export const publicRouter = router({
-  protection: publicProcedure.input(ZPublicIdInput).query(({ input }) => getPublicProtection(input)),
-  proofBundle: publicProcedure.input(ZPublicIdInput).query(({ input }) => getPublicProofBundle(input)),
-  tlogProof: publicProcedure.input(ZPublicIdInput).query(async ({ input }) => toTlogProof(await getPublicProofBundle(input))),
+  lookup: publicProcedure
+    .meta({
+      rest: {
+        method: "GET",
+        path: "/v1/lookup",
+        tag: "Public protections",
+        auth: "optional",
+        input: "query",
+        summary: "Who protected a file",
+        description:
+          "Every public protection of the bytes whose SHA-256 is `content_hash`, in log order (the first claim first), and of private ones only how many and the earliest time. " +
+          `Limited to ${LOOKUP_LIMIT.quota} requests per minute per client address (RateLimit headers), or by the API key's limits when one is sent.`,
+        problems: ["rate_limited"],
+      },
+    })
+    .input(ZLookupInput)
+    .output(ZLookup)
+    .query(async ({ ctx, input }) => {
+      if (ctx.principal?.kind !== "api_key") await consumeClientLimit(LOOKUP_LIMIT, ctx.clientAddress, ctx.responseHeaders);
+      return lookupContentHash({ contentHash: input.content_hash, limit: input.limit ?? 100, offset: input.offset ?? 0 });
+    }),
+  protection: publicProcedure
+    .meta({
+      rest: {
+        method: "GET",
+        path: "/v1/protections/{id}",
+        tag: "Public protections",
+        auth: "optional",
+        summary: "A protection as a verify link shows it",
+        description: "Public protections show their metadata; a private one shows only its hash, time and proof.",
+        problems: ["not_found"],
+      },
+    })
+    .input(ZIdInput)
+    .output(ZPublicProtection)
+    .query(({ input }) => getPublicProtection(input)),
+  proofBundle: publicProcedure
+    .meta({
+      rest: {
+        method: "GET",
+        path: "/v1/protections/{id}/proof-bundle",
+        tag: "Public protections",
+        auth: "optional",
+        summary: "A protection's proof bundle",
+        problems: ["not_found"],
+      },
+    })
+    .input(ZIdInput)
+    .output(ZProofBundle)
+    .query(({ input }) => getPublicProofBundle(input)),
+  tlogProof: publicProcedure
+    .meta({
+      rest: {
+        method: "GET",
+        path: "/v1/protections/{id}/tlog-proof",
+        tag: "Public protections",
+        auth: "optional",
+        produces: "text/plain",
+        summary: "A protection's C2SP tlog-proof",
+        problems: ["not_found"],
+        responseHeaders: [{ name: "Content-Disposition", description: "attachment; the file name is <id>.tlog-proof" }],
+      },
+    })
+    .input(ZIdInput)
+    .output(z.string())
+    .query(async ({ input }) => toTlogProof(await getPublicProofBundle(input))),
+  badge: publicProcedure
+    .meta({
+      rest: {
+        method: "GET",
+        path: "/v1/protections/{id}/badge.svg",
+        tag: "Public protections",
+        auth: "optional",
+        input: "query",
+        produces: "image/svg+xml",
+        summary: "A protection's badge",
+        description:
+          "An SVG badge, “Protected | <date> · Hallmark”, linking to the verify page, for a light page (theme=light, the default) or a dark one. Embed it inside a link to the verify URL.",
+        problems: ["not_found"],
+        responseHeaders: [{ name: "Cache-Control", description: "public, max-age=86400: a badge never changes" }],
+      },
+    })
+    .input(ZBadgeInput)
+    .output(z.string())
+    .query(({ input }) => protectionBadge({ id: input.id, theme: input.theme ?? "light" })),
+  oembed: publicProcedure
+    .meta({
+      rest: {
+        method: "GET",
+        path: "/v1/oembed",
+        tag: "Public protections",
+        auth: "optional",
+        input: "query",
+        summary: "oEmbed for share and verify links",
+        description:
+          'oEmbed 1.0 (https://oembed.com): a rich embed, the protection\'s badge linking to its verify page, with the page\'s Open Graph image as the thumbnail. Share and verify pages name it in a <link rel="alternate" type="application/json+oembed">.',
+        problems: ["not_found", "format_not_implemented"],
+      },
+    })
+    .input(ZOEmbedInput)
+    .output(ZOEmbed)
+    .query(({ input }) => oembedOf(input)),
   portfolio: publicProcedure
+    .meta({
+      rest: {
+        method: "GET",
+        path: "/v1/portfolios/{id}",
+        tag: "Public protections",
+        auth: "optional",
+        input: "query",
+        summary: "A creator's public portfolio",
+        description: "Public protections of one creator, newest first.",
+        problems: ["not_found"],
+      },
+    })
     .input(ZPortfolioInput)
-    .query(({ input }) => getPortfolio({ userId: input.user_id, limit: input.limit ?? 24, offset: input.offset ?? 0 })),
+    .output(ZPortfolio)
+    .query(({ input }) => getPortfolio({ userId: input.id, limit: input.limit ?? 24, offset: input.offset ?? 0 })),
 });

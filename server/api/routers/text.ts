@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { isUuid } from "../../domain/ids";
 
 /**
  * Text that Hallmark stores as text. PostgreSQL's text cannot hold U+0000 (SQLite's can), so
@@ -14,12 +13,3 @@ export const text = (max: number, min = 0) => withoutNul(z.string().min(min).max
 
 /** A trimmed name of 1 to `max` characters. */
 export const name = (max: number) => withoutNul(z.string().trim().min(1).max(max));
-
-/**
- * An id to look up. Every id Hallmark makes is a UUID, so anything else names nothing: it is
- * looked up as the nil UUID, which no row has, and gets the procedure's own answer for an
- * unknown id (404, as the REST routes answer a path id that is not a UUID), on a page as in a
- * call, and never reaches the database as text it cannot hold.
- */
-const NIL_UUID = "00000000-0000-0000-0000-000000000000";
-export const ZId = z.string().transform((id) => (isUuid(id) ? id : NIL_UUID));

@@ -3,10 +3,10 @@ import { decode, encode } from "next-auth/jwt";
 import { sha256Hex } from "../crypto/hash";
 import { deriveKey } from "../crypto/master-key";
 import { getDb } from "../db";
-import { AppError } from "./errors";
-import { newId } from "./ids";
-import type { SessionPrincipal } from "./principal";
-import { scopesOfTenantKind } from "./scopes";
+import { AppError } from "../domain/errors";
+import { newId } from "../domain/ids";
+import type { SessionPrincipal } from "../domain/principal";
+import { scopesOfTenantKind } from "../domain/scopes";
 
 /** How long a session lasts (next-auth's default maxAge): 30 days, in seconds. */
 export const SESSION_MAX_AGE = 30 * 24 * 60 * 60;

@@ -1,0 +1,203 @@
+import "server-only";
+import type { AnyProcedure } from "@trpc/server";
+import { z, type ZodType } from "zod";
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from "zod-openapi";
+import { ERRORS, type ErrorCode } from "../domain/errors";
+import { appRouter } from "./root";
+import { REST_TAGS, type ProcedureMeta, type RestOperation } from "./rest-operation";
+import { ZProblem } from "./schemas/common";
+
+/**
+ * The OpenAPI 3.1 document of /v1, generated from the procedures' rest meta and their zod input
+ * and output schemas (zod-openapi), the same schemas that validate requests and answers: it
+ * cannot drift from what the server does. Served at /v1/openapi.json and shown at /docs.
+ */
+
+type Operation = { op: RestOperation; scopes: readonly string[]; procedure: AnyProcedure };
+
+/** Every procedure served under /v1, in a stable order (by path, then method). */
+export function restOperations(): Operation[] {
+  const out: Operation[] = [];
+  for (const procedure of Object.values(appRouter._def.procedures as unknown as Record<string, AnyProcedure>)) {
+    const meta = procedure._def.meta as ProcedureMeta | undefined;
+    if (meta?.rest) out.push({ op: meta.rest, scopes: meta.scopes ?? [], procedure });
+  }
+  return out.sort((a, b) => a.op.path.localeCompare(b.op.path) || a.op.method.localeCompare(b.op.method));
+}
+
+/** The problem codes any operation of this kind can answer, beyond its own. */
+function commonProblems(op: RestOperation, scoped: boolean): ErrorCode[] {
+  const codes: ErrorCode[] = [
+    "malformed_request",
+    "headers_too_large",
+    "invalid_api_key",
+    "rate_limited",
+    "daily_quota_exceeded",
+    "service_unavailable",
+    "internal_error",
+  ];
+  if (op.auth !== "no-session") codes.push("invalid_session");
+  if (op.auth === "required") codes.push("unauthenticated");
+  if (scoped) codes.push("insufficient_scope");
+  if (op.method !== "GET") codes.push("cross_origin_request");
+  if (op.input === "body") codes.push("validation_failed", "malformed_json", "unsupported_media_type", "payload_too_large");
+  if (op.input === "query") codes.push("invalid_parameter");
+  return codes;
+}
+
+/** A response header; none is sent on every answer (the rate-limit ones only when a key authenticated). */
+const header = (description: string) => z.string().optional().meta({ description });
+const RATE_LIMIT_HEADERS = {
+  RateLimit: header(
+    "IETF RateLimit header (draft-ietf-httpapi-ratelimit-headers): the key's remaining requests in this window and seconds until it resets. Sent when an API key authenticated the request.",
+  ),
+  "RateLimit-Policy": header("The key's limit and window, e.g. 60;w=60."),
+};
+const RETRY_AFTER = { "Retry-After": header("Seconds to wait before trying again.") };
+
+/** One response per problem status, its `code` restricted to the codes this operation answers with it. */
+function problemResponses(codes: ErrorCode[]): ZodOpenApiResponsesObject {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set(codes)) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
+  const out: ZodOpenApiResponsesObject = {};
+  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    out[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
+      description: list.map((c) => `${c}: ${ERRORS[c].title}`).join("; "),
+      headers: z.object(status === 429 ? { ...RETRY_AFTER, ...RATE_LIMIT_HEADERS } : status === 503 ? RETRY_AFTER : {}),
+      content: {
+        "application/problem+json": {
+          schema: ZProblem.extend({ status: z.literal(status), code: z.enum(list as [ErrorCode, ...ErrorCode[]]) }),
+        },
+      },
+    };
+  }
+  return out;
+}
+
+const pathParams = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+
+/** The input schema's members as a zod object (a procedure without input has none). */
+function inputShape(procedure: AnyProcedure): Record<string, ZodType> {
+  const input = procedure._def.inputs[0] as ZodType | undefined;
+  return input instanceof z.ZodObject ? (input.shape as Record<string, ZodType>) : {};
+}
+
+function pick(shape: Record<string, ZodType>, keys: string[], keep: boolean): Record<string, ZodType> {
+  return Object.fromEntries(Object.entries(shape).filter(([k]) => keys.includes(k) === keep));
+}
+
+/** The body's schema: the input without the members the path supplies (keeping the object strict or not). */
+function bodyOf(input: ZodType, params: string[]): ZodType {
+  if (!(input instanceof z.ZodObject) || params.length === 0) return input;
+  return input.omit(Object.fromEntries(params.map((p) => [p, true])) as Parameters<typeof input.omit>[0]);
+}
+
+function successContent(op: RestOperation, procedure: AnyProcedure) {
+  if (op.produces === "text/plain") return { "text/plain": { schema: z.string() } };
+  if (op.produces === "image/svg+xml") return { "image/svg+xml": { schema: z.string() } };
+  if (op.produces === "application/zip") return { "application/zip": { schema: z.string().meta({ contentMediaType: "application/zip" }) } };
+  if (op.produces === "application/octet-stream")
+    return { "application/octet-stream": { schema: z.string().meta({ contentMediaType: "application/octet-stream" }) } };
+  const schema = op.response ?? (procedure._def as { output?: ZodType }).output;
+  if (!schema) throw new Error(`${op.method} ${op.path}: the procedure declares no output`);
+  return { "application/json": { schema } };
+}
+
+function operationOf({ op, scopes, procedure }: Operation): ZodOpenApiOperationObject {
+  const shape = inputShape(procedure);
+  const params = pathParams(op.path);
+  const input = procedure._def.inputs[0] as ZodType | undefined;
+  const rest = pick(shape, params, false);
+  const headers = Object.fromEntries((op.headers ?? []).map((h) => [h.name, header(h.description)]));
+  const credentials: Record<string, string[]>[] = [{ apiKey: [...scopes] }, { sessionBearer: [...scopes] }, { sessionCookie: [...scopes] }];
+  const responseHeaders = Object.fromEntries((op.responseHeaders ?? []).map((h) => [h.name, header(h.description)]));
+  return {
+    operationId: operationIdOf(op),
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: [op.tag],
+    security: op.auth === "required" ? credentials : op.auth === "optional" ? [{}, ...credentials] : [{}, { apiKey: [] }],
+    requestParams: {
+      ...(params.length ? { path: z.object(pick(shape, params, true)) } : {}),
+      ...(op.input === "query" ? { query: z.object(rest) } : {}),
+      ...(op.headers?.length ? { header: z.object(headers) } : {}),
+    },
+    ...(op.input === "body" && input
+      ? { requestBody: { required: true, content: { "application/json": { schema: bodyOf(input, params) } } } }
+      : {}),
+    responses: {
+      [String(op.status ?? 200)]: {
+        description: op.summary,
+        headers: z.object({ ...RATE_LIMIT_HEADERS, ...responseHeaders }),
+        content: successContent(op, procedure),
+      },
+      ...problemResponses([...commonProblems(op, scopes.length > 0), ...(op.problems ?? [])]),
+    },
+  };
+}
+
+/** A stable operationId: the method and the path's words, camelCased (POST /v1/consumer/mint → postConsumerMint). */
+export function operationIdOf(op: Pick<RestOperation, "method" | "path">): string {
+  const words = op.path
+    .slice("/v1/".length)
+    .replace(/\{(\w+)\}/g, "by-$1")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+  return [op.method.toLowerCase(), ...words.map((w) => w[0]!.toUpperCase() + w.slice(1))].join("");
+}
+
+/** The document; `serverUrl` is the base URL it is served from. */
+export function openApiDocument(serverUrl: string) {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const operation of restOperations()) {
+    const item = (paths[operation.op.path] ??= {});
+    item[operation.op.method.toLowerCase() as "get" | "post" | "patch"] = operationOf(operation);
+  }
+  return createDocument(
+    {
+      openapi: "3.1.0",
+      info: {
+        title: "Hallmark API",
+        version: "1",
+        description: [
+          "Content attestation and verification: Ed25519-signed attestations of SHA-256 hashes, recorded in an append-only Merkle transparency log that anyone can check without trusting Hallmark (C2SP tlog-checkpoint, tlog-tiles, tlog-witness, tlog-proof).",
+          "",
+          "Every error is RFC 9457 problem+json with a stable `code`. A method a path does not serve answers 405 method_not_allowed (with Allow), a path no operation serves 404 not_found. Bodies are JSON (UTF-8, at most 256 KiB).",
+        ].join("\n"),
+      },
+      servers: [{ url: serverUrl }],
+      tags: Object.entries(REST_TAGS).map(([name, description]) => ({ name, description })),
+      paths,
+      components: {
+        // Every failure's shape; each operation narrows its code per status.
+        schemas: { Problem: ZProblem },
+        securitySchemes: {
+          apiKey: {
+            type: "apiKey",
+            in: "header",
+            name: "X-API-Key",
+            description: "An API key (organisation or consumer). Its scopes are listed on each operation.",
+          },
+          sessionBearer: {
+            type: "http",
+            scheme: "bearer",
+            description: "A consumer session: the session_token from POST /v1/consumer/login.",
+          },
+          sessionCookie: {
+            type: "apiKey",
+            in: "cookie",
+            name: "next-auth.session-token",
+            description: "The session cookie set by login (named __Secure-next-auth.session-token under https).",
+          },
+        },
+      },
+    },
+    {
+      // z.custom() schemas here are JSON objects passed through unchanged (payloads, ai_metadata).
+      override: ({ jsonSchema, zodSchema }) => {
+        if (zodSchema._zod.def.type === "custom" && Object.keys(jsonSchema).length === 0) jsonSchema.type = "object";
+      },
+      allowEmptySchema: { custom: true },
+    },
+  );
+}

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { ISSUER_STATUSES, KEY_ALGORITHMS, TRUST_LEVELS } from "../../domain/pack-rules";
+import { ZCount, ZDateTime, ZHex32, ZJsonObject, ZUuid } from "./common";
+
+/** Answers about attestations, their issuers and keys, and their proofs. */
+
+export const ZAttestation = z
+  .object({
+    id: ZUuid,
+    issuer_id: ZUuid,
+    kid: z.string().meta({ description: "The signing key's id: base64url of the SHA-256 of its SubjectPublicKeyInfo." }),
+    status: z.literal("VALID"),
+    payload: ZJsonObject().meta({ description: "The JSON object signed (as its RFC 8785 canonical form)." }),
+    signature: z.string().meta({ description: "Ed25519 signature, base64url, over the DSSE PAE of the canonical payload." }),
+    log_index: ZCount,
+    created_at: ZDateTime,
+  })
+  .meta({ id: "Attestation" });
+
+export const ZSigningKey = z
+  .object({
+    kid: z.string(),
+    issuer_id: ZUuid,
+    algorithm: z.enum(KEY_ALGORITHMS),
+    public_key: z.string().meta({ description: "SubjectPublicKeyInfo PEM." }),
+    status: z.enum(["ACTIVE", "RETIRED"]),
+    not_before: ZDateTime,
+    expires_at: ZDateTime,
+  })
+  .meta({ id: "SigningKey" });
+
+export const ZIssuer = z
+  .object({
+    id: ZUuid,
+    tenant_id: ZUuid,
+    name: z.string(),
+    domain: z.string(),
+    status: z.enum(ISSUER_STATUSES),
+    trust_level: z.enum(TRUST_LEVELS),
+    created_at: ZDateTime,
+    updated_at: ZDateTime,
+  })
+  .meta({ id: "Issuer" });
+
+export const ZIssuerWithKeys = ZIssuer.extend({ keys: z.array(ZSigningKey) }).meta({ id: "IssuerWithKeys" });
+
+export const ZInclusionProof = z
+  .object({ log_index: ZCount, tree_size: ZCount, root_hash: ZHex32, hashes: z.array(ZHex32) })
+  .meta({ id: "InclusionProof", description: "RFC 9162 inclusion proof of the leaf at log_index in the tree of tree_size." });
+
+export const ZSignedTreeHead = z
+  .object({
+    tree_size: ZCount,
+    root_hash: ZHex32,
+    signature: z.string(),
+    origin: z.string(),
+    timestamp: ZDateTime,
+    checkpoint: z.string().meta({ description: "The C2SP tlog-checkpoint signed note, with the witnesses' cosignatures." }),
+  })
+  .meta({ id: "SignedTreeHead" });
+
+export const ZProofBundle = z
+  .object({
+    attestation: ZAttestation,
+    issuer: ZIssuer,
+    key: ZSigningKey,
+    inclusion_proof: ZInclusionProof,
+    signed_tree_head: ZSignedTreeHead,
+  })
+  .meta({ id: "ProofBundle", description: "Everything needed to verify an attestation offline (npm run verify, or lib/verify)." });

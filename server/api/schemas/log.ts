@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { ZSignedTreeHead } from "./attestations";
+import { ZCount, ZDateTime, ZHex32 } from "./common";
+
+/** Answers about the transparency log. */
+
+const time = ZDateTime.nullable();
+
+export const ZLogInfo = z
+  .object({
+    origin: z.string().meta({ description: "The log's C2SP origin line." }),
+    tree_size: ZCount,
+    root_hash: ZHex32,
+    public_key: z.string().meta({ description: "The current checkpoint key, SubjectPublicKeyInfo PEM." }),
+    key_id: z.string(),
+    verifier_key: z.string().meta({ description: "The C2SP signed-note verifier key (name+keyid+key)." }),
+    signature_algorithm: z.literal("Ed25519"),
+    hash_algorithm: z.literal("SHA-256"),
+    keys: z.array(z.object({ key_id: z.string(), verifier_key: z.string(), public_key: z.string(), signs_from: time, signs_until: time })),
+    witnessing: z
+      .object({
+        quorum: z.string(),
+        published_tree_size: ZCount,
+        witnesses: z.array(
+          z.object({
+            name: z.string(),
+            verifier_key: z.string(),
+            url: z.string().nullable(),
+            cosigned_tree_size: ZCount.nullable(),
+            cosigned_at: time,
+            last_attempt_at: time,
+            last_error: z.string().nullable(),
+            failures: ZCount,
+            next_attempt_at: time,
+          }),
+        ),
+      })
+      .nullable()
+      .meta({ description: "null when no witness policy is configured." }),
+  })
+  .meta({ id: "LogInfo" });
+
+export const ZConsistencyProof = z.object({ first: ZSignedTreeHead, second: ZSignedTreeHead, hashes: z.array(ZHex32) }).meta({
+  id: "ConsistencyProof",
+  description: "RFC 9162 §2.1.4 consistency proof from the tree of size first to the tree of size second.",
+});

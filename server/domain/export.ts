@@ -1,0 +1,65 @@
+import "server-only";
+import { getLogInfo, getLogPolicy } from "./log";
+import { listProtections } from "./protection-list";
+import { getProofBundle, toTlogProof } from "./proof-bundles";
+
+/** One file of an account's export: its path in the archive, its text and its time. */
+export interface ExportFile {
+  name: string;
+  text: string;
+  lastModified: Date;
+}
+
+const PAGE = 100;
+
+function readme(origin: string, count: number): string {
+  return `Your Hallmark protections, exported ${new Date().toISOString()}
+${count} protection(s) of the transparency log ${origin}.
+
+Each protections/<id>/ folder holds:
+  protection.json   the protection as your account lists it (title, file name, category, ...)
+  proof-bundle.json the signed attestation, its issuer's key, an inclusion proof and the log's
+                    signed tree head: everything needed to check it offline
+  <id>.tlog-proof   the same proof as a C2SP tlog-proof (https://c2sp.org/tlog-proof), with the
+                    checkpoint's witness cosignatures
+
+log/ holds the log's public key (log.pem), its note verifier key (verifier-key.txt) and its
+policy (policy.txt: its keys, witnesses and their quorum). Keep them: they are what you check
+against, and they do not change unless the log rotates its key.
+
+To check a protection without Hallmark, with the verifier in Hallmark's repository (or any
+implementation of the C2SP formats):
+
+  npm run verify -- protections/<id>/proof-bundle.json --log-key log/log.pem
+  npm run verify -- protections/<id>/<id>.tlog-proof --policy log/policy.txt
+
+and compare the bundle's content_hash with the SHA-256 of your file (sha256sum <file>).
+`;
+}
+
+/**
+ * GET /v1/consumer/export: every protection of an account with its proofs, and the log's keys
+ * and policy, as files for an archive. A generator, a page of protections at a time, so an
+ * account with tens of thousands of protections never sits in memory at once.
+ */
+export async function* exportFiles(tenantId: string): AsyncGenerator<ExportFile> {
+  const [info, policy, first] = await Promise.all([getLogInfo(), getLogPolicy(), listProtections({ tenantId, limit: PAGE })]);
+  const now = new Date();
+  yield { name: "README.txt", text: readme(info.origin, first.total), lastModified: now };
+  yield { name: "log/log.pem", text: info.public_key.endsWith("\n") ? info.public_key : `${info.public_key}\n`, lastModified: now };
+  yield { name: "log/verifier-key.txt", text: `${info.verifier_key}\n`, lastModified: now };
+  yield { name: "log/policy.txt", text: policy, lastModified: now };
+  let page = first;
+  for (;;) {
+    for (const item of page.items) {
+      const bundle = await getProofBundle({ tenantId, id: item.id });
+      const dir = `protections/${item.protection_id}`;
+      const lastModified = new Date(item.protected_at);
+      yield { name: `${dir}/protection.json`, text: `${JSON.stringify(item, null, 2)}\n`, lastModified };
+      yield { name: `${dir}/proof-bundle.json`, text: `${JSON.stringify(bundle, null, 2)}\n`, lastModified };
+      yield { name: `${dir}/${item.protection_id}.tlog-proof`, text: toTlogProof(bundle), lastModified };
+    }
+    if (!page.next_cursor) return;
+    page = await listProtections({ tenantId, limit: PAGE, cursor: page.next_cursor });
+  }
+}

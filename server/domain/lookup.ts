@@ -1,0 +1,84 @@
+import "server-only";
+import { getDb } from "../db";
+import { getConfig } from "../config";
+import { iso } from "./ids";
+import { portfolioUrlOf } from "./public-protections";
+import { type Category, urlsOf } from "./protections";
+
+/** One public protection of the bytes looked up. */
+export interface LookupItem {
+  protection_id: string;
+  creator: { name: string; portfolio_url: string };
+  title: string | null;
+  category: Category;
+  protected_at: string;
+  log_index: number;
+  verify_url: string;
+  share_url: string;
+  proof_bundle_url: string;
+  tlog_proof_url: string;
+}
+
+export interface LookupResult {
+  content_hash: string;
+  /** The earliest protected_at of any protection of these bytes, public or private; null when there is none. */
+  first_protected_at: string | null;
+  /** Public protections, in log order: the first claim the log proves comes first. */
+  items: LookupItem[];
+  total: number;
+  /** Private protections of the same bytes: how many, and the earliest; nothing else of them. */
+  private: { count: number; first_protected_at: string | null };
+}
+
+/**
+ * GET /v1/lookup: who protected these bytes. Every protection's hash is in the public log
+ * already (its signed payload), so that a hash was protected, how often and since when is no
+ * secret; a private protection reveals nothing more (no creator, title, index or link).
+ * Public ones come in log order (`log_index`, which the log proves, rather than the signed
+ * times of concurrent mints): both queries walk the `content_hash` index.
+ */
+export async function lookupContentHash(input: { contentHash: string; limit: number; offset: number }): Promise<LookupResult> {
+  const db = getDb().read;
+  const { contentHash, limit, offset } = input;
+  const publicWhere = { contentHash, visibility: "public" };
+  const [ordered, total, hidden, firstPublic] = await Promise.all([
+    db.$queryRaw<{ id: string; attestation_id: string }[]>`
+      SELECT p.id, p.attestation_id FROM protections p JOIN attestations a ON a.id = p.attestation_id
+      WHERE p.content_hash = ${contentHash} AND p.visibility = 'public'
+      ORDER BY a.log_index LIMIT ${limit} OFFSET ${offset}`,
+    db.protection.count({ where: publicWhere }),
+    db.protection.aggregate({ where: { contentHash, visibility: "private" }, _count: { _all: true }, _min: { createdAt: true } }),
+    db.protection.aggregate({ where: publicWhere, _min: { createdAt: true } }),
+  ]);
+  const ids = ordered.map((r) => r.id);
+  const [rows, attestations] = await Promise.all([
+    db.protection.findMany({ where: { id: { in: ids } }, include: { user: { select: { id: true, name: true } } } }),
+    db.attestation.findMany({ where: { id: { in: ordered.map((r) => r.attestation_id) } }, select: { id: true, logIndex: true } }),
+  ]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const logIndexOf = new Map(attestations.map((a) => [a.id, Number(a.logIndex)]));
+  const base = getConfig().baseUrl;
+  const items = ids.map((id): LookupItem => {
+    const p = byId.get(id)!;
+    return {
+      protection_id: p.id,
+      creator: { name: p.user.name, portfolio_url: portfolioUrlOf(p.user.id) },
+      title: p.title,
+      category: p.category as Category,
+      protected_at: iso(p.createdAt),
+      log_index: logIndexOf.get(p.attestationId)!,
+      ...urlsOf(p.id),
+      proof_bundle_url: `${base}/v1/protections/${p.id}/proof-bundle`,
+      tlog_proof_url: `${base}/v1/protections/${p.id}/tlog-proof`,
+    };
+  });
+  const firstPrivate = hidden._min.createdAt;
+  const first = [firstPrivate, firstPublic._min.createdAt].filter((d): d is Date => d !== null).sort((a, b) => +a - +b)[0];
+  return {
+    content_hash: contentHash,
+    first_protected_at: first ? iso(first) : null,
+    items,
+    total,
+    private: { count: hidden._count._all, first_protected_at: firstPrivate ? iso(firstPrivate) : null },
+  };
+}
