@@ -1,6 +1,7 @@
 import { apiRoute } from "@/server/http/api-route";
 import { otherMethods } from "@/server/http/method-not-allowed";
+import { apiKeysRouter } from "@/server/api/routers/api-keys";
 
-export const GET = apiRoute({ auth: "required" }, ({ caller }) => caller.apiKeys.list());
-export const POST = apiRoute({ auth: "required", body: true, status: 201 }, ({ caller, body }) => caller.apiKeys.create(body as never));
+export const GET = apiRoute(apiKeysRouter.list);
+export const POST = apiRoute(apiKeysRouter.create);
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

@@ -1,7 +1,6 @@
 import { apiRoute } from "@/server/http/api-route";
 import { otherMethods } from "@/server/http/method-not-allowed";
+import { attestationsRouter } from "@/server/api/routers/attestations";
 
-export const POST = apiRoute({ auth: "required", body: true, status: 201 }, ({ caller, body }) =>
-  caller.attestations.create(body as never),
-);
+export const POST = apiRoute(attestationsRouter.create);
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -1,9 +1,7 @@
 import { apiRoute } from "@/server/http/api-route";
 import { otherMethods } from "@/server/http/method-not-allowed";
+import { issuersRouter } from "@/server/api/routers/issuers";
 
-export const GET = apiRoute({ auth: "required" }, async ({ caller }) => {
-  const items = await caller.issuers.list();
-  return { items, total: items.length };
-});
-export const POST = apiRoute({ auth: "required", body: true, status: 201 }, ({ caller, body }) => caller.issuers.create(body as never));
+export const GET = apiRoute(issuersRouter.list);
+export const POST = apiRoute(issuersRouter.create);
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

@@ -1,5 +1,6 @@
 import { apiRoute } from "@/server/http/api-route";
 import { otherMethods } from "@/server/http/method-not-allowed";
+import { logRouter } from "@/server/api/routers/log";
 
-export const GET = apiRoute({ auth: "optional" }, ({ caller }) => caller.log.info());
+export const GET = apiRoute(logRouter.info);
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -2,10 +2,9 @@ import crypto from "node:crypto";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { MAX_BATCH_CALLS } from "@/server/api/batching";
 import { appRouter } from "@/server/api/root";
-import type { ConsumerAuthContext } from "@/server/api/routers/consumer-auth";
+import { createContext } from "@/server/api/context";
 import { dashboardPrincipal } from "@/server/auth/dashboard-principal";
 import { AppError } from "@/server/domain/errors";
-import { clientAddress } from "@/server/http/client-address";
 import { errorToResponse } from "@/server/http/errors";
 import { otherMethods } from "@/server/http/method-not-allowed";
 import { screenTrpcRequest } from "@/server/http/trpc-request";
@@ -23,10 +22,7 @@ const handler = async (raw: Request): Promise<Response> => {
     req,
     router: appRouter,
     maxBatchSize: MAX_BATCH_CALLS,
-    createContext: async (): Promise<ConsumerAuthContext> => ({
-      principal: await dashboardPrincipal(req),
-      clientAddress: clientAddress(req.headers),
-    }),
+    createContext: async () => createContext(await dashboardPrincipal(req), req.headers),
     // A single call that failed with a domain AppError answers its status (and Retry-After…),
     // as /v1 does: tRPC alone would make it a 500. Batches keep tRPC's status; each item's
     // data.httpStatus is right either way (the error formatter sets it).

@@ -1,8 +1,7 @@
 import { apiRoute } from "@/server/http/api-route";
 import { otherMethods } from "@/server/http/method-not-allowed";
+import { packsRouter } from "@/server/api/routers/packs";
 
-export const GET = apiRoute({ auth: "required", ids: { id: "Pack" } }, ({ caller, params }) => caller.packs.get({ id: params.id! }));
-export const PATCH = apiRoute({ auth: "required", body: true, ids: { id: "Pack" } }, ({ caller, params, body }) =>
-  caller.packs.update({ id: params.id!, body }),
-);
+export const GET = apiRoute(packsRouter.get);
+export const PATCH = apiRoute(packsRouter.update);
 export const { POST, PUT, DELETE } = otherMethods("GET", "PATCH");

@@ -1,7 +1,6 @@
 import { apiRoute } from "@/server/http/api-route";
 import { otherMethods } from "@/server/http/method-not-allowed";
+import { attestationsRouter } from "@/server/api/routers/attestations";
 
-export const GET = apiRoute({ auth: "required", ids: { id: "Attestation" } }, ({ caller, params }) =>
-  caller.attestations.get({ id: params.id! }),
-);
+export const GET = apiRoute(attestationsRouter.get);
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -1,14 +1,9 @@
-import { clearedSessionCookie } from "@/server/auth/session-cookie";
 import { apiRoute } from "@/server/http/api-route";
 import { otherMethods } from "@/server/http/method-not-allowed";
+import { consumerAuthRouter } from "@/server/api/routers/consumer-auth";
+import { clearedSessionCookie } from "@/server/auth/session-cookie";
 
-const logout = apiRoute({ auth: "required" }, async ({ caller }) => {
-  const result = await caller.consumerAuth.logout();
-  return new Response(JSON.stringify(result), {
-    status: 200,
-    headers: { "content-type": "application/json", "cache-control": "no-store", "set-cookie": clearedSessionCookie() },
-  });
-});
+const logout = apiRoute(consumerAuthRouter.logout, (result) => ({ body: result, headers: { "set-cookie": clearedSessionCookie() } }));
 
 // The cookie is cleared also when the session it carries is no longer valid.
 export const POST: typeof logout = async (req, ctx) => {

@@ -1,10 +1,10 @@
 import { apiRoute } from "@/server/http/api-route";
 import { otherMethods } from "@/server/http/method-not-allowed";
+import { consumerRouter } from "@/server/api/routers/consumer";
 
-export const POST = apiRoute({ auth: "required", body: true, status: 201 }, async ({ caller, body, req }) => {
-  const result = await caller.consumer.mint({ body, idempotency_key: req.headers.get("idempotency-key") });
-  const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store" };
-  if (result.replayed) headers["idempotent-replayed"] = "true";
-  return new Response(JSON.stringify(result.body), { status: result.status, headers });
-});
+// A replay of an earlier request with the same Idempotency-Key answers as the first did, marked.
+export const POST = apiRoute(consumerRouter.mint, ({ protection, replayed }) => ({
+  body: protection,
+  headers: replayed ? { "idempotent-replayed": "true" } : undefined,
+}));
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -1,5 +1,6 @@
 import { apiRoute } from "@/server/http/api-route";
 import { otherMethods } from "@/server/http/method-not-allowed";
+import { consumerRouter } from "@/server/api/routers/consumer";
 
-export const GET = apiRoute({ auth: "required" }, ({ caller }) => caller.consumer.usage());
+export const GET = apiRoute(consumerRouter.usage);
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -1,8 +1,6 @@
 import { apiRoute } from "@/server/http/api-route";
-import { ignoringSession } from "@/server/http/client-address";
 import { otherMethods } from "@/server/http/method-not-allowed";
+import { consumerAuthRouter } from "@/server/api/routers/consumer-auth";
 
-export const POST = ignoringSession(
-  apiRoute({ auth: "optional", body: true }, ({ caller, body }) => caller.consumerAuth.verifyEmail(body as never)),
-);
+export const POST = apiRoute(consumerAuthRouter.verifyEmail);
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

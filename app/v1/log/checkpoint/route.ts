@@ -1,9 +1,7 @@
 import { apiRoute } from "@/server/http/api-route";
 import { otherMethods } from "@/server/http/method-not-allowed";
+import { logRouter } from "@/server/api/routers/log";
 
-/** The newest signed note, verbatim (C2SP tlog-checkpoint). */
-export const GET = apiRoute({ auth: "optional" }, async ({ caller }) => {
-  const note = await caller.log.checkpoint();
-  return new Response(note, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
-});
+// Witnesses add cosignatures to the newest checkpoint within seconds: never cached.
+export const GET = apiRoute(logRouter.checkpoint);
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -1,7 +1,6 @@
 import { apiRoute } from "@/server/http/api-route";
 import { otherMethods } from "@/server/http/method-not-allowed";
+import { verificationsRouter } from "@/server/api/routers/verifications";
 
-export const GET = apiRoute({ auth: "required", ids: { id: "Verification" } }, ({ caller, params }) =>
-  caller.verifications.get({ id: params.id! }),
-);
+export const GET = apiRoute(verificationsRouter.get);
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

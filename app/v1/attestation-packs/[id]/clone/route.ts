@@ -1,7 +1,6 @@
 import { apiRoute } from "@/server/http/api-route";
 import { otherMethods } from "@/server/http/method-not-allowed";
+import { packsRouter } from "@/server/api/routers/packs";
 
-export const POST = apiRoute({ auth: "required", body: true, status: 201, ids: { id: "Pack" } }, ({ caller, params, body }) =>
-  caller.packs.clone({ id: params.id!, body }),
-);
+export const POST = apiRoute(packsRouter.clone);
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

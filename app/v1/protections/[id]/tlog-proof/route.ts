@@ -1,9 +1,7 @@
 import { apiRoute } from "@/server/http/api-route";
 import { otherMethods } from "@/server/http/method-not-allowed";
-import { tlogProofResponse } from "@/server/http/tlog-proof-response";
+import { publicRouter } from "@/server/api/routers/public";
+import { tlogProofFile } from "@/server/http/tlog-proof-response";
 
-// Public: a protection's proof as a C2SP tlog-proof@v1 file, verifiable with the log's key alone.
-export const GET = apiRoute({ auth: "optional", ids: { id: "Protection" } }, async ({ caller, params }) =>
-  tlogProofResponse(await caller.public.tlogProof({ id: params.id! }), params.id!),
-);
+export const GET = apiRoute(publicRouter.tlogProof, tlogProofFile);
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
