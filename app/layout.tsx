@@ -1,15 +1,27 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { getConfig } from "@/server/config";
 import { SiteHeader } from "./_components/site-header";
 import { Providers } from "./_trpc/client";
 import "./globals.css";
 
-export const metadata: Metadata = {
+/** metadataBase: the public base URL, so Open Graph images and links are absolute URLs of this deployment. */
+export const generateMetadata = (): Metadata => ({
+  metadataBase: new URL(getConfig().baseUrl),
   title: { default: "Hallmark — prove your work existed, and that it is yours", template: "%s · Hallmark" },
   description: "Hash a file in your browser, get a signed, publicly logged attestation, and let anyone check it without trusting us.",
-};
+  // The files in public/ (scripts/make-icons.mjs renders them from icon.svg).
+  icons: {
+    icon: [
+      { url: "/favicon.ico", sizes: "48x48" },
+      { url: "/icon.svg", type: "image/svg+xml" },
+    ],
+    apple: "/apple-touch-icon.png",
+  },
+  manifest: "/manifest.webmanifest",
+});
 
-export const viewport: Viewport = { width: "device-width", initialScale: 1 };
+export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: "#115e59" };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (

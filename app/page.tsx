@@ -148,6 +148,17 @@ export default async function HomePage() {
   -d '{"content_hash":"sha256:…","title":"Cover art"}'`}</code>
           </pre>
           <p className="mt-3 text-sm text-stone-700">
+            Every endpoint is in the{" "}
+            <a className="font-medium text-teal-800 underline" href="/docs">
+              API reference
+            </a>
+            , where requests can be tried, and in the{" "}
+            <a className="font-medium text-teal-800 underline" href="/v1/openapi.json">
+              OpenAPI 3.1 document
+            </a>
+            .
+          </p>
+          <p className="mt-3 text-sm text-stone-700">
             Organisations:{" "}
             <Link className="underline" href="/login">
               log in to your console

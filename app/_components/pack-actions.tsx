@@ -43,7 +43,7 @@ export function ClonePackButton({
     e.preventDefault();
     if (!check(name.trim() ? {} : { name: "Give the new pack a name." })) return;
     try {
-      const created = await clone.mutateAsync({ id: pack.id, body: { name: name.trim() } });
+      const created = await clone.mutateAsync({ id: pack.id, name: name.trim() });
       router.push(`/console/packs/${created.id}?cloned=1`);
     } catch (err) {
       fromServer(err);
@@ -103,7 +103,7 @@ export function PackStatusButton({ pack }: { pack: { id: string; name: string; s
 
   async function confirm() {
     try {
-      await update.mutateAsync({ id: pack.id, body: { status: archiving ? "archived" : "active" } });
+      await update.mutateAsync({ id: pack.id, status: archiving ? "archived" : "active" });
       setOpen(false);
       router.refresh();
     } catch {

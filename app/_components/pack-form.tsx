@@ -71,7 +71,7 @@ export function PackForm({
         const pack = await create.mutateAsync(body);
         router.push(`/console/packs/${pack.id}?created=1`);
       } else {
-        const pack = await update.mutateAsync({ id: packId!, body });
+        const pack = await update.mutateAsync({ id: packId!, ...body });
         router.push(`/console/packs/${pack.id}?saved=1`);
         router.refresh();
       }

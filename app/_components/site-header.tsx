@@ -21,6 +21,9 @@ export async function SiteHeader() {
           Hallmark
         </Link>
         <nav aria-label="Main" className="flex flex-wrap items-center gap-1">
+          <Link className={navLink} href="/check">
+            Check a file
+          </Link>
           {viewer?.realm === "consumer" ? (
             <>
               <Link className={navLink} href="/dashboard">

@@ -24,6 +24,11 @@ export function LinkButton({ variant = "primary", className, ...props }: Compone
   return <Link {...props} className={cx(buttonBase, buttonStyles[variant], focus, className)} />;
 }
 
+/** A link that downloads a file (a plain <a download>: never a client-side navigation or a prefetch), styled as a button. */
+export function DownloadLink({ variant = "secondary", className, ...props }: ComponentProps<"a"> & { variant?: Variant }) {
+  return <a download {...props} className={cx(buttonBase, buttonStyles[variant], focus, className)} />;
+}
+
 export function Card({ className, ...props }: ComponentProps<"section">) {
   return <section {...props} className={cx("rounded-2xl border border-stone-200 bg-white p-5 shadow-sm sm:p-6", className)} />;
 }

@@ -2,10 +2,11 @@
 // procedures through a caller without a principal, with "not found" mapped to Next's 404.
 import "server-only";
 import { cache } from "react";
+import { createContext } from "@/server/api/context";
 import { createCaller } from "@/server/api/root";
 import { orNotFound } from "@/server/auth/page-viewer";
 
-const caller = () => createCaller({ principal: null });
+const caller = () => createCaller(createContext(null));
 
 /** A protection as anyone may see it (cached per request: metadata and page share one read). */
 export const loadPublicProtection = cache((id: string) => orNotFound(caller().public.protection({ id })));
@@ -16,5 +17,5 @@ export const PORTFOLIO_PAGE_SIZE = 12;
 
 /** One page of a creator's public work, newest first. */
 export const loadPortfolio = cache((userId: string, offset: number) =>
-  orNotFound(caller().public.portfolio({ user_id: userId, limit: String(PORTFOLIO_PAGE_SIZE), offset: String(offset) })),
+  orNotFound(caller().public.portfolio({ id: userId, limit: String(PORTFOLIO_PAGE_SIZE), offset: String(offset) })),
 );

@@ -8,6 +8,12 @@ import type { AppRouter } from "@/server/api/root";
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
+/** The Idempotency-Key header of a call whose context names one (`{ context: { idempotencyKey } }`). */
+function idempotencyHeader(context: Record<string, unknown>): Record<string, string> {
+  const key = context.idempotencyKey;
+  return typeof key === "string" ? { "idempotency-key": key } : {};
+}
+
 function makeQueryClient() {
   return new QueryClient({
     defaultOptions: {
@@ -29,7 +35,8 @@ export function Providers({ children }: { children: ReactNode }) {
       links: [
         splitLink({
           condition: (op) => isUnbatchable(op.path),
-          true: httpLink({ url: "/api/trpc" }),
+          // A call sent alone may carry an Idempotency-Key (a mint's), given in its context.
+          true: httpLink({ url: "/api/trpc", headers: ({ op }) => idempotencyHeader(op.context) }),
           false: httpBatchLink({ url: "/api/trpc", maxItems: MAX_BATCH_CALLS }),
         }),
       ],

@@ -26,13 +26,13 @@ export function IssuerList({ canWrite }: { canWrite: boolean }) {
     <div className="space-y-6">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <h2 className="text-lg font-semibold">Your issuers</h2>
-        {list.data && list.data.length > 0 ? createButton : null}
+        {list.data && list.data.items.length > 0 ? createButton : null}
       </div>
       {list.isPending ? (
         <Spinner label="Loading your issuers…" />
       ) : list.isError ? (
         <LoadError title="Your issuers could not be loaded" error={list.error} retry={list.refetch} />
-      ) : list.data.length === 0 ? (
+      ) : list.data.items.length === 0 ? (
         <EmptyState title="No issuers yet" action={createButton}>
           Create an issuer for each publication or service that signs content, e.g. <Mono>news.example.org</Mono>. It gets a signing key at
           once.
@@ -62,7 +62,7 @@ export function IssuerList({ canWrite }: { canWrite: boolean }) {
                 </tr>
               </thead>
               <tbody className="divide-y divide-stone-200">
-                {list.data.map((i) => (
+                {list.data.items.map((i) => (
                   <tr key={i.id}>
                     <th scope="row" className="px-4 py-3">
                       <Link className={`${textLink} break-words`} href={`/console/issuers/${i.id}`}>
@@ -89,7 +89,7 @@ export function IssuerList({ canWrite }: { canWrite: boolean }) {
             </table>
           </div>
           <ul className="space-y-3 md:hidden" aria-label="Issuers, newest first">
-            {list.data.map((i) => (
+            {list.data.items.map((i) => (
               <li key={i.id}>
                 <Card className="!p-4">
                   <div className="flex items-start justify-between gap-3">

@@ -66,11 +66,11 @@ const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-export function mintBody(item: Item) {
+export function mintBody(item: Item, contentHash: string) {
   const title = item.form.title.trim();
   const description = item.form.description.trim();
   return {
-    content_hash: item.hash,
+    content_hash: contentHash,
     title: title || null,
     description: description || null,
     category: item.form.category,

@@ -3,7 +3,7 @@ import type { AppRouter } from "@/server/api/root";
 
 type Outputs = inferRouterOutputs<AppRouter>;
 /** The answer of consumer.mint: protection_id, verify_url, share_url, protected_at, content_hash… */
-export type MintView = Outputs["consumer"]["mint"]["body"];
+export type MintView = Outputs["consumer"]["mint"]["protection"];
 export type ProtectionsPage = Outputs["consumer"]["protections"];
 export type ProtectionItem = ProtectionsPage["items"][number];
 export type UsageView = Outputs["consumer"]["usage"];

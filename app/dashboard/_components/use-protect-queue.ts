@@ -157,8 +157,8 @@ export function useProtectQueue() {
     minting.current.add(key);
     update(key, { phase: "minting", mintError: null });
     try {
-      const res = await client.consumer.mint.mutate({ body: mintBody(item), idempotency_key: item.idempotencyKey });
-      update(key, { phase: "protected", result: res.body });
+      const res = await client.consumer.mint.mutate(mintBody(item, item.hash), { context: { idempotencyKey: item.idempotencyKey } });
+      update(key, { phase: "protected", result: res.protection });
       void queryClient.invalidateQueries(trpc.consumer.pathFilter());
     } catch (err) {
       const { message, code } = errorInfo(err);

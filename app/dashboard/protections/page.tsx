@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { LinkButton, PageHeader, Spinner } from "@/app/_components/ui";
+import { DownloadLink, LinkButton, PageHeader, Spinner } from "@/app/_components/ui";
 import { requireViewer } from "@/server/auth/page-viewer";
 import { UsageMeter } from "../_components/usage";
 import { ProtectionsList } from "./protections-list";
@@ -14,7 +14,12 @@ export default async function ProtectionsPage() {
       <PageHeader
         title="Your protections"
         lead="Everything you have protected, newest first. Public ones also appear on your portfolio."
-        actions={<LinkButton href="/dashboard">Protect a file</LinkButton>}
+        actions={
+          <>
+            <DownloadLink href="/v1/consumer/export">Download all, with proofs (.zip)</DownloadLink>
+            <LinkButton href="/dashboard">Protect a file</LinkButton>
+          </>
+        }
       />
       <UsageMeter />
       <Suspense fallback={<Spinner label="Loading your protections…" />}>

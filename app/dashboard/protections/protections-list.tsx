@@ -17,6 +17,7 @@ import {
 } from "@/app/_components/categories";
 import type { ProtectionItem } from "../_components/protect-types";
 import { LoadError } from "@/app/_components/load-error";
+import { BadgeEmbed } from "../_components/badge-embed";
 
 const PAGE_SIZE = "20";
 const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
@@ -62,6 +63,7 @@ function Row({ p }: { p: ProtectionItem }) {
           </a>
         </div>
       </article>
+      <BadgeEmbed protectionId={p.protection_id} verifyUrl={p.verify_url} name={name} />
     </li>
   );
 }

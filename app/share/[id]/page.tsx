@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { CopyButton } from "../../_components/copy-button";
+import { oembedAlternates } from "../../_components/oembed-link";
 import { Badge, LinkButton, Mono } from "../../_components/ui";
 import { loadPublicProtection, type PublicProtection } from "../../_components/verify-data";
 import { ProtectedTime } from "../../_components/verify-facts";
@@ -22,7 +23,9 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
     return {
       title: GENERIC_TITLE,
       description: GENERIC_DESCRIPTION,
-      openGraph: { title: GENERIC_TITLE, description: GENERIC_DESCRIPTION, type: "website" },
+      openGraph: { title: GENERIC_TITLE, description: GENERIC_DESCRIPTION, type: "website", url: p.share_url },
+      twitter: { card: "summary_large_image", title: GENERIC_TITLE, description: GENERIC_DESCRIPTION },
+      alternates: oembedAlternates(p.share_url),
       robots: { index: false },
     };
   }
@@ -46,7 +49,8 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
       publishedTime: p.protected_at,
       authors: p.creator ? [p.creator.name] : undefined,
     },
-    twitter: { card: "summary", title, description },
+    twitter: { card: "summary_large_image", title, description },
+    alternates: oembedAlternates(p.share_url),
   };
 }
 

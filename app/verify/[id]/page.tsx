@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { FileCheck } from "../../_components/file-check";
+import { oembedAlternates } from "../../_components/oembed-link";
 import { Card } from "../../_components/ui";
 import { loadPublicProtection } from "../../_components/verify-data";
 import { VerifyFacts } from "../../_components/verify-facts";
@@ -17,6 +18,8 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
     title,
     description,
     openGraph: { title, description, type: "website", url: p.verify_url },
+    twitter: { card: "summary_large_image", title, description },
+    alternates: oembedAlternates(p.verify_url),
     robots: p.visibility === "public" ? undefined : { index: false },
   };
 }

@@ -55,7 +55,7 @@ const when = (t: number) => {
 /** The sixth check: the checkpoint's cosignatures against the policy (k of n, groups), said in words. */
 function witnessCheck(bundle: unknown, policyText: string): CheckState & { unwitnessed?: boolean } {
   const id = "witnesses" as const;
-  let policy;
+  let policy: ReturnType<typeof parsePolicy>;
   try {
     policy = parsePolicy(policyText);
   } catch (e) {
@@ -254,6 +254,7 @@ export function ProofCheck({
 }) {
   const [outcome, setOutcome] = useState<Outcome>({ phase: "running" });
   const [run, setRun] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `run` is the retry button's trigger: a new value runs the check again.
   useEffect(() => {
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
