@@ -1,7 +1,7 @@
 // `npm run bench`: Hallmark's throughput against `next start` on SQLite, each figure beside a
 // bare route handler (app/bench/bare) measured in the same run, so the ratios hold on a noisy
 // machine. Options: --leaves N (size of the big log, default 1,000,000), --seconds S per run
-// (default 4), --rounds R (default 8; each runs every workload once, see compare.ts), --only writes|reads|gate|postgres|witness,
+// (default 4), --rounds R (default 8; each runs every workload once, see compare.ts), --only writes|reads|gate|postgres|witness|public,
 // --latency-seconds L (default 20) for the writes' latency runs, --no-build to measure the last
 // benchmark build instead of building the working tree.
 // The big log is seeded once into bench/.cache and reused.
@@ -17,6 +17,7 @@ import { compare, fmtRatio } from "./compare";
 import { generator, load, type LoadResult } from "./load";
 import { DIST_DIR, envFor, migrate, startServer, type Server } from "./server";
 import { TestWitness } from "../e2e/witness/test-witness";
+import { publicBench } from "./public";
 
 const { values } = parseArgs({
   options: {
@@ -296,7 +297,7 @@ async function witnessing(): Promise<string[]> {
   fs.writeFileSync(policy, `witness w1 ${witness.vkey} ${witnessUrl}\nquorum w1\n`);
   const servers: Server[] = [];
   try {
-    dirs.forEach((d) => migrate(d));
+    for (const d of dirs) migrate(d);
     const [wCreds, nCreds] = [seed(dirs[0]!, 1), seed(dirs[1]!, 1)];
     servers.push(await startServer(dirs[0]!, { env: { HALLMARK_WITNESS_POLICY: policy } }), await startServer(dirs[1]!));
     witness.trust(((await (await fetch(`${servers[0]!.url}/v1/log`)).json()) as { verifier_key: string }).verifier_key);
@@ -355,9 +356,19 @@ async function main() {
   if (values.only === "gate") return console.log("\n" + [...lines, ...(await gate())].join("\n"));
   if (values.only === "postgres") return console.log("\n" + [...lines, ...(await postgresWrites())].join("\n"));
   if (values.only === "witness") return console.log("\n" + [...lines, ...(await witnessing())].join("\n"));
+  const publicReads = () =>
+    publicBench(fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-p-")), {
+      seed,
+      fmt,
+      rounds: ROUNDS,
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+    });
+  if (values.only === "public") return console.log("\n" + [...lines, ...(await publicReads())].join("\n"));
   if (values.only !== "reads") lines.push(...(await writes()));
   if (values.only === "writes") return console.log("\n" + lines.join("\n"));
-  if (values.only !== "reads") lines.push(...(await gate()), ...(await postgresWrites()), ...(await witnessing()));
+  if (values.only !== "reads")
+    lines.push(...(await gate()), ...(await postgresWrites()), ...(await witnessing()), ...(await publicReads()));
 
   const smallDir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-r-"));
   migrate(smallDir);

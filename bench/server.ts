@@ -34,6 +34,8 @@ export function migrate(dataDir: string, databaseUrl?: string): void {
 
 export interface Server {
   url: string;
+  /** The server process, for reading its memory (/proc/<pid>/status). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export async function startServer(
   }
   return {
     url,
+    pid: child.pid!,
     stop: () =>
       new Promise((resolve) => {
         child.once("exit", () => resolve());

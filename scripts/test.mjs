@@ -177,7 +177,13 @@ async function startWitnesses(dir) {
     file,
     `${witnesses.map((w, i) => `witness w${i + 1} ${w.vkey} ${w.url}`).join("\n")}\ngroup any-witness any w1 w2\nquorum any-witness\n`,
   );
-  return { file, witnesses, stop: () => witnesses.forEach((w) => w.stop()) };
+  return {
+    file,
+    witnesses,
+    stop: () => {
+      for (const w of witnesses) w.stop();
+    },
+  };
 }
 
 /**
@@ -258,7 +264,7 @@ async function suite(label, databaseUrl, instances) {
     // The browser suite runs once, on the embedded default: the pages sit on the same procedures.
     if (label === "sqlite" && suites.includes("web")) await playwright(testEnv, label);
   } finally {
-    servers.forEach((s) => s.stop());
+    for (const s of servers) s.stop();
     witnessing.stop();
     await mail.stop();
   }
@@ -294,7 +300,9 @@ async function main() {
   if (dbs.includes("postgres")) await postgresSuite();
 }
 
-const cleanup = () => children.forEach((c) => c.kill("SIGTERM"));
+const cleanup = () => {
+  for (const c of children) c.kill("SIGTERM");
+};
 process.on("SIGINT", () => (cleanup(), process.exit(130)));
 main()
   .catch((err) => {

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import zlib from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ALL_SCOPES, api, baseUrls, createIssuer, createKey, createOrg, expectProblem, organisationRequests } from "./helpers";
+import { ALL_SCOPES, api, baseUrls, createIssuer, createKey, expectProblem, organisationRequests } from "./helpers";
+import { seedOrg } from "../accounts";
 
 const FIELDS = ["created_at", "daily_quota", "id", "name", "prefix", "rate_limit_per_minute", "scopes", "status"];
 const B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -36,7 +37,7 @@ function everyEndpoint(k: string, issuerId: string) {
 describe("api keys", () => {
   let admin: string;
   beforeAll(() => {
-    admin = createOrg().apiKey;
+    admin = seedOrg().apiKey;
   });
 
   it("lists keys as a bare array of exactly the interface's fields, never the secret", async () => {
@@ -105,7 +106,7 @@ describe("api keys", () => {
   });
 
   it("answers another tenant's key id exactly like an unknown one, and leaves that key working", async () => {
-    const theirAdmin = createOrg().apiKey;
+    const theirAdmin = seedOrg().apiKey;
     const theirs = await createKey(theirAdmin, ["issuers:read"]);
     const res = await api(`/v1/api-keys/${theirs.id}/revoke`, { key: admin, method: "POST" });
     expectProblem(res, 404, "not_found");

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { verifyProofBundle } from "@/lib/verify";
-import { api, attest, createOrg, expectProblem, logKey, orgWithIssuer } from "./helpers";
+import { api, attest, expectProblem, logKey, orgWithIssuer } from "./helpers";
+import { seedOrg } from "../accounts";
 
 describe("attestations", () => {
   let key: string;
@@ -54,7 +55,7 @@ describe("attestations", () => {
 
   it("answers another tenant's attestation exactly like an unknown one", async () => {
     const mine = await attest(key, issuerId);
-    const other = createOrg().apiKey;
+    const other = seedOrg().apiKey;
     const theirs = await api(`/v1/attestations/${mine.id}`, { key: other });
     const unknown = await api(`/v1/attestations/${randomUUID()}`, { key: other });
     expectProblem(theirs, 404, "not_found");

@@ -2,12 +2,13 @@
 // those keys hold consumer scopes only and never reach an organisation's endpoints.
 import { beforeAll, describe, expect, it } from "vitest";
 import { CONSUMER_SCOPES } from "@/server/domain/scopes";
-import { api, createConsumerKey, createIssuer, createKey, createOrg, expectProblem, organisationRequests } from "./helpers";
+import { api, createIssuer, createKey, expectProblem, organisationRequests } from "./helpers";
+import { seedConsumer, seedOrg, type SeededConsumer } from "../accounts";
 
 describe("consumer API keys", () => {
-  let consumer: ReturnType<typeof createConsumerKey>;
+  let consumer: SeededConsumer;
   beforeAll(() => {
-    consumer = createConsumerKey();
+    consumer = seedConsumer();
   });
 
   it("lists the consumer's own key, holding exactly the consumer scopes", async () => {
@@ -43,14 +44,14 @@ describe("consumer API keys", () => {
   });
 
   it("an organisation key cannot grant consumer scopes", async () => {
-    const admin = createOrg().apiKey;
+    const admin = seedOrg().apiKey;
     const res = await api("/v1/api-keys", { key: admin, json: { name: "x", scopes: ["protections:write"] } });
     expectProblem(res, 403, "insufficient_scope");
   });
 
   it("a consumer key gets 403 on every organisation endpoint, and 404 for an organisation's attestation", async () => {
     const k = consumer.apiKey;
-    const org = createOrg().apiKey;
+    const org = seedOrg().apiKey;
     const issuerId = (await createIssuer(org)).id;
     const orgAttestation = (await api("/v1/attestations", { key: org, json: { issuer_id: issuerId, payload: { a: 1 } } })).body.id;
     const answers = await Promise.all(organisationRequests(k, issuerId, orgAttestation));
@@ -61,7 +62,7 @@ describe("consumer API keys", () => {
   });
 
   it("keeps accounts apart: neither side sees or revokes the other's keys", async () => {
-    const admin = createOrg().apiKey;
+    const admin = seedOrg().apiKey;
     const orgKey = await createKey(admin, ["issuers:read"]);
     const mine = await createKey(consumer.apiKey, ["protections:read"]);
     expectProblem(await api(`/v1/api-keys/${orgKey.id}/revoke`, { key: consumer.apiKey, method: "POST" }), 404, "not_found");

@@ -11,7 +11,9 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { verifyConsistencyProof, verifyProofBundle } from "@/lib/verify";
-import { createIssuer, createKey, createMintingConsumer, createOrg, dbKind, logKey, randomContentHash } from "./helpers";
+import { baseUrls, createIssuer, createKey, dbKind, logKey, randomContentHash } from "./helpers";
+import { assertDescribed } from "./openapi-conformance";
+import { seedConsumer, seedOrg } from "../accounts";
 
 const LOAD_MS = Number(process.env.HALLMARK_CRASH_SECONDS ?? 45) * 1000;
 const KILLS = Number(process.env.HALLMARK_CRASH_KILLS ?? 5);
@@ -60,18 +62,22 @@ class Instance {
 type Answer = { status: number; body: any; replayed: boolean };
 
 async function post(url: string, path: string, key: string, body: unknown, idempotencyKey?: string): Promise<Answer | null> {
+  let res: Response;
+  let text: string;
   try {
-    const res = await fetch(`${url}${path}`, {
+    res = await fetch(`${url}${path}`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-key": key, ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}) },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(15_000),
     });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null, replayed: res.headers.get("idempotent-replayed") === "true" };
+    text = await res.text();
   } catch {
     return null; // the server died under the request: no answer
   }
+  // An answer it did give is one the OpenAPI document describes.
+  await assertDescribed(baseUrls[0]!, "POST", path, res.status, res.headers, text);
+  return { status: res.status, body: text ? JSON.parse(text) : null, replayed: res.headers.get("idempotent-replayed") === "true" };
 }
 
 /** Rows straight from the database, for what no endpoint shows (orphans, counters). */
@@ -98,12 +104,12 @@ describe(`kill -9 under load (${dbKind}, ${INSTANCES} instance${INSTANCES > 1 ? 
   it(
     "loses nothing acknowledged, duplicates no retry, and leaves the log and the accounts consistent",
     async () => {
-      const org = createOrg().apiKey;
+      const org = seedOrg().apiKey;
       const issuer = (await createIssuer(org)).id;
       // Keys whose rate limits the load cannot reach: a 429 here would only hide what is tested.
       const consumers = await Promise.all(
         Array.from({ length: 4 }, async () => {
-          const c = createMintingConsumer("pro");
+          const c = seedConsumer({ plan: "pro" });
           const key = await createKey(c.apiKey, ["protections:read", "protections:write"], {
             rate_limit_per_minute: 1_000_000,
             daily_quota: 1_000_000_000,
@@ -188,7 +194,9 @@ describe(`kill -9 under load (${dbKind}, ${INSTANCES} instance${INSTANCES > 1 ? 
         const url = instances[0]!.url;
         const bundleOf = async (path: string, key: string) => {
           const res = await fetch(`${url}${path}`, { headers: { "x-api-key": key } });
-          return { status: res.status, body: await res.json() };
+          const text = await res.text();
+          await assertDescribed(baseUrls[0]!, "GET", path, res.status, res.headers, text);
+          return { status: res.status, body: JSON.parse(text) };
         };
         const minted = [...mints.entries()].filter(([, m]) => m.answers.some((x) => x.status === 201));
         const checks: { what: string; path: string; key: string }[] = attested.map((a) => ({
@@ -242,9 +250,12 @@ describe(`kill -9 under load (${dbKind}, ${INSTANCES} instance${INSTANCES > 1 ? 
         // (Size 0, the empty log, has no checkpoint to prove from.)
         const sizes = [...treeHeads.keys()].filter((n) => n > 0).sort((a, b) => a - b);
         for (let i = 1; i < sizes.length; i++) {
-          const res = await fetch(`${url}/v1/log/consistency?first=${sizes[i - 1]}&second=${sizes[i]}`);
+          const path = `/v1/log/consistency?first=${sizes[i - 1]}&second=${sizes[i]}`;
+          const res = await fetch(`${url}${path}`);
           expect(res.status, `${sizes[i - 1]} → ${sizes[i]}`).toBe(200);
-          const proof = await res.json();
+          const text = await res.text();
+          await assertDescribed(baseUrls[0]!, "GET", path, res.status, res.headers, text);
+          const proof = JSON.parse(text);
           expect(proof.first.root_hash).toBe(treeHeads.get(sizes[i - 1]!));
           expect(proof.second.root_hash).toBe(treeHeads.get(sizes[i]!));
           const input = { first: proof.first.checkpoint, second: proof.second.checkpoint, proof: proof.hashes };

@@ -3,7 +3,8 @@
 // attached, changes nothing: 403 cross_origin_request, and nothing is written. API keys and
 // bearer tokens, which no page can attach across origins, are unaffected.
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, baseUrls, createConsumerKey, createIssuer, createOrgOwner, expectProblem, sessionToken } from "./helpers";
+import { api, baseUrls, createIssuer, expectProblem, sessionToken } from "./helpers";
+import { seedConsumer, seedOrg, type SeededConsumer } from "../accounts";
 
 const EVIL = "https://evil.example";
 /** Same site as the server (an IP's site ignores the port), another origin: SameSite=Lax lets the cookie through. */
@@ -21,10 +22,10 @@ const foreign = (cookie: string): { what: string; headers: Record<string, string
 ];
 
 describe("cookie-borne changes from other origins", () => {
-  let consumer: ReturnType<typeof createConsumerKey>;
+  let consumer: SeededConsumer;
   let cookie: string;
   beforeAll(async () => {
-    consumer = createConsumerKey();
+    consumer = seedConsumer();
     cookie = cookieOf(await sessionToken(consumer.email, consumer.password));
   });
 
@@ -73,7 +74,7 @@ describe("cookie-borne changes from other origins", () => {
   });
 
   it("an organisation owner's issuer key is not rotated from elsewhere", async () => {
-    const owner = createOrgOwner();
+    const owner = seedOrg({ owner: true });
     const issuer = await createIssuer(owner.apiKey);
     const ownerCookie = cookieOf(await sessionToken(owner.email, owner.password));
     const keyCount = async () => (await api(`/v1/issuers/${issuer.id}`, { key: owner.apiKey })).body.keys.length as number;

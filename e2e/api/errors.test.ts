@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createMintingConsumer, expectProblem, logInfo, streamOf, type ApiResponse, orgWithIssuer } from "./helpers";
+import { api, expectProblem, logInfo, streamOf, type ApiResponse, orgWithIssuer } from "./helpers";
+import { seedConsumer } from "../accounts";
 
 const pointers = (res: ApiResponse) => (res.body?.errors ?? []).map((e: { pointer: string }) => e.pointer) as string[];
 const KiB = 1024;
@@ -43,7 +44,7 @@ describe("errors", () => {
   });
 
   it("signs exactly what was sent, or refuses it: duplicate members and inexact numbers are 422 with pointers, and write nothing", async () => {
-    const consumer = createMintingConsumer();
+    const consumer = seedConsumer();
     const raw = (path: string, text: string, k = key) => api(path, { key: k, raw: text, headers: { "content-type": "application/json" } });
     const before = await logInfo();
     const cases: [string, string, string, string[]][] = [

@@ -91,7 +91,7 @@ describe(`fuzz (seed ${SEED})`, () => {
       const headers = Object.fromEntries(
         Object.entries(r.headers).map(([k, v]) => [k, v === OWN ? baseUrls[instance]! : logout ? forLogout(v) : v]),
       );
-      let res;
+      let res: Awaited<ReturnType<typeof httpRequest>>;
       try {
         res = await httpRequest(baseUrls[instance]!, r.path, { method: r.method, headers, body: r.body, agent: agents[instance] });
       } catch (err) {
@@ -104,7 +104,9 @@ describe(`fuzz (seed ${SEED})`, () => {
       const type = String(res.headers["content-type"] ?? "");
       const fail = (why: string) =>
         void failures.push(`${why}: ${describeRequest(r, instance)}\n    → ${res.status} ${type} ${res.text.slice(0, 300)}`);
-      if (res.status >= 500) return fail("5xx");
+      // The one 5xx a caller can cause: oEmbed's own answer to a format other than json (its spec's 501).
+      const oembedFormat = res.status === 501 && r.path.startsWith("/v1/oembed") && res.text.includes('"code":"format_not_implemented"');
+      if (res.status >= 500 && !oembedFormat) return fail("5xx");
       const problemExpected = r.path.startsWith("/v1") || r.path.startsWith("/api/auth");
       if (res.status >= 400 && r.method !== "HEAD" && problemExpected && !type.startsWith("application/problem+json"))
         return fail("an error that is not problem+json");
@@ -135,7 +137,7 @@ describe(`fuzz (seed ${SEED})`, () => {
         }
       }),
     );
-    agents.forEach((a) => a.destroy());
+    for (const a of agents) a.destroy();
     const after = await countRows(databaseUrl);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const byStatus = [...statuses]

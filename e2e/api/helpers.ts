@@ -1,8 +1,9 @@
 // Helpers for the REST suite. It runs against servers started by scripts/test.mjs, which
 // passes their URLs in HALLMARK_TEST_BASE_URLS and the database in DATABASE_URL.
-import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
+import { assertDescribed } from "./openapi-conformance";
+import { seedOrg } from "../accounts";
 
 export const baseUrls = (process.env.HALLMARK_TEST_BASE_URLS ?? "").split(",").filter(Boolean);
 if (baseUrls.length === 0) throw new Error("Run the REST suite through `npm test` (HALLMARK_TEST_BASE_URLS is not set).");
@@ -39,15 +40,18 @@ export async function api<T = any>(path: string, opts: RequestOptions = {}): Pro
     headers["content-type"] ??= "application/json";
     body = JSON.stringify(opts.json);
   }
+  const method = opts.method ?? (body === undefined ? "GET" : "POST");
   const res = await fetch(`${baseUrls[opts.instance ?? 0]}${path}`, {
-    method: opts.method ?? (body === undefined ? "GET" : "POST"),
+    method,
     headers,
     body: body as BodyInit | undefined,
     // A stream body is sent with Transfer-Encoding: chunked (undici requires half duplex).
     ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
   } as RequestInit);
   const text = await res.text();
-  let parsed: unknown = undefined;
+  // Every answer is one the OpenAPI document describes (e2e/api/openapi-conformance.ts).
+  await assertDescribed(baseUrls[opts.instance ?? 0]!, method, path, res.status, res.headers, text);
+  let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {}
@@ -61,43 +65,6 @@ export function expectProblem(res: ApiResponse, status: number, code: string): v
   expect(res.body).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String) });
 }
 
-/** A new organisation through the operator CLI, exactly as the README shows it. */
-export function createOrg(name = `org-${randomUUID().slice(0, 8)}`): { tenantId: string; apiKey: string } {
-  // Exactly the README's command, beside the running server: its stdout must be the JSON alone.
-  const out = execFileSync("npm", ["run", "admin", "--", "create-org", "--name", name, "--json"], {
-    encoding: "utf8",
-    env: process.env,
-  });
-  const parsed = JSON.parse(out);
-  return { tenantId: parsed.tenant_id, apiKey: parsed.api_key };
-}
-
-/** An organisation whose owner logs in (the operator CLI's --owner-* options): its key and the owner's credentials. */
-export function createOrgOwner(): { tenantId: string; apiKey: string; email: string; password: string } {
-  const email = `owner-${randomUUID().slice(0, 12)}@example.org`;
-  const password = `pw-${randomUUID()}`;
-  const out = execFileSync(
-    "npm",
-    [
-      "run",
-      "--silent",
-      "admin",
-      "--",
-      "create-org",
-      "--name",
-      `org-${randomUUID().slice(0, 8)}`,
-      "--owner-email",
-      email,
-      "--owner-password",
-      password,
-      "--json",
-    ],
-    { encoding: "utf8", env: process.env },
-  );
-  const parsed = JSON.parse(out.trim().split("\n").pop()!);
-  return { tenantId: parsed.tenant_id, apiKey: parsed.api_key, email, password };
-}
-
 /** Logs in over REST (from a client address of its own) and returns the session token. */
 export async function sessionToken(email: string, password: string, instance = 0): Promise<string> {
   const client = `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join(".")}`;
@@ -108,7 +75,7 @@ export async function sessionToken(email: string, password: string, instance = 0
 
 /** A fresh organisation with one issuer: the usual starting point of a test file. */
 export async function orgWithIssuer(): Promise<{ key: string; issuerId: string }> {
-  const key = createOrg().apiKey;
+  const key = seedOrg().apiKey;
   return { key, issuerId: (await createIssuer(key)).id };
 }
 
@@ -168,86 +135,6 @@ export function streamOf(text: string, chunk = 16 * 1024): ReadableStream<Uint8A
       at += chunk;
     },
   });
-}
-
-/**
- * A new verified consumer (personal tenant) through the operator CLI, with its API key
- * (consumer scopes). Named createConsumerKey so it cannot clash with a createConsumer helper.
- */
-export function createConsumerKey(opts: { email?: string; password?: string; plan?: "free" | "creator" | "pro" } = {}): {
-  userId: string;
-  tenantId: string;
-  apiKey: string;
-  email: string;
-  password: string;
-} {
-  const email = opts.email ?? `consumer-${randomUUID().slice(0, 8)}@example.org`;
-  const password = opts.password ?? `pw-${randomUUID()}`;
-  const out = execFileSync(
-    "npm",
-    [
-      "run",
-      "--silent",
-      "admin",
-      "--",
-      "create-consumer",
-      "--email",
-      email,
-      "--password",
-      password,
-      "--plan",
-      opts.plan ?? "free",
-      "--verified",
-      "--json",
-    ],
-    { encoding: "utf8", env: process.env },
-  );
-  const parsed = JSON.parse(out.trim().split("\n").pop()!);
-  return { userId: parsed.user_id, tenantId: parsed.tenant_id, apiKey: parsed.api_key, email, password };
-}
-
-/** A consumer account through the operator CLI (verified by default): its ids and API key. */
-export function createConsumerAccount(opts: { email: string; password: string; plan?: string; verified?: boolean; name?: string }): {
-  userId: string;
-  tenantId: string;
-  apiKey: string;
-} {
-  const args = ["run", "admin", "--", "create-consumer", "--email", opts.email, "--password", opts.password, "--plan", opts.plan ?? "free"];
-  if (opts.name) args.push("--name", opts.name);
-  if (opts.verified ?? true) args.push("--verified");
-  const out = execFileSync("npm", [...args, "--json"], { encoding: "utf8", env: process.env });
-  const parsed = JSON.parse(out);
-  return { userId: parsed.user_id, tenantId: parsed.tenant_id, apiKey: parsed.api_key };
-}
-
-/**
- * A new verified consumer through the operator CLI (exactly the README's command), with its API
- * key holding the consumer scopes. For the mint, protections and quota suites (named apart from
- * createConsumerAccount, appended by the accounts suite with another signature).
- */
-export function createMintingConsumer(plan: "free" | "creator" | "pro" = "free"): { userId: string; tenantId: string; apiKey: string } {
-  const email = `mint-${randomUUID().slice(0, 13)}@example.org`;
-  const out = execFileSync(
-    "npm",
-    [
-      "run",
-      "--silent",
-      "admin",
-      "--",
-      "create-consumer",
-      "--email",
-      email,
-      "--password",
-      `pw-${randomUUID()}`,
-      "--plan",
-      plan,
-      "--verified",
-      "--json",
-    ],
-    { encoding: "utf8", env: process.env },
-  );
-  const parsed = JSON.parse(out.trim().split("\n").pop()!);
-  return { userId: parsed.user_id, tenantId: parsed.tenant_id, apiKey: parsed.api_key };
 }
 
 /** A random SHA-256 digest in lowercase hex, as a client would compute for a file. */

@@ -1,7 +1,8 @@
 // Several app instances on one PostgreSQL database behave as one service.
 import { beforeAll, describe, expect, it } from "vitest";
 import { parsePublicKeyPem, verifyCheckpoint, verifyConsistencyProof, verifyProofBundle } from "@/lib/verify";
-import { api, baseUrls, createIssuer, createOrg, logInfo, proofBundle } from "./helpers";
+import { api, baseUrls, createIssuer, logInfo, proofBundle } from "./helpers";
+import { seedOrg } from "../accounts";
 
 const multi = baseUrls.length > 1;
 const its = multi ? it : it.skip;
@@ -20,7 +21,7 @@ describe("instances", () => {
   let issuerId: string;
   beforeAll(async () => {
     if (!multi) return;
-    key = createOrg().apiKey;
+    key = seedOrg().apiKey;
     issuerId = (await createIssuer(key)).id;
   });
 

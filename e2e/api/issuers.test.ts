@@ -8,7 +8,8 @@ import { parsePublicKeyPem, verifyProofBundle } from "@/lib/verify";
 import { signingMessage } from "@/lib/verify/attestation";
 import { base64ToBytes } from "@/lib/verify/encoding";
 import { jwkThumbprint } from "@/lib/verify/keys";
-import { api, attest, baseUrls, createIssuer, createOrg, expectProblem, logKey, proofBundle } from "./helpers";
+import { api, attest, baseUrls, createIssuer, expectProblem, logKey, proofBundle } from "./helpers";
+import { seedOrg } from "../accounts";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -35,7 +36,7 @@ describe("issuers", () => {
   let org: { tenantId: string; apiKey: string };
   let key: string;
   beforeAll(() => {
-    org = createOrg();
+    org = seedOrg();
     key = org.apiKey;
   });
 
@@ -76,7 +77,7 @@ describe("issuers", () => {
     expect(one.status).toBe(200);
     expect(one.body).toEqual(created);
 
-    const otherList = await api("/v1/issuers", { key: createOrg().apiKey });
+    const otherList = await api("/v1/issuers", { key: seedOrg().apiKey });
     expect(otherList.body).toEqual({ items: [], total: 0 });
   });
 
@@ -124,7 +125,7 @@ describe("issuers", () => {
 
   it("hides another tenant's issuer exactly like an unknown one, for reading, rotating and attesting", async () => {
     const mine = await createIssuer(key);
-    const other = createOrg().apiKey;
+    const other = seedOrg().apiKey;
     const unknownId = randomUUID();
 
     const theirs = await api(`/v1/issuers/${mine.id}`, { key: other });

@@ -2,7 +2,8 @@
 // (draft-ietf-httpapi-ratelimit-headers-10), and 429 rate_limited / daily_quota_exceeded.
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, baseUrls, createKey, createOrg, expectProblem, type ApiResponse } from "./helpers";
+import { api, baseUrls, createKey, expectProblem, type ApiResponse } from "./helpers";
+import { seedOrg } from "../accounts";
 
 // With several instances the counters are shared only through Redis (scripts/test.mjs sets
 // HALLMARK_REDIS_URL when one answers); without it, spread nothing across instances.
@@ -25,7 +26,7 @@ function secondsToUtcMidnight(): number {
 describe("per-key limits", () => {
   let admin: string;
   beforeAll(() => {
-    admin = createOrg().apiKey;
+    admin = seedOrg().apiKey;
   });
 
   it("announces the key's policies and counts down the remaining requests on successful answers", async () => {

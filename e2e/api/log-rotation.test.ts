@@ -10,6 +10,9 @@ import { parseVerifierKey, verifyCheckpoint, verifyProofBundle } from "@/lib/ver
 import { parseSignedNote } from "@/lib/verify/checkpoint";
 import { verifyTlogProof } from "@/lib/verify/tlog-proof";
 import { TestWitness } from "../witness/test-witness";
+import { seedOrg } from "../accounts";
+import { baseUrl } from "./helpers";
+import { assertDescribed } from "./openapi-conformance";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-rotation-"));
@@ -40,7 +43,9 @@ async function freePort(): Promise<number> {
 async function get(p: string, key?: string) {
   const res = await fetch(`${url}${p}`, { headers: key ? { "x-api-key": key } : {} });
   expect(res.status, p).toBe(200);
-  return res.text();
+  const text = await res.text();
+  await assertDescribed(baseUrl, "GET", p, res.status, res.headers, text);
+  return text;
 }
 
 async function attest(key: string, issuerId: string) {
@@ -50,7 +55,9 @@ async function attest(key: string, issuerId: string) {
     body: JSON.stringify({ issuer_id: issuerId, payload: { t: Date.now() } }),
   });
   expect(res.status).toBe(201);
-  return (await res.json()) as { id: string; log_index: number };
+  const text = await res.text();
+  await assertDescribed(baseUrl, "POST", "/v1/attestations", res.status, res.headers, text);
+  return JSON.parse(text) as { id: string; log_index: number };
 }
 
 /** The published (witnessed) checkpoint, once it covers `index` and `ok` holds for it. */
@@ -88,7 +95,7 @@ describe("log key rotation", () => {
       await sleep(100);
     }
     witness.trust(JSON.parse(await get("/v1/log")).verifier_key);
-    key = JSON.parse(admin("create-org", "--name", "rotation", "--json")).api_key;
+    key = seedOrg({ name: "rotation", env }).apiKey;
     const issuer = await fetch(`${url}/v1/issuers`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-key": key },

@@ -4,7 +4,7 @@ import { noteKeyId, verifierKey } from "@/lib/verify/checkpoint";
 import { base64ToBytes, bytesToHex, concatBytes } from "@/lib/verify/encoding";
 import { api, attest, expectProblem, logInfo, proofBundle, orgWithIssuer } from "./helpers";
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("transparency log", () => {
   let key: string;
@@ -22,7 +22,7 @@ describe("transparency log", () => {
     const raw = parsePublicKeyPem(info.public_key);
     expect(info.key_id).toMatch(/^[0-9a-f]{8}$/);
     expect(info.key_id).toBe(bytesToHex(noteKeyId(info.origin, raw)));
-    expect(info.verifier_key).toMatch(new RegExp(`^${escape(info.origin)}\\+[0-9a-f]{8}\\+[A-Za-z0-9+/]+=*$`));
+    expect(info.verifier_key).toMatch(new RegExp(`^${escapeRegExp(info.origin)}\\+[0-9a-f]{8}\\+[A-Za-z0-9+/]+=*$`));
     const id = info.verifier_key.slice(info.origin.length + 1, info.origin.length + 9);
     const b64 = info.verifier_key.slice(info.origin.length + 10); // base64 may itself contain "+"
     expect(id).toBe(info.key_id);

@@ -4,40 +4,14 @@ import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, expectProblem, randomContentHash } from "./helpers";
-
-function createOrgWithOwner() {
-  const email = `owner-${randomUUID().slice(0, 8)}@example.org`;
-  const password = `pw-${randomUUID()}`;
-  const out = execFileSync(
-    "npm",
-    [
-      "run",
-      "--silent",
-      "admin",
-      "--",
-      "create-org",
-      "--name",
-      "Owned Org",
-      "--owner-email",
-      email,
-      "--owner-password",
-      password,
-      "--owner-name",
-      "Grace",
-      "--json",
-    ],
-    { encoding: "utf8", env: process.env },
-  );
-  const r = JSON.parse(out.trim().split("\n").pop()!) as { tenant_id: string; api_key: string; owner_id: string };
-  return { ...r, email, password };
-}
+import { seedOrg } from "../accounts";
 
 describe("organisation owners", () => {
   it("log in with realm organization and act with the organisation's scopes", async () => {
-    const org = createOrgWithOwner();
+    const org = seedOrg({ name: "Owned Org", owner: { name: "Grace" } });
     const login = await api("/v1/consumer/login", { json: { email: org.email, password: org.password } });
     expect(login.status, login.text).toBe(200);
-    expect(login.body.user).toEqual({ id: org.owner_id, email: org.email, name: "Grace", realm: "organization" });
+    expect(login.body.user).toEqual({ id: org.ownerId, email: org.email, name: "Grace", realm: "organization" });
     const bearer = { authorization: `Bearer ${login.body.session_token}` };
 
     const keys = await api("/v1/api-keys", { headers: bearer });
@@ -49,7 +23,7 @@ describe("organisation owners", () => {
     });
     expect(issuer.status, issuer.text).toBe(201);
     // The same issuer is the organisation's: its API key sees it.
-    const viaKey = await api(`/v1/issuers/${issuer.body.id}`, { key: org.api_key });
+    const viaKey = await api(`/v1/issuers/${issuer.body.id}`, { key: org.apiKey });
     expect(viaKey.status).toBe(200);
     // A consumer's endpoints are not an organisation's.
     expectProblem(

@@ -2,7 +2,8 @@
 // under racing first accesses, custom packs (create, update, archive, clone), templates read-only.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { api, baseUrls, createKey, createMintingConsumer, createOrg, expectProblem } from "./helpers";
+import { api, baseUrls, createKey, expectProblem } from "./helpers";
+import { seedConsumer, seedOrg } from "../accounts";
 
 const LIST_FIELDS = [
   "id",
@@ -46,7 +47,7 @@ async function templates(key: string) {
 
 describe("attestation packs", () => {
   it("a new tenant's first list shows the built-in templates, each with exactly the interface's fields", async () => {
-    const { apiKey, tenantId } = createOrg();
+    const { apiKey, tenantId } = seedOrg();
     const res = await list(apiKey);
     expect(res.status, res.text).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(["items", "total"]);
@@ -69,7 +70,7 @@ describe("attestation packs", () => {
   });
 
   it("racing first accesses (on every instance) create each template exactly once", async () => {
-    const { apiKey } = createOrg();
+    const { apiKey } = seedOrg();
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => list(apiKey, "", i % baseUrls.length)));
     for (const a of answers) expect(a.status, a.text).toBe(200);
     const ids = answers.map((a) => a.body.items.map((p: { id: string }) => p.id).join(","));
@@ -81,7 +82,7 @@ describe("attestation packs", () => {
   });
 
   it("lists templates first, then custom packs newest first; filters by status and kind, and pages", async () => {
-    const { apiKey } = createOrg();
+    const { apiKey } = seedOrg();
     const a = await newPack(apiKey, "Alpha");
     const b = await newPack(apiKey, "Bravo");
     const c = await newPack(apiKey, "Charlie");
@@ -111,7 +112,7 @@ describe("attestation packs", () => {
   });
 
   it("rejects bad list parameters with 400 and their names", async () => {
-    const { apiKey } = createOrg();
+    const { apiKey } = seedOrg();
     for (const [q, param] of [
       ["?status=deleted", "/status"],
       ["?is_template=yes", "/is_template"],
@@ -129,7 +130,7 @@ describe("attestation packs", () => {
   });
 
   it("reads one pack with its rules, count, status and metadata", async () => {
-    const { apiKey, tenantId } = createOrg();
+    const { apiKey, tenantId } = seedOrg();
     const [baseline] = await templates(apiKey);
     const res = await api(`/v1/attestation-packs/${baseline.id}`, { key: apiKey });
     expect(res.status, res.text).toBe(200);
@@ -155,15 +156,15 @@ describe("attestation packs", () => {
   });
 
   it("defaults description, category and region of a new pack; an empty rule set is allowed", async () => {
-    const { apiKey } = createOrg();
+    const { apiKey } = seedOrg();
     const res = await createPack(apiKey, { name: "  Crypto only  ", rules: {} });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ name: "Crypto only", description: "", category: "custom", region: "Global", rules: {} });
   });
 
   it("another tenant's pack answers 404 exactly like an unknown one, for every pack endpoint", async () => {
-    const mine = createOrg().apiKey;
-    const theirs = createOrg().apiKey;
+    const mine = seedOrg().apiKey;
+    const theirs = seedOrg().apiKey;
     const [theirTemplate] = await templates(theirs);
     const theirCustom = await newPack(theirs, "Theirs");
     const unknown = randomUUID();
@@ -182,7 +183,7 @@ describe("attestation packs", () => {
   });
 
   it("templates are read-only: PATCH answers 409 pack_read_only and changes nothing", async () => {
-    const { apiKey } = createOrg();
+    const { apiKey } = seedOrg();
     const all = await templates(apiKey);
     for (const body of [{ name: "Mine now" }, { status: "archived" }, { rules: {} }]) {
       const res = await patch(apiKey, all[2].id, body);
@@ -197,7 +198,7 @@ describe("attestation packs", () => {
   });
 
   it("updates a custom pack's fields and rules, counting revisions; archives and reactivates it", async () => {
-    const { apiKey } = createOrg();
+    const { apiKey } = seedOrg();
     const p = await newPack(apiKey, "Echo");
     const upd = await patch(apiKey, p.id, {
       name: "Echo 2",
@@ -226,7 +227,7 @@ describe("attestation packs", () => {
   });
 
   it("clones a template or a custom pack into a new custom pack", async () => {
-    const { apiKey } = createOrg();
+    const { apiKey } = seedOrg();
     const all = await templates(apiKey);
     const ai = await api(`/v1/attestation-packs/${all[1].id}`, { key: apiKey });
     const res = await api(`/v1/attestation-packs/${all[1].id}/clone`, { key: apiKey, json: {} });
@@ -259,7 +260,7 @@ describe("attestation packs", () => {
   });
 
   it("answers every validation failure with 422 and a pointer per problem", async () => {
-    const { apiKey } = createOrg();
+    const { apiKey } = seedOrg();
     const cases: [unknown, string[]][] = [
       [{}, ["/name", "/rules"]],
       [{ name: "", rules: {} }, ["/name"]],
@@ -343,7 +344,7 @@ describe("attestation packs", () => {
   });
 
   it("needs packs:read to list and read, packs:write to change; consumers hold neither", async () => {
-    const { apiKey } = createOrg();
+    const { apiKey } = seedOrg();
     const [t] = await templates(apiKey);
     const reader = await createKey(apiKey, ["packs:read"]);
     const nobody = await createKey(apiKey, ["attestations:read"]);
@@ -352,13 +353,13 @@ describe("attestation packs", () => {
     expectProblem(await api(`/v1/attestation-packs/${t.id}/clone`, { key: reader.key, json: {} }), 403, "insufficient_scope");
     expectProblem(await list(nobody.key), 403, "insufficient_scope");
     expectProblem(await api(`/v1/attestation-packs/${t.id}`, { key: nobody.key }), 403, "insufficient_scope");
-    const consumer = createMintingConsumer();
+    const consumer = seedConsumer();
     expectProblem(await list(consumer.apiKey), 403, "insufficient_scope");
     expectProblem(await list(""), 401, "unauthenticated");
   });
 
   it("answers 405 with Allow for methods a pack route does not serve", async () => {
-    const { apiKey } = createOrg();
+    const { apiKey } = seedOrg();
     const [t] = await templates(apiKey);
     const del = await api(`/v1/attestation-packs/${t.id}`, { key: apiKey, method: "DELETE" });
     expectProblem(del, 405, "method_not_allowed");

@@ -1,9 +1,8 @@
 // The public reads behind the verify, share and portfolio pages, and the protections filters.
-import { execFileSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { verifyProofBundle } from "@/lib/verify";
-import { api, baseUrl, createMintingConsumer, expectProblem, logInfo, mint, randomContentHash } from "./helpers";
+import { api, baseUrl, expectProblem, logInfo, mint, randomContentHash } from "./helpers";
+import { seedConsumer, seedOrg } from "../accounts";
 
 async function minted(apiKey: string, body: Record<string, unknown>) {
   const res = await mint(apiKey, { content_hash: randomContentHash(), ...body });
@@ -13,7 +12,7 @@ async function minted(apiKey: string, body: Record<string, unknown>) {
 
 describe("public protection reads", () => {
   it("shows a public protection's metadata and creator to anyone, without credentials", async () => {
-    const { apiKey, userId } = createMintingConsumer();
+    const { apiKey, userId } = seedConsumer();
     const p = await minted(apiKey, {
       title: "Cover art",
       description: "Final cut",
@@ -46,7 +45,7 @@ describe("public protection reads", () => {
   });
 
   it("reveals only the cryptographic facts of a private protection", async () => {
-    const { apiKey } = createMintingConsumer();
+    const { apiKey } = seedConsumer();
     const secret = `secret-${randomContentHash().slice(0, 12)}`;
     const p = await minted(apiKey, {
       title: secret,
@@ -74,7 +73,7 @@ describe("public protection reads", () => {
   });
 
   it("serves a proof bundle that verifies offline against the log key", async () => {
-    const { apiKey } = createMintingConsumer();
+    const { apiKey } = seedConsumer();
     const p = await minted(apiKey, { visibility: "private" });
     const bundle = await api(`/v1/protections/${p.protection_id}/proof-bundle`);
     expect(bundle.status, bundle.text).toBe(200);
@@ -96,7 +95,7 @@ describe("public protection reads", () => {
   });
 
   it("rejects invalid credentials even on a public read", async () => {
-    const { apiKey } = createMintingConsumer();
+    const { apiKey } = seedConsumer();
     const p = await minted(apiKey, {});
     expectProblem(await api(`/v1/protections/${p.protection_id}`, { key: "hm_live_not-a-key" }), 401, "invalid_api_key");
   });
@@ -104,7 +103,7 @@ describe("public protection reads", () => {
 
 describe("portfolios", () => {
   it("lists only a creator's public protections, newest first", async () => {
-    const { apiKey, userId } = createMintingConsumer();
+    const { apiKey, userId } = seedConsumer();
     const a = await minted(apiKey, { title: "A", visibility: "public" });
     await minted(apiKey, { title: "hidden", visibility: "private" });
     const c = await minted(apiKey, { title: "C", visibility: "public" });
@@ -123,25 +122,7 @@ describe("portfolios", () => {
   it("has no portfolio for an unknown id or an organisation", async () => {
     expectProblem(await api("/v1/portfolios/0190a0a0-0000-7000-8000-000000000000"), 404, "not_found");
     // An organisation's owner is a user, but not a creator with a portfolio.
-    const out = execFileSync(
-      "npm",
-      [
-        "run",
-        "--silent",
-        "admin",
-        "--",
-        "create-org",
-        "--name",
-        "Owned",
-        "--owner-email",
-        `owner-${randomUUID().slice(0, 8)}@example.org`,
-        "--owner-password",
-        "owner-password",
-        "--json",
-      ],
-      { encoding: "utf8", env: process.env },
-    );
-    const ownerId = JSON.parse(out.trim().split("\n").pop()!).owner_id as string;
+    const { ownerId } = seedOrg({ owner: true });
     expect(ownerId).toMatch(/^[0-9a-f-]{36}$/);
     expectProblem(await api(`/v1/portfolios/${ownerId}`), 404, "not_found");
   });
@@ -149,7 +130,7 @@ describe("portfolios", () => {
 
 describe("protections filters", () => {
   it("filters the caller's list by category and visibility; total counts the matches", async () => {
-    const { apiKey } = createMintingConsumer("creator");
+    const { apiKey } = seedConsumer({ plan: "creator" });
     const pub = await minted(apiKey, { category: "design", visibility: "public" });
     const priv = await minted(apiKey, { category: "design", visibility: "private" });
     const code = await minted(apiKey, { category: "code", visibility: "public" });

@@ -1,6 +1,7 @@
 // Monthly mint quotas per plan (free 50, creator 500, pro unlimited), exact under concurrency.
 import { describe, expect, it } from "vitest";
-import { api, baseUrls, createMintingConsumer, expectProblem, mint, randomContentHash } from "./helpers";
+import { api, baseUrls, expectProblem, mint, randomContentHash } from "./helpers";
+import { seedConsumer } from "../accounts";
 
 function nextMonth(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
@@ -28,7 +29,7 @@ describe("plan quotas", () => {
       ["creator", 500],
       ["pro", null],
     ] as const) {
-      const { apiKey } = createMintingConsumer(plan);
+      const { apiKey } = seedConsumer({ plan });
       const res = await api("/v1/consumer/usage", { key: apiKey });
       expect(res.status, res.text).toBe(200);
       expect(res.body).toEqual({ plan, month, used: 0, limit, remaining: limit, resets_at: nextMonth(now).toISOString() });
@@ -36,7 +37,7 @@ describe("plan quotas", () => {
   });
 
   it("lets exactly one of ten concurrent mints through at 49 of 50, then answers 429 with Retry-After", async () => {
-    const { apiKey } = createMintingConsumer("free");
+    const { apiKey } = seedConsumer({ plan: "free" });
     await mintMany(apiKey, 49);
     expect((await api("/v1/consumer/usage", { key: apiKey })).body).toMatchObject({ used: 49, remaining: 1 });
     const burst = await Promise.all(
@@ -61,7 +62,7 @@ describe("plan quotas", () => {
   });
 
   it("does not limit Pro, and counts its mints", async () => {
-    const { apiKey } = createMintingConsumer("pro");
+    const { apiKey } = seedConsumer({ plan: "pro" });
     await mintMany(apiKey, 12, 6);
     const usage = (await api("/v1/consumer/usage", { key: apiKey })).body;
     expect(usage).toMatchObject({ plan: "pro", used: 12, limit: null, remaining: null });

@@ -9,10 +9,15 @@ import { bytesToBase64 } from "@/lib/verify/encoding";
 import { decodeEntryBundle, partialTileWidth, tileHashes, tilePath } from "@/lib/verify/tiles";
 import { refLeafHash, refMth } from "@/lib/verify/testing/merkle-reference";
 import { api, attest, baseUrl, expectProblem, logInfo, orgWithIssuer } from "./helpers";
+import { assertDescribed } from "./openapi-conformance";
 
 async function bytes(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Uint8Array }> {
   const res = await fetch(`${baseUrl}/v1/log/${path}`, { headers });
-  return { status: res.status, headers: res.headers, body: new Uint8Array(await res.arrayBuffer()) };
+  const body = new Uint8Array(await res.arrayBuffer());
+  // A tile is bytes; a refusal is JSON the OpenAPI document must describe, like every answer.
+  const text = res.headers.get("content-type")?.includes("json") ? new TextDecoder().decode(body) : "";
+  await assertDescribed(baseUrl, "GET", `/v1/log/${path}`, res.status, res.headers, text);
+  return { status: res.status, headers: res.headers, body };
 }
 
 const chunks = <T>(xs: T[], n: number): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));

@@ -8,7 +8,8 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parsePolicy, verifyWitnessedCheckpoint } from "@/lib/verify";
 import { parseTlogProof } from "@/lib/verify/tlog-proof";
-import { api, attest, createMintingConsumer, expectProblem, logInfo, mint, orgWithIssuer, randomContentHash } from "./helpers";
+import { api, attest, expectProblem, logInfo, mint, orgWithIssuer, randomContentHash } from "./helpers";
+import { seedConsumer } from "../accounts";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-tlog-proof-"));
 const verify = (...args: string[]) => spawnSync("npm", ["run", "-s", "verify", "--", ...args], { encoding: "utf8" });
@@ -35,7 +36,7 @@ describe("tlog-proof downloads", () => {
   });
 
   it("a protection's public .tlog-proof verifies with the CLI under the policy, and with the log key alone", async () => {
-    const consumer = createMintingConsumer();
+    const consumer = seedConsumer();
     const hash = randomContentHash();
     const minted = await mint(consumer.apiKey, { content_hash: hash, title: "Secret title", visibility: "private" });
     expect(minted.status, minted.text).toBe(201);

@@ -2,18 +2,8 @@
 // reason; exact counts under concurrency; recorded per tenant.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import {
-  api,
-  attest,
-  baseUrls,
-  createKey,
-  createMintingConsumer,
-  createOrg,
-  expectProblem,
-  mint,
-  orgWithIssuer,
-  randomContentHash,
-} from "./helpers";
+import { api, attest, baseUrls, createKey, expectProblem, mint, orgWithIssuer, randomContentHash } from "./helpers";
+import { seedConsumer, seedOrg } from "../accounts";
 
 const CRYPTO = ["checkpoint_signature", "inclusion", "attestation_signature", "key_validity"];
 const VIEW_FIELDS = ["id", "result", "checks", "pack", "attestation_id", "protection_id", "source", "content_hash", "created_at"].sort();
@@ -36,7 +26,7 @@ async function packsOf(key: string): Promise<Record<string, { id: string; name: 
 const verify = (key: string, body: unknown, instance = 0) => api("/v1/verifications", { key, json: body, instance });
 
 async function publicProtection(category = "design", visibility = "public") {
-  const consumer = createMintingConsumer();
+  const consumer = seedConsumer();
   const hash = randomContentHash();
   const m = await mint(consumer.apiKey, { content_hash: hash, category, visibility, title: "Poster" });
   expect(m.status, m.text).toBe(201);
@@ -145,7 +135,7 @@ describe("verifications", () => {
 
   it("verifies a creator's protection from its public bundle, and counts it on the protection", async () => {
     const p = await publicProtection("design", "public");
-    const { apiKey: key } = createOrg();
+    const { apiKey: key } = seedOrg();
     const packs = await packsOf(key);
     const ip = packs["design-ip-registration"]!;
     const res = await verify(key, { bundle: p.bundle, pack_id: ip.id, content_hash: `sha256:${p.hash.toUpperCase()}` });
@@ -189,7 +179,7 @@ describe("verifications", () => {
     const bundle = (await api(`/v1/attestations/${a.id}/proof-bundle`, { key })).body;
     bundle.issuer.trust_level = "HIGH";
     bundle.issuer.status = "ACTIVE";
-    const other = createOrg().apiKey;
+    const other = seedOrg().apiKey;
     const strict = await api("/v1/attestation-packs", {
       key: other,
       json: { name: "Strict", rules: { min_trust_level: "VERIFIED", allowed_issuer_statuses: ["ACTIVE"] } },
@@ -205,7 +195,7 @@ describe("verifications", () => {
 
   it("a tampered or forged bundle fails with the cryptographic check's reason; its rules are not evaluated", async () => {
     const p = await publicProtection("design", "public");
-    const { apiKey: key } = createOrg();
+    const { apiKey: key } = seedOrg();
     const ip = (await packsOf(key))["design-ip-registration"]!;
     const before = (await api(`/v1/protections/${p.protectionId}`)).body.verification_count;
 
@@ -253,7 +243,7 @@ describe("verifications", () => {
 
   it("counts concurrent verifications exactly, on the pack and on the protection", async () => {
     const p = await publicProtection("digital-art", "public");
-    const { apiKey: key } = createOrg();
+    const { apiKey: key } = seedOrg();
     const ip = (await packsOf(key))["design-ip-registration"]!;
     const N = 20;
     const answers = await Promise.all(
@@ -388,7 +378,7 @@ describe("verifications", () => {
     expect((await verify(runner.key, { attestation_id: a.id })).status).toBe(201);
     expectProblem(await api("/v1/verifications", { key: runner.key }), 403, "insufficient_scope");
     expect((await api("/v1/verifications", { key: reader.key })).body.total).toBe(1);
-    const consumer = createMintingConsumer();
+    const consumer = seedConsumer();
     expectProblem(await verify(consumer.apiKey, { attestation_id: a.id }), 403, "insufficient_scope");
     const put = await api("/v1/verifications", { key, method: "PUT" });
     expectProblem(put, 405, "method_not_allowed");

@@ -164,7 +164,7 @@ describe("the witness protocol's answers (tlog-witness add-checkpoint), with the
     const { second } = await consistency(size, size);
     expect((await post(body(0, [], second.checkpoint))).status).toBe(404);
     w.trust(vkey);
-    const unsigned = second.checkpoint.replace(/\n\n[^]*$/, "\n\n\u2014 someone.else AAAAAAAA\n");
+    const unsigned = second.checkpoint.replace(/\n\n[\s\S]*$/, "\n\n\u2014 someone.else AAAAAAAA\n");
     expect((await post(body(0, [], unsigned))).status).toBe(403);
     const forged = second.checkpoint.replace(/([A-Za-z0-9+/])(=*\n)$/, (_, c: string, tail: string) => (c === "A" ? "B" : "A") + tail);
     expect((await post(body(0, [], forged))).status).toBe(403);

@@ -2,7 +2,8 @@
 // keys page, driven as a person would: the keys made here are then used over REST.
 import { ORGANIZATION_SCOPES } from "../../server/domain/scopes";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, test, checkPageQuality, createConsumer, createOrgWithOwner, logIn } from "./support";
+import { expect, test, checkPageQuality, logIn } from "./support";
+import { seedConsumer, seedOrg } from "../accounts";
 
 const listKeys = (request: APIRequestContext, key: string) => request.get("/v1/api-keys", { headers: { "X-API-Key": key } });
 
@@ -29,7 +30,7 @@ const keyRow = (page: Page, name: string) => page.getByRole("row", { name: new R
 
 test.describe("organisation console", () => {
   test("a visitor opening /console is sent to log in, and comes back to the console", async ({ page }) => {
-    const org = createOrgWithOwner();
+    const org = seedOrg({ owner: { name: "Grace Hopper" } });
     await page.goto("/console");
     await expect(page).toHaveURL(/\/login\?next=%2Fconsole$/);
     await page.getByLabel("E-mail").fill(org.email);
@@ -40,15 +41,15 @@ test.describe("organisation console", () => {
   });
 
   test("an owner logging in lands on the console; the dashboard of creators sends them there too", async ({ page }) => {
-    const org = createOrgWithOwner();
+    const org = seedOrg({ owner: { name: "Grace Hopper" } });
     await logIn(page, org, /\/console$/);
-    await expect(page.getByText(`${org.orgName} · Organisation console`)).toBeVisible();
+    await expect(page.getByText(`${org.name} · Organisation console`)).toBeVisible();
     await page.goto("/dashboard/api-keys");
     await expect(page).toHaveURL(/\/console$/);
   });
 
   test("create a key: shown once, works over REST with its scope, revoke after confirming, then 401", async ({ page, request }) => {
-    const org = createOrgWithOwner();
+    const org = seedOrg({ owner: { name: "Grace Hopper" } });
     await logIn(page, org);
     await page.goto("/console");
 
@@ -141,7 +142,7 @@ test.describe("organisation console", () => {
   });
 
   test("the revoke confirmation works from the keyboard alone", async ({ page, request }) => {
-    const org = createOrgWithOwner();
+    const org = seedOrg({ owner: { name: "Grace Hopper" } });
     await logIn(page, org);
     await page.goto("/console");
     const secret = await createKey(page, { name: "Keyboard", scopes: ["api_keys:read"] });
@@ -171,12 +172,12 @@ test.describe("organisation console", () => {
     await expect(confirm).toBeHidden();
     await expect(keyRow(page, "Keyboard")).toContainText("REVOKED");
     // Focus is not lost to the page's start: it lands on the list.
-    await expect(page.getByRole("heading", { name: `Keys of ${org.orgName}` })).toBeFocused();
+    await expect(page.getByRole("heading", { name: `Keys of ${org.name}` })).toBeFocused();
     expect((await listKeys(request, secret)).status()).toBe(401);
   });
 
   test("issuers: create one, see its signing key, rotate it", async ({ page, request }) => {
-    const org = createOrgWithOwner();
+    const org = seedOrg({ owner: { name: "Grace Hopper" } });
     await logIn(page, org);
     await page.goto("/console/issuers");
     await expect(page.getByRole("heading", { level: 1, name: "Issuers" })).toBeVisible();
@@ -249,7 +250,7 @@ test.describe("organisation console", () => {
   });
 
   test("an unknown issuer is not found", async ({ page }) => {
-    const org = createOrgWithOwner();
+    const org = seedOrg({ owner: { name: "Grace Hopper" } });
     await logIn(page, org);
     const res = await page.goto("/console/issuers/01900000-0000-7000-8000-000000000000");
     expect(res?.status()).toBe(404);
@@ -259,7 +260,7 @@ test.describe("organisation console", () => {
 
 test.describe("a creator's API keys", () => {
   test("a consumer manages their own keys with consumer scopes only, and cannot open the console", async ({ page, request }) => {
-    const creator = createConsumer();
+    const creator = seedConsumer({ plan: "creator" });
     await logIn(page, creator);
     await page.goto("/dashboard/api-keys");
     await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
@@ -290,7 +291,7 @@ test.describe("a creator's API keys", () => {
 test.describe("page quality", () => {
   test("the console, its issuers and an issuer page pass the checks @phone", async ({ page }, testInfo) => {
     test.setTimeout(120_000); // six pages and dialogs, each through axe and a full-page screenshot
-    const org = createOrgWithOwner();
+    const org = seedOrg({ owner: { name: "Grace Hopper" } });
     await logIn(page, org);
     await page.goto("/console");
     await createKey(page, {
@@ -324,7 +325,7 @@ test.describe("page quality", () => {
   });
 
   test("a creator's API keys page passes the checks @phone", async ({ page }, testInfo) => {
-    const creator = createConsumer();
+    const creator = seedConsumer({ plan: "creator" });
     await logIn(page, creator);
     await page.goto("/dashboard/api-keys");
     await expect(keyRowOrCard(page, "default")).toBeVisible();

@@ -10,7 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, expect, test } from "@playwright/test";
 import config from "../playwright.config";
-import { createConsumer, logIn, watchCsp } from "./support";
+import { logIn, watchCsp } from "./support";
+import { seedConsumer } from "../accounts";
 
 const SIZE = 2 * 1024 ** 3;
 const MiB = 1024 ** 2;
@@ -55,6 +56,7 @@ function browserPid(userDataDir: string): number {
   throw new Error(`no browser process with --user-data-dir=${userDataDir}`);
 }
 
+// biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a test names from its first parameter; this one needs none.
 test("hashing a 2 GiB file keeps the browser's memory flat", async ({}, testInfo) => {
   test.setTimeout(240_000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-large-"));
@@ -79,7 +81,7 @@ test("hashing a 2 GiB file keeps the browser's memory flat", async ({}, testInfo
   const cspViolations = await watchCsp(context);
   try {
     const page = context.pages()[0] ?? (await context.newPage());
-    await logIn(page, createConsumer(), /\/dashboard$/);
+    await logIn(page, seedConsumer({ plan: "creator" }), /\/dashboard$/);
     const root = browserPid(userDataDir);
     const before = treeRss(root);
     await page.getByLabel("Choose files").setInputFiles(file);

@@ -4,7 +4,8 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import type { Locator, Page, TestInfo } from "@playwright/test";
 import { verifyProofBundle } from "../../lib/verify";
-import { expect, test, checkPageQuality, createConsumer, logIn } from "./support";
+import { expect, test, checkPageQuality, logIn } from "./support";
+import { seedConsumer } from "../accounts";
 
 /** A file on disk, written by the test, with its SHA-256 computed here in Node. */
 function makeFile(testInfo: TestInfo, name: string, bytes: Buffer = randomBytes(3000 + Math.floor(Math.random() * 5000))) {
@@ -59,7 +60,7 @@ async function resultLinks(c: Locator) {
 
 test.describe("Protect page", () => {
   test("hashes a file in the browser, mints it, and its proof bundle verifies offline", async ({ page }, testInfo) => {
-    const creator = createConsumer();
+    const creator = seedConsumer({ plan: "creator" });
     await logIn(page, creator);
     await page.goto("/dashboard");
     await expect(page.getByRole("heading", { name: "Protect your work" })).toBeVisible();
@@ -115,7 +116,7 @@ test.describe("Protect page", () => {
   });
 
   test("several files at once, Protect all; the list shows the newest first and filters", async ({ page }, testInfo) => {
-    const creator = createConsumer({ plan: "creator" });
+    const creator = seedConsumer({ plan: "creator" });
     await logIn(page, creator);
     await page.goto("/dashboard/protections");
     await expect(page.getByText("Nothing protected yet")).toBeVisible();
@@ -196,7 +197,7 @@ test.describe("Protect page", () => {
   });
 
   test("Load more pages through the list with the cursor", async ({ page }) => {
-    const creator = createConsumer({ plan: "pro" });
+    const creator = seedConsumer({ plan: "pro" });
     // 23 protections through the REST API (the same mint), so the list has two pages of 20.
     for (let i = 0; i < 23; i++) {
       const res = await page.request.post("/v1/consumer/mint", {
@@ -223,7 +224,7 @@ test.describe("Protect page", () => {
   });
 
   test("a file dropped on the drop zone is hashed", async ({ page }) => {
-    const creator = createConsumer();
+    const creator = seedConsumer({ plan: "creator" });
     await logIn(page, creator);
     await page.goto("/dashboard");
     const text = `dropped ${randomUUID()}\n`;
@@ -242,7 +243,7 @@ test.describe("Protect page", () => {
   });
 
   test("hashes a 64 MiB file in chunks and gets the same hash as Node", async ({ page }, testInfo) => {
-    const creator = createConsumer();
+    const creator = seedConsumer({ plan: "creator" });
     const big = makeSparseFile(testInfo, `footage-${randomUUID().slice(0, 6)}.mp4`, 64 * 1024 * 1024);
     const hash = await sha256OfFile(big.path);
     await logIn(page, creator);
@@ -256,7 +257,7 @@ test.describe("Protect page", () => {
   });
 
   test("cancels hashing a large file", async ({ page }, testInfo) => {
-    const creator = createConsumer();
+    const creator = seedConsumer({ plan: "creator" });
     // 2 GiB, sparse: hashing it takes seconds, long enough to cancel half-way.
     const huge = makeSparseFile(testInfo, `archive-${randomUUID().slice(0, 6)}.bin`, 2 * 1024 * 1024 * 1024);
     await logIn(page, creator);
@@ -280,7 +281,7 @@ test.describe("Protect page", () => {
   });
 
   test("a mint over the plan's monthly quota says so on the file", async ({ page }, testInfo) => {
-    const creator = createConsumer({ plan: "free" });
+    const creator = seedConsumer({ plan: "free" });
     for (let i = 0; i < 50; i++) {
       const res = await page.request.post("/v1/consumer/mint", {
         headers: { "X-API-Key": creator.apiKey },
@@ -303,7 +304,7 @@ test.describe("Protect page", () => {
   });
 
   test("both pages on a phone @phone", async ({ page }, testInfo) => {
-    const creator = createConsumer();
+    const creator = seedConsumer({ plan: "creator" });
     await logIn(page, creator);
     await page.goto("/dashboard/protections");
     await expect(page.getByText("Nothing protected yet")).toBeVisible();

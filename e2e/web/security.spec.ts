@@ -3,7 +3,8 @@
 // that Hallmark did not send (the watch that fails every spec on a violation is proven here).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createConsumer, expect, logIn, test, watchCsp } from "./support";
+import { expect, logIn, test, watchCsp } from "./support";
+import { seedConsumer } from "../accounts";
 
 /** An HTTP server on 127.0.0.1 and another port: the same site as Hallmark's test server, another origin. */
 async function otherOrigin(html: string): Promise<{ url: string; close(): Promise<void> }> {
@@ -16,7 +17,7 @@ test("a page on another origin of the same site cannot act with the visitor's se
   page,
   baseURL,
 }) => {
-  const creator = createConsumer();
+  const creator = seedConsumer({ plan: "creator" });
   const keys = async () => {
     const res = await page.request.get("/v1/api-keys", { headers: { "x-api-key": creator.apiKey } });
     expect(res.status()).toBe(200);
@@ -79,7 +80,7 @@ const FOREIGN_NEXT = [
 
 test("after a real login no `next` leaves the origin: foreign and malformed ones land on the dashboard", async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
-  const creator = createConsumer();
+  const creator = seedConsumer({ plan: "creator" });
   for (const next of FOREIGN_NEXT) {
     const context = await browser.newContext({ baseURL });
     const left: string[] = [];
@@ -99,7 +100,7 @@ test("after a real login no `next` leaves the origin: foreign and malformed ones
 });
 
 test("after a real login a `next` on this origin is honoured, query and all", async ({ page, baseURL }) => {
-  const creator = createConsumer();
+  const creator = seedConsumer({ plan: "creator" });
   await page.goto(`/login?next=${encodeURIComponent("/dashboard/protections?visibility=public")}`);
   await page.getByLabel("E-mail").fill(creator.email);
   await page.getByLabel("Password").fill(creator.password);

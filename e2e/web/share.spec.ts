@@ -1,18 +1,19 @@
 // The share page (a work and its creator, with the way to verify it) and the creator's
 // public portfolio. Private work shows only its cryptographic record and is never listed.
 import { randomUUID } from "node:crypto";
-import { expect, test, checkPageQuality, createConsumer } from "./support";
+import { expect, test, checkPageQuality } from "./support";
 import { mint, tempDir, type Minted } from "./visitor-fixtures";
+import { seedConsumer, type SeededConsumer } from "../accounts";
 
 let dir: string;
-let creator: ReturnType<typeof createConsumer>;
+let creator: SeededConsumer;
 let older: Minted;
 let work: Minted;
 let secret: Minted;
 
 test.beforeAll(async () => {
   dir = tempDir();
-  creator = createConsumer({ name: "Shirin Sharer" });
+  creator = seedConsumer({ plan: "creator", name: "Shirin Sharer" });
   older = await mint(creator.apiKey, dir, {
     title: `Field recordings ${randomUUID().slice(0, 6)}`,
     visibility: "public",
@@ -88,7 +89,7 @@ test("the portfolio lists only public work, newest first, each linking to its sh
 });
 
 test("a portfolio pages through older work", async ({ page }) => {
-  const prolific = createConsumer({ name: "Paz Prolific" });
+  const prolific = seedConsumer({ plan: "creator", name: "Paz Prolific" });
   const titles: string[] = [];
   for (let i = 1; i <= 13; i++) {
     titles.push(`Sketch number ${i} ${randomUUID().slice(0, 4)}`);
@@ -108,7 +109,7 @@ test("a portfolio pages through older work", async ({ page }) => {
 });
 
 test("a creator without public work has an empty portfolio; unknown ids are a 404 @phone", async ({ page }, testInfo) => {
-  const quiet = createConsumer({ name: "Quinn Quiet" });
+  const quiet = seedConsumer({ plan: "creator", name: "Quinn Quiet" });
   await mint(quiet.apiKey, dir, { title: "Only private", visibility: "private", fileName: "only-private.txt" });
   await page.goto(`/portfolio/${quiet.userId}`);
   await expect(page.getByRole("heading", { level: 1, name: "Quinn Quiet" })).toBeVisible();

@@ -1,6 +1,5 @@
-// Helpers for the browser suite: accounts made the way an operator or a visitor makes them,
+// Helpers for the browser suite (accounts come from ../accounts.ts): logging in as a visitor does,
 // mail read from the SMTP catcher that scripts/test.mjs runs, and page-quality checks.
-import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
@@ -29,10 +28,28 @@ export async function watchCsp(context: BrowserContext): Promise<string[]> {
 }
 
 /**
- * Every spec's `test`: Playwright's, failing any test whose pages met a CSP violation, so the
- * policy the gate sends (server/gate/security-headers.mjs) is one the app really satisfies.
+ * Records every file a page asked Hallmark for and did not get (a 404 or 410 for an icon, image,
+ * script, style, font or manifest). Documents and fetches are left out: specs open unknown pages
+ * and call endpoints that refuse on purpose.
  */
-export const test = base.extend<{ cspViolations: string[] }>({
+export function watchMissingFiles(context: BrowserContext): string[] {
+  const missing: string[] = [];
+  context.on("response", (res) => {
+    const req = res.request();
+    if (["document", "fetch", "xhr", "eventsource", "websocket"].includes(req.resourceType())) return;
+    if ((res.status() === 404 || res.status() === 410) && new URL(req.url()).origin === new URL(res.frame().url()).origin) {
+      missing.push(`${res.status()} ${req.resourceType()} ${new URL(req.url()).pathname}`);
+    }
+  });
+  return missing;
+}
+
+/**
+ * Every spec's `test`: Playwright's, failing any test whose pages met a CSP violation, so the
+ * policy the gate sends (server/gate/security-headers.mjs) is one the app really satisfies, or
+ * asked for a file that is not there.
+ */
+export const test = base.extend<{ cspViolations: string[]; missingFiles: string[] }>({
   cspViolations: [
     async ({ context }, use) => {
       const violations = await watchCsp(context);
@@ -41,43 +58,17 @@ export const test = base.extend<{ cspViolations: string[] }>({
     },
     { auto: true },
   ],
+  missingFiles: [
+    async ({ context }, use) => {
+      const missing = watchMissingFiles(context);
+      await use(missing);
+      expect(missing, "files the pages asked for and did not get").toEqual([]);
+    },
+    { auto: true },
+  ],
 });
 
 export const uniqueEmail = (tag = "web") => `${tag}-${randomUUID().slice(0, 8)}@example.com`;
-
-function admin(args: string[]): Record<string, string> {
-  const out = execFileSync("npm", ["run", "--silent", "admin", "--", ...args, "--json"], { encoding: "utf8", env: process.env });
-  return JSON.parse(out.trim().split("\n").pop()!);
-}
-
-/** A verified consumer (operator command), ready to log in. */
-export function createConsumer(opts: { plan?: "free" | "creator" | "pro"; name?: string } = {}) {
-  const email = uniqueEmail("creator");
-  const password = `pw-${randomUUID()}`;
-  const name = opts.name ?? "Ada Lovelace";
-  const r = admin([
-    "create-consumer",
-    "--email",
-    email,
-    "--password",
-    password,
-    "--plan",
-    opts.plan ?? "creator",
-    "--name",
-    name,
-    "--verified",
-  ]);
-  return { email, password, name, userId: r.user_id!, apiKey: r.api_key! };
-}
-
-/** An organisation with an owner who signs in to the console. */
-export function createOrgWithOwner() {
-  const email = uniqueEmail("owner");
-  const password = `pw-${randomUUID()}`;
-  const name = `Org ${randomUUID().slice(0, 6)}`;
-  const r = admin(["create-org", "--name", name, "--owner-email", email, "--owner-password", password, "--owner-name", "Grace Hopper"]);
-  return { email, password, orgName: name, tenantId: r.tenant_id!, apiKey: r.api_key! };
-}
 
 /** Logs in through the login page, as a person would. */
 export async function logIn(page: Page, account: { email: string; password: string }, landing: RegExp = /\/(dashboard|console)/) {

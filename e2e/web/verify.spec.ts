@@ -3,8 +3,9 @@
 // hashed locally and compared.
 import { createHash, generateKeyPairSync, randomUUID } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
-import { expect, test, checkPageQuality, createConsumer } from "./support";
+import { expect, test, checkPageQuality } from "./support";
 import { fetchBundle, mint, tempDir, writeFile, type Minted } from "./visitor-fixtures";
+import { seedConsumer, type SeededConsumer } from "../accounts";
 
 const CHECKS = [
   "Log checkpoint signature",
@@ -36,14 +37,14 @@ function isRed(locator: Locator): Promise<boolean> {
 const allPassed = Object.fromEntries(CHECKS.map((c) => [c, "Passed" as const]));
 
 let dir: string;
-let creator: ReturnType<typeof createConsumer>;
+let creator: SeededConsumer;
 let work: Minted;
 let other: Minted;
 let secret: Minted;
 
 test.beforeAll(async () => {
   dir = tempDir();
-  creator = createConsumer({ name: "Verity Visitor-Test" });
+  creator = seedConsumer({ plan: "creator", name: "Verity Visitor-Test" });
   work = await mint(creator.apiKey, dir, {
     title: `Harbour at dawn ${randomUUID().slice(0, 6)}`,
     visibility: "public",
@@ -186,7 +187,7 @@ const tamperings: Array<{ what: string; failing: string; tamper: (b: any) => Pro
     what: "the issuer key, swapped for another issuer's",
     failing: "Signature by the issuer's key",
     tamper: async (b) => {
-      const stranger = createConsumer({ name: "Someone Else" });
+      const stranger = seedConsumer({ plan: "creator", name: "Someone Else" });
       const theirs = await mint(stranger.apiKey, dir, { title: "Not yours", visibility: "private", fileName: "theirs.txt" });
       const key = (await fetchBundle(theirs.protection_id)).key;
       b.key = { ...key, issuer_id: b.key.issuer_id };

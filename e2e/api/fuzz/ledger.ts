@@ -134,14 +134,20 @@ export class Ledger {
   /** A 2xx REST answer (`replayed`: an idempotent replay, which writes nothing). */
   rest(method: string, template: string, replayed: boolean): void {
     const writes = REST[`${method} ${template}`];
-    if (writes) return replayed ? undefined : this.add(writes, `${method} ${template}`);
+    if (writes) {
+      if (!replayed) this.add(writes, `${method} ${template}`);
+      return;
+    }
     if (!SAFE.has(method)) this.unknown.push(`${method} ${template} answered 2xx; the ledger does not know what it writes`);
   }
 
   /** A tRPC call that returned a result. */
   procedure(path: string, type: "query" | "mutation"): void {
     const writes = PROCEDURES[path];
-    if (writes) return this.add(writes, `tRPC ${path}`);
+    if (writes) {
+      this.add(writes, `tRPC ${path}`);
+      return;
+    }
     if (type === "mutation") this.unknown.push(`tRPC ${path} succeeded; the ledger does not know what it writes`);
   }
 

@@ -267,6 +267,12 @@ const QUERY_NAMES = [
   "error",
   "input",
   "batch",
+  "content_hash",
+  "theme",
+  "url",
+  "format",
+  "maxwidth",
+  "maxheight",
 ];
 
 function queryString(ids: string[]): fc.Arbitrary<string> {
@@ -293,6 +299,9 @@ function queryString(ids: string[]): fc.Arbitrary<string> {
       "archived",
       "true",
       "pass",
+      "dark",
+      "json",
+      "xml",
       ...ids,
     ),
     anyString.map((s) => (hasLoneSurrogate(s) ? "%ED%A0%80" : encodeURIComponent(s))),
@@ -343,7 +352,9 @@ export function routeRequests(t: RouteTarget, world: World, own: string, ids: st
     .chain(([method, params, query, body, sendBody]) => {
       const withBody = sendBody && !["GET", "HEAD"].includes(method);
       let path = t.template;
-      t.params.forEach((p, i) => (path = path.replace(`{${p}}`, params[i]!)));
+      t.params.forEach((p, i) => {
+        path = path.replace(`{${p}}`, params[i]!);
+      });
       return headersOf(world, own, withBody).map((headers) => ({
         method,
         path: path + query,

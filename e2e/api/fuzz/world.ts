@@ -4,19 +4,8 @@
 // the personal issuer, this month's usage counter) already in place.
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
-import {
-  api,
-  attest,
-  baseUrls,
-  createConsumerKey,
-  createIssuer,
-  createKey,
-  createOrg,
-  createOrgOwner,
-  mint,
-  randomContentHash,
-  sessionToken,
-} from "../helpers";
+import { api, attest, baseUrls, createIssuer, createKey, mint, randomContentHash, sessionToken } from "../helpers";
+import { seedConsumer, seedOrg } from "../../accounts";
 
 export interface World {
   keys: { org: string; foreign: string; consumer: string; revoked: string };
@@ -48,7 +37,7 @@ const ORG_SCOPES = [
 const CONSUMER_SCOPES = ["protections:read", "protections:write", "api_keys:read", "api_keys:write"];
 
 async function organisation(owner?: { apiKey: string }) {
-  const admin = owner?.apiKey ?? createOrg().apiKey;
+  const admin = owner?.apiKey ?? seedOrg().apiKey;
   const key = (await createKey(admin, ORG_SCOPES, { name: "fuzz", ...LIMITS })).key;
   const issuer = await createIssuer(key);
   const attestation = await attest(key, issuer.id, { content_hash: randomContentHash() });
@@ -70,17 +59,17 @@ async function spares(account: { email: string; password: string }, n: number): 
 }
 
 export async function makeWorld(): Promise<World> {
-  const owner = createOrgOwner();
+  const owner = seedOrg({ owner: true });
   const org = await organisation(owner);
   const other = await organisation();
   const verification = await api("/v1/verifications", { key: org.key, json: { attestation_id: org.attestation, pack_id: org.pack } });
   expect(verification.status, verification.text).toBe(201);
 
-  const creator = createConsumerKey({ plan: "pro" });
+  const creator = seedConsumer({ plan: "pro" });
   const consumerKey = (await createKey(creator.apiKey, CONSUMER_SCOPES, { name: "fuzz", ...LIMITS })).key;
   const minted = await mint(consumerKey, { content_hash: randomContentHash(), visibility: "public" }, randomUUID());
   expect(minted.status, minted.text).toBe(201);
-  const rival = createConsumerKey({ plan: "pro" });
+  const rival = seedConsumer({ plan: "pro" });
   const rivalMint = await mint(rival.apiKey, { content_hash: randomContentHash(), visibility: "private" });
   expect(rivalMint.status, rivalMint.text).toBe(201);
 

@@ -1,0 +1,58 @@
+import { checkPageQuality, expect, test } from "./support";
+
+/** zod's probe for eval (`Function("")`) inside Scalar's bundle: refused by the page's CSP as it should be; zod falls back. */
+function dropEvalProbe(violations: string[]) {
+  for (let i = violations.length - 1; i >= 0; i--)
+    if (/script-src refused eval on \/docs \(.*\/docs\/scalar\.js/.test(violations[i]!)) violations.splice(i, 1);
+}
+
+// The API reference at /docs: Scalar, served from this origin, built from /v1/openapi.json.
+test("the API reference lists the endpoints, from the landing page's link @phone", async ({ page, cspViolations }, testInfo) => {
+  await page.goto("/");
+  await page.getByRole("link", { name: "API reference" }).first().click();
+  await expect(page).toHaveURL(/\/docs$/);
+  await expect(page.getByRole("heading", { name: "Hallmark API", level: 1 })).toBeVisible({ timeout: 20_000 });
+  try {
+    await expect(page.getByRole("heading", { name: "API keys", level: 2 })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "List API keys", level: 3 })).toBeVisible();
+    if (testInfo.project.name === "desktop") {
+      // The sidebar (a menu on a phone) names every group of endpoints.
+      for (const group of [
+        "API keys",
+        "Issuers",
+        "Attestations",
+        "Consumer",
+        "Public protections",
+        "Packs",
+        "Verifications",
+        "Transparency log",
+      ]) {
+        await expect(page.getByRole("button", { name: new RegExp(`^(Open|Close) Group - ${group}$`) })).toBeAttached();
+      }
+    }
+    await checkPageQuality(page, testInfo, "docs");
+  } finally {
+    dropEvalProbe(cspViolations);
+  }
+});
+
+test("a request sent from the reference reaches the API and shows its answer", async ({ page, cspViolations }) => {
+  try {
+    await sendFromTheReference(page);
+  } finally {
+    dropEvalProbe(cspViolations);
+  }
+});
+
+async function sendFromTheReference(page: import("@playwright/test").Page) {
+  await page.goto("/docs");
+  await expect(page.getByRole("heading", { name: "Hallmark API", level: 1 })).toBeVisible({ timeout: 20_000 });
+  await page.getByRole("button", { name: "Open Group - Transparency log" }).click();
+  await page.getByRole("link", { name: "The log's identity, size and keys" }).first().click();
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/v1/log" && r.request().method() === "GET");
+  await page.getByRole("button", { name: /Test Request \(get \/v1\/log\)/ }).click();
+  await page.getByRole("button", { name: /^Send/ }).first().click();
+  const res = await answered;
+  expect(res.status()).toBe(200);
+  await expect(page.getByText("200").first()).toBeVisible();
+}
