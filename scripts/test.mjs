@@ -26,6 +26,11 @@ import { SMTPServer } from "smtp-server";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Each failed test's name and the start of its message, repeated just before the last line: a log's tail names what failed. */
+const failures = [];
+const plain = (text) => String(text).replace(/\u001b\[[0-9;]*m/g, "");
+const noteFailure = (label, name, message) =>
+  failures.push(`[${label}] ${name}\n    ${plain(message).slice(0, 1200).replace(/\n/g, "\n    ")}`);
 const baseEnv = {
   ...process.env,
   NEXT_TELEMETRY_DISABLED: "1",
@@ -89,6 +94,12 @@ async function vitest(project, env, label) {
     const brokenRun = r.numTotalTestSuites === 0 || (!r.success && r.numFailedTests === 0);
     totals.failed += r.numFailedTests + (brokenRun ? 1 : 0);
     totals.skipped += r.numPendingTests + r.numTodoTests;
+    for (const file of r.testResults ?? []) {
+      for (const t of file.assertionResults ?? [])
+        if (t.status === "failed") noteFailure(label, `${path.relative(root, file.name)} > ${t.fullName}`, t.failureMessages?.[0] ?? "");
+      if (file.status === "failed" && !(file.assertionResults ?? []).some((t) => t.status === "failed"))
+        noteFailure(label, path.relative(root, file.name), file.message ?? "the file failed outside any test");
+    }
     console.log(`[test] ${label}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
   } catch {
     totals.failed += 1;
@@ -120,6 +131,15 @@ async function playwright(env, label) {
     totals.passed += expected;
     totals.failed += unexpected + flaky + (broken ? 1 : 0);
     totals.skipped += skipped;
+    const walk = (suite, titles) => {
+      for (const spec of suite.specs ?? [])
+        for (const t of spec.tests ?? [])
+          if (t.status === "unexpected" || t.status === "flaky")
+            noteFailure(`${label} web`, [...titles, spec.title].join(" > "), t.results?.find((x) => x.error)?.error?.message ?? t.status);
+      for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+    };
+    for (const suite of r.suites ?? []) walk(suite, [suite.title]);
+    for (const e of r.errors ?? []) noteFailure(`${label} web`, "the run", e.message ?? JSON.stringify(e));
     console.log(`[test] ${label} web: ${expected} passed, ${unexpected + flaky} failed${broken ? " (the run itself broke)" : ""}`);
   } catch {
     totals.failed += 1;
@@ -312,6 +332,7 @@ main()
   .finally(() => {
     cleanup();
     const skipped = totals.skipped ? `, ${totals.skipped} skipped` : "";
+    if (failures.length) console.log(`\n[test] what failed:\n${failures.join("\n")}\n`);
     console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
     process.exit(totals.failed ? 1 : 0);
   });

@@ -150,7 +150,7 @@ describe(`fuzz (seed ${SEED})`, () => {
     // HALLMARK_FUZZ_REPORT=1: the answers per target, to see how deep the generated requests get.
     if (process.env.HALLMARK_FUZZ_REPORT)
       for (const [name, counts] of Object.entries(byTarget).sort()) console.log(`[fuzz] ${name}: ${JSON.stringify(counts)}`);
-    expect(failures.slice(0, 25), `seed ${SEED}: ${failures.length} failures`).toEqual([]);
+    expect(failures.slice(0, 25), `seed ${SEED}: ${failures.length} failures; the first: ${failures[0]}`).toEqual([]);
     expect(ledger.unknown, `seed ${SEED}`).toEqual([]);
     expect(ledger.unexplained(before, after), `seed ${SEED}: rows the 2xx answers do not account for`).toEqual([]);
     // Bounded, but not by giving up: nearly everything was sent.
