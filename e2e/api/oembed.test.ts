@@ -88,6 +88,11 @@ describe("oEmbed and Open Graph images", () => {
   it("answers as the spec says: 404 for a URL that is not one of ours, 501 for a format other than json", async () => {
     const { p } = await minted({ visibility: "public" });
     expectProblem(await oembed({ url: p.share_url, format: "xml" }), 501, "format_not_implemented");
+    // 501 is the oEmbed protocol's answer; through tRPC the same request is a bad one (400).
+    const input = encodeURIComponent(JSON.stringify({ url: p.share_url, format: "xml" }));
+    const viaTrpc = await api(`/api/trpc/public.oembed?input=${input}`);
+    expect(viaTrpc.status, viaTrpc.text).toBe(400);
+    expect(viaTrpc.body.error.data).toMatchObject({ code: "BAD_REQUEST", httpStatus: 400, appCode: "format_not_implemented" });
     const elsewhere = new URL(p.share_url);
     elsewhere.host = "evil.example";
     for (const url of [

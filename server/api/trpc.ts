@@ -42,9 +42,14 @@ const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
   415: "UNSUPPORTED_MEDIA_TYPE",
   422: "UNPROCESSABLE_CONTENT",
   429: "TOO_MANY_REQUESTS",
-  501: "NOT_IMPLEMENTED",
   503: "SERVICE_UNAVAILABLE",
 };
+
+/**
+ * The HTTP status of an AppError on /api/trpc. 501 is oEmbed's own answer to a format it does not
+ * serve, part of that protocol on /v1/oembed; through tRPC the same request is a bad one.
+ */
+export const trpcStatusOf = (status: number): number => (status === 501 ? 400 : status);
 
 const t = initTRPC
   .context<Context>()
@@ -65,7 +70,8 @@ const t = initTRPC
       // The stack stays in the server log, never in an answer.
       // A domain AppError keeps its status on /api/trpc too (tRPC would call it a 500); the
       // route's responseMeta sets the HTTP status from the same cause. REST maps it itself.
-      const status = cause && TRPC_CODE[cause.status] ? { code: TRPC_CODE[cause.status]!, httpStatus: cause.status } : {};
+      const httpStatus = cause ? trpcStatusOf(cause.status) : 0;
+      const status = cause && TRPC_CODE[httpStatus] ? { code: TRPC_CODE[httpStatus]!, httpStatus } : {};
       return {
         ...shape,
         message,

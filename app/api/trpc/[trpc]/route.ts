@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { MAX_BATCH_CALLS } from "@/server/api/batching";
 import { appRouter } from "@/server/api/root";
+import { trpcStatusOf } from "@/server/api/trpc";
 import { createContext } from "@/server/api/context";
 import { dashboardPrincipal } from "@/server/auth/dashboard-principal";
 import { AppError } from "@/server/domain/errors";
@@ -28,7 +29,7 @@ const handler = async (raw: Request): Promise<Response> => {
     // data.httpStatus is right either way (the error formatter sets it).
     responseMeta({ errors, data }) {
       const cause = errors.length === 1 && data.length === 1 ? errors[0]!.cause : null;
-      return cause instanceof AppError ? { status: cause.status, headers: cause.headers } : {};
+      return cause instanceof AppError ? { status: trpcStatusOf(cause.status), headers: cause.headers } : {};
     },
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof AppError)) {
