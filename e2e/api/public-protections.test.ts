@@ -44,9 +44,9 @@ describe("public protection reads", () => {
     expect(typeof res.body.log_index).toBe("number");
   });
 
-  it("reveals only the cryptographic facts of a private protection", async () => {
-    const { apiKey } = seedConsumer();
+  it("reveals only the cryptographic facts of a private protection, not even who made it", async () => {
     const secret = `secret-${randomContentHash().slice(0, 12)}`;
+    const { apiKey } = seedConsumer({ name: `Creator ${secret}` });
     const p = await minted(apiKey, {
       title: secret,
       description: secret,
@@ -70,6 +70,9 @@ describe("public protection reads", () => {
     const bundle = await api(`/v1/protections/${p.protection_id}/proof-bundle`);
     expect(bundle.status).toBe(200);
     expect(res.text + bundle.text).not.toContain(secret);
+    // The personal issuer that signs it is named for what it is, not for its account.
+    expect(res.body.issuer.name).toBe("Hallmark personal issuer");
+    expect(bundle.body.issuer.name).toBe("Hallmark personal issuer");
   });
 
   it("serves a proof bundle that verifies offline against the log key", async () => {

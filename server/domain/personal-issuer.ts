@@ -2,6 +2,12 @@ import "server-only";
 import { getDb, isUniqueViolation } from "../db";
 import { insertIssuerWithKey } from "./issuers";
 
+/**
+ * Every personal issuer's name. Not the account's: the issuer is in the public proof bundle and
+ * on the verify page of every protection, private ones too, which must not name their creator.
+ */
+export const PERSONAL_ISSUER_NAME = "Hallmark personal issuer";
+
 /** tenant id → its personal issuer's id. Never changes once made, so it is cached for good. */
 const known = new Map<string, string>();
 
@@ -10,7 +16,7 @@ const known = new Map<string, string>();
  * is unique, so when first mints race, one transaction creates it and the others fail on the
  * constraint (PostgreSQL: after waiting for the winner's commit) and read the winner's row.
  */
-export async function ensurePersonalIssuer(tenantId: string, name: string): Promise<string> {
+export async function ensurePersonalIssuer(tenantId: string): Promise<string> {
   const cached = known.get(tenantId);
   if (cached) return cached;
   const db = getDb();
@@ -23,7 +29,7 @@ export async function ensurePersonalIssuer(tenantId: string, name: string): Prom
         // A personal issuer has no domain to verify; it signs for its one account.
         const { issuer } = await insertIssuerWithKey(tx, {
           tenantId,
-          name: name.slice(0, 200),
+          name: PERSONAL_ISSUER_NAME,
           domain: "",
           status: "ACTIVE",
           personalFor: tenantId,

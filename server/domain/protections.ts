@@ -101,7 +101,7 @@ export async function mintProtection(opts: {
   const user = await consumerOf(tenantId);
   const idempotency = opts.idempotency && { tenantId, ...opts.idempotency };
   try {
-    const issuerId = await ensurePersonalIssuer(tenantId, user.name);
+    const issuerId = await ensurePersonalIssuer(tenantId);
     const protectionId = newId();
     const plan = planOf(user.plan);
     let view!: MintView;
