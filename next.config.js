@@ -9,8 +9,8 @@ const nextConfig = {
   // A separate build directory lets a benchmark build run beside the tests' build.
   distDir: process.env.HALLMARK_DIST_DIR || ".next",
   poweredByHeader: false,
-  // Native and driver modules stay plain Node requires instead of being bundled.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "pg"],
+  // Native and driver modules, and pdfkit (it reads its font metrics from its own folder), stay plain Node requires.
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "pg", "pdfkit", "fontkit"],
 };
 
 export default nextConfig;

@@ -1,11 +1,14 @@
 // Offline verification; reads files only, never the network.
 //   npm run verify -- bundle.json --log-key log.pem [--origin <origin>] [--policy policy.txt]
 //   npm run verify -- proof.tlog-proof (--log-key log.pem | --policy policy.txt)
+//   npm run verify -- certificate.pdf (--log-key log.pem | --policy policy.txt)
 //   npm run verify -- consistency proof.json --log-key log.pem [--origin <origin>]
 // proof.json is the body of GET /v1/log/consistency. --log-key is a file holding the log's
 // PEM public key or note verifier key (GET /v1/log), or the verifier key itself. --policy is a
 // C2SP tlog-policy (GET /v1/log/policy): the checkpoint must be signed by one of its logs and
-// cosigned by a quorum of its witnesses. A .tlog-proof is a C2SP tlog-proof@v1 file.
+// cosigned by a quorum of its witnesses. A .tlog-proof is a C2SP tlog-proof@v1 file. A
+// certificate (GET /v1/protections/{id}/certificate.pdf) is checked from its attachments: the
+// proof bundle and the tlog-proof, which must prove the hash and log entry its page states.
 // Exit status: 0 verified, 1 verification failed (the reason is printed), 2 usage or I/O error.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
@@ -20,10 +23,11 @@ import {
   type Cosigner,
   type Policy,
 } from "@/lib/verify";
-import { MAX_TLOG_PROOF_BYTES, TLOG_PROOF_HEADER, verifyTlogProof } from "@/lib/verify/tlog-proof";
+import { MAX_TLOG_PROOF_BYTES, TLOG_PROOF_HEADER, type TlogProofVerification, verifyTlogProof } from "@/lib/verify/tlog-proof";
+import { MAX_PDF_BYTES, PDF_MAGIC, type PdfContents, readPdf } from "./pdf-reader";
 
 const USAGE =
-  "usage: npm run verify -- <bundle.json | proof.tlog-proof> (--log-key <log.pem | verifier key> | --policy <policy.txt>) [--origin <origin>]\n" +
+  "usage: npm run verify -- <bundle.json | proof.tlog-proof | certificate.pdf> (--log-key <log.pem | verifier key> | --policy <policy.txt>) [--origin <origin>]\n" +
   "       npm run verify -- consistency <proof.json> --log-key <log.pem | verifier key> [--origin <origin>]";
 
 function fail(code: number, message: string): never {
@@ -31,7 +35,7 @@ function fail(code: number, message: string): never {
   process.exit(code);
 }
 
-function readSmallFile(path: string, max = MAX_BUNDLE_BYTES): string {
+function readSmallBytes(path: string, max: number): Buffer {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(path);
@@ -39,8 +43,10 @@ function readSmallFile(path: string, max = MAX_BUNDLE_BYTES): string {
     fail(2, `cannot read ${path}`);
   }
   if (stat.size > max) fail(1, `${path} is larger than ${max} bytes`);
-  return fs.readFileSync(path, "utf8");
+  return fs.readFileSync(path);
 }
+
+const readSmallFile = (path: string, max = MAX_BUNDLE_BYTES): string => readSmallBytes(path, max).toString("utf8");
 
 function parseJson(path: string): unknown {
   try {
@@ -103,7 +109,7 @@ function checkWitnesses(note: string, p: Policy): void {
   }
 }
 
-function verifyTlogProofFile(text: string): void {
+function verifyTlogProofFile(text: string): TlogProofVerification {
   try {
     const r = verifyTlogProof(
       text,
@@ -116,6 +122,7 @@ function verifyTlogProofFile(text: string): void {
     const hash = typeof a.payload.content_hash === "string" ? ` content_hash ${a.payload.content_hash}` : "";
     console.log(`OK attestation ${a.id} by issuer ${a.issuer_id} (key ${a.kid}, ${a.created_at})${hash} is in tree ${r.treeSize}`);
     console.log("   (its issuer's signature is checked with the issuer's key: verify the proof bundle for that)");
+    return r;
   } catch (err) {
     const e = err as { code?: string; message: string };
     fail(1, `FAIL ${e.code ?? "malformed_tlog_proof"}: ${e.message}`);
@@ -130,10 +137,16 @@ if (consistency) {
   );
   if (!result.ok) fail(1, `FAIL ${result.code}: ${result.message}`);
   console.log(`OK tree ${result.first.treeSize} is a prefix of tree ${result.second.treeSize} (${result.origin})`);
+} else if (isPdf(file)) {
+  await verifyCertificate(file);
 } else if (file.endsWith(".tlog-proof") || readSmallFile(file, MAX_TLOG_PROOF_BYTES).startsWith(`${TLOG_PROOF_HEADER}\n`)) {
   verifyTlogProofFile(readSmallFile(file, MAX_TLOG_PROOF_BYTES));
 } else {
-  const bundle = parseJson(file);
+  verifyBundle(parseJson(file));
+}
+
+/** A proof bundle's checks, printed; exits 1 if one fails. */
+function verifyBundle(bundle: unknown) {
   // Without --log-key, the policy's key for the bundle's origin.
   const origin = (bundle as { signed_tree_head?: { origin?: unknown } })?.signed_tree_head?.origin;
   const key = logPublicKey ?? policy?.logs.find((l) => l.origin === origin)?.vkey;
@@ -143,4 +156,55 @@ if (consistency) {
   if (!result.ok) fail(1, `FAIL ${result.code}: ${result.message}`);
   if (policy) checkWitnesses((bundle as { signed_tree_head: { checkpoint: string } }).signed_tree_head.checkpoint, policy);
   console.log(`OK attestation at log index ${result.logIndex} is in tree ${result.treeSize} (root ${result.rootHash})`);
+  return result;
+}
+
+function isPdf(path: string): boolean {
+  if (path.toLowerCase().endsWith(".pdf")) return true;
+  try {
+    const fd = fs.openSync(path, "r");
+    const head = Buffer.alloc(PDF_MAGIC.length);
+    fs.readSync(fd, head, 0, head.length, 0);
+    fs.closeSync(fd);
+    return head.toString("latin1") === PDF_MAGIC;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A certificate: its attached proof bundle and tlog-proof verified as files of their own, then
+ * its page must state the SHA-256 and the log entry those attachments prove (a page is what a
+ * person reads; the attachments are what proves it).
+ */
+async function verifyCertificate(path: string) {
+  let pdf: PdfContents;
+  try {
+    pdf = await readPdf(new Uint8Array(readSmallBytes(path, MAX_PDF_BYTES)));
+  } catch (err) {
+    fail(1, `FAIL malformed_certificate: ${path} is not a readable PDF (${(err as Error).message})`);
+  }
+  const attached = pdf.attachments.get("proof-bundle.json");
+  if (!attached) fail(1, "FAIL malformed_certificate: the PDF has no proof-bundle.json attachment");
+  let bundle: { attestation?: { id?: unknown; payload?: { content_hash?: unknown } } };
+  try {
+    bundle = JSON.parse(Buffer.from(attached).toString("utf8"));
+  } catch {
+    fail(1, "FAIL malformed_bundle: the attached proof-bundle.json is not JSON");
+  }
+  console.log("certificate attachment proof-bundle.json:");
+  const result = verifyBundle(bundle);
+  const proofName = [...pdf.attachments.keys()].find((n) => n.endsWith(".tlog-proof"));
+  if (proofName) {
+    console.log(`certificate attachment ${proofName}:`);
+    const r = verifyTlogProofFile(Buffer.from(pdf.attachments.get(proofName)!).toString("utf8"));
+    if (r.attestation.id !== bundle.attestation?.id)
+      fail(1, "FAIL certificate_mismatch: the attached tlog-proof is of another attestation than the proof bundle");
+  }
+  const hash = String(bundle.attestation?.payload?.content_hash ?? "").replace(/^sha256:/, "");
+  const page = pdf.text.replace(/\s+/g, "");
+  if (!/^[0-9a-f]{64}$/.test(hash) || !page.includes(hash) || !page.includes(`entry${result.logIndex}of`))
+    fail(1, "FAIL certificate_mismatch: the page does not state the SHA-256 and the log entry its attachments prove");
+  console.log(`pass certificate_text: the page states SHA-256 ${hash} and log entry ${result.logIndex}, as its attachments prove`);
+  console.log(`OK certificate ${path}: its proofs verify by themselves`);
 }

@@ -73,6 +73,7 @@ describe("export", () => {
         "log/verifier-key.txt",
         ...ids.flatMap((id) => [
           `protections/${id}/${id}.tlog-proof`,
+          `protections/${id}/certificate.pdf`,
           `protections/${id}/proof-bundle.json`,
           `protections/${id}/protection.json`,
         ]),
@@ -82,9 +83,9 @@ describe("export", () => {
     const log = (await api("/v1/log")).body;
     expect(fs.readFileSync(path.join(out, "log/verifier-key.txt"), "utf8")).toBe(`${log.verifier_key}\n`);
     expect(fs.readFileSync(path.join(out, "log/policy.txt"), "utf8")).toBe((await api("/v1/log/policy")).text);
-    expect(fs.readFileSync(path.join(out, "README.txt"), "utf8")).toContain(
-      "npm run verify -- protections/<id>/proof-bundle.json --log-key log/log.pem",
-    );
+    const readme = fs.readFileSync(path.join(out, "README.txt"), "utf8");
+    expect(readme).toContain("npm run verify -- protections/<id>/proof-bundle.json --log-key log/log.pem");
+    expect(readme).toContain("npm run verify -- protections/<id>/certificate.pdf --log-key log/log.pem");
 
     for (const id of ids) {
       const dir = path.join(out, "protections", id);
@@ -98,6 +99,9 @@ describe("export", () => {
       const byPolicy = verify(path.join(dir, `${id}.tlog-proof`), "--policy", path.join(out, "log/policy.txt"));
       expect(byPolicy.status, byPolicy.stdout + byPolicy.stderr).toBe(0);
       expect(byPolicy.stdout).toContain("quorum");
+      const certificate = verify(path.join(dir, "certificate.pdf"), "--log-key", path.join(out, "log/log.pem"));
+      expect(certificate.status, certificate.stdout + certificate.stderr).toBe(0);
+      expect(certificate.stdout).toContain("pass certificate_text");
     }
   });
 

@@ -1,7 +1,8 @@
 // What a creator takes from the Protections page: a protection's badge (it renders, and its HTML
 // and Markdown snippets embed it as a link to the verify page, for light and dark pages), and
-// the export of every protection with its proofs.
+// the export of every protection with its proofs; and its certificate, from every place that offers it.
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import { randomUUID } from "node:crypto";
 import { expect, test, checkPageQuality, logIn } from "./support";
 import { seedConsumer } from "../accounts";
@@ -44,6 +45,7 @@ test("the export button downloads a zip of every protection with its proofs @pho
       "log/verifier-key.txt",
       ...[a, b].flatMap(({ protection_id: id }) => [
         `protections/${id}/${id}.tlog-proof`,
+        `protections/${id}/certificate.pdf`,
         `protections/${id}/proof-bundle.json`,
         `protections/${id}/protection.json`,
       ]),
@@ -85,4 +87,36 @@ test("a protection's badge renders and its snippets link to the verify page @pho
     .toBeGreaterThan(100);
   await embedded.click();
   await expect(page).toHaveURL(minted.verify_url);
+});
+
+test("a certificate downloads from the protections list, the verify page and the share page, and verifies offline @phone", async ({
+  page,
+}, testInfo) => {
+  const creator = seedConsumer({ plan: "creator" });
+  const title = `Certified work ${randomUUID().slice(0, 6)}`;
+  const minted = await mintFor(creator.apiKey, title);
+  const logPem = testInfo.outputPath("log.pem");
+  fs.writeFileSync(logPem, ((await (await fetch(`${baseURL}/v1/log`)).json()) as { public_key: string }).public_key);
+  const expectCertificate = async (click: () => Promise<void>, name: string) => {
+    const [download] = await Promise.all([page.waitForEvent("download"), click()]);
+    expect(download.suggestedFilename()).toBe(`hallmark-certificate-${minted.protection_id}.pdf`);
+    const file = testInfo.outputPath(`${name}.pdf`);
+    await download.saveAs(file);
+    const verified = spawnSync("npm", ["run", "-s", "verify", "--", file, "--log-key", logPem], { encoding: "utf8" });
+    expect(verified.status, verified.stdout + verified.stderr).toBe(0);
+    expect(verified.stdout).toContain("pass certificate_text");
+  };
+
+  await logIn(page, creator);
+  await page.goto("/dashboard/protections");
+  const row = page.getByRole("listitem").filter({ has: page.getByRole("article", { name: title }) });
+  await expectCertificate(() => row.getByRole("link", { name: `Certificate of ${title} (PDF)` }).click(), "from-list");
+
+  await page.goto(`/verify/${minted.protection_id}`);
+  await expectCertificate(() => page.getByRole("link", { name: "Download certificate (PDF)" }).click(), "from-verify");
+  await checkPageQuality(page, testInfo, "verify-certificate");
+
+  await page.goto(`/share/${minted.protection_id}`);
+  await expectCertificate(() => page.getByRole("link", { name: "Download certificate (PDF)" }).click(), "from-share");
+  await checkPageQuality(page, testInfo, "share-certificate");
 });

@@ -95,6 +95,7 @@ function bodyOf(input: ZodType, params: string[]): ZodType {
 function successContent(op: RestOperation, procedure: AnyProcedure) {
   if (op.produces === "text/plain") return { "text/plain": { schema: z.string() } };
   if (op.produces === "image/svg+xml") return { "image/svg+xml": { schema: z.string() } };
+  if (op.produces === "application/pdf") return { "application/pdf": { schema: z.string().meta({ contentMediaType: "application/pdf" }) } };
   if (op.produces === "application/zip") return { "application/zip": { schema: z.string().meta({ contentMediaType: "application/zip" }) } };
   if (op.produces === "application/octet-stream")
     return { "application/octet-stream": { schema: z.string().meta({ contentMediaType: "application/octet-stream" }) } };

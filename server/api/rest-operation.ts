@@ -24,7 +24,7 @@ export interface RestOperation {
   /** Success status (default 200). */
   status?: number;
   /** What a success is sent as (default JSON). */
-  produces?: "application/json" | "text/plain" | "application/octet-stream" | "image/svg+xml" | "application/zip";
+  produces?: "application/json" | "text/plain" | "application/octet-stream" | "image/svg+xml" | "application/zip" | "application/pdf";
   /** Problem codes this operation answers beyond those every operation of its kind can (see openapi.ts). */
   problems?: ErrorCode[];
   /** Request headers the operation reads, beyond credentials. */

@@ -1,12 +1,14 @@
 import "server-only";
 import { getLogInfo, getLogPolicy } from "./log";
 import { listProtections } from "./protection-list";
+import { certificatePdf } from "./certificate-pdf";
 import { getProofBundle, toTlogProof } from "./proof-bundles";
+import { getPublicProtection } from "./public-protections";
 
-/** One file of an account's export: its path in the archive, its text and its time. */
+/** One file of an account's export: its path in the archive, its contents and its time. */
 export interface ExportFile {
   name: string;
-  text: string;
+  data: string | Uint8Array;
   lastModified: Date;
 }
 
@@ -22,6 +24,8 @@ Each protections/<id>/ folder holds:
                     signed tree head: everything needed to check it offline
   <id>.tlog-proof   the same proof as a C2SP tlog-proof (https://c2sp.org/tlog-proof), with the
                     checkpoint's witness cosignatures
+  certificate.pdf   a certificate to show others: it states what the protection's verify link
+                    shows and carries the proof bundle and the tlog-proof as attachments
 
 log/ holds the log's public key (log.pem), its note verifier key (verifier-key.txt) and its
 policy (policy.txt: its keys, witnesses and their quorum). Keep them: they are what you check
@@ -32,6 +36,7 @@ implementation of the C2SP formats):
 
   npm run verify -- protections/<id>/proof-bundle.json --log-key log/log.pem
   npm run verify -- protections/<id>/<id>.tlog-proof --policy log/policy.txt
+  npm run verify -- protections/<id>/certificate.pdf --log-key log/log.pem
 
 and compare the bundle's content_hash with the SHA-256 of your file (sha256sum <file>).
 `;
@@ -45,19 +50,26 @@ and compare the bundle's content_hash with the SHA-256 of your file (sha256sum <
 export async function* exportFiles(tenantId: string): AsyncGenerator<ExportFile> {
   const [info, policy, first] = await Promise.all([getLogInfo(), getLogPolicy(), listProtections({ tenantId, limit: PAGE })]);
   const now = new Date();
-  yield { name: "README.txt", text: readme(info.origin, first.total), lastModified: now };
-  yield { name: "log/log.pem", text: info.public_key.endsWith("\n") ? info.public_key : `${info.public_key}\n`, lastModified: now };
-  yield { name: "log/verifier-key.txt", text: `${info.verifier_key}\n`, lastModified: now };
-  yield { name: "log/policy.txt", text: policy, lastModified: now };
+  yield { name: "README.txt", data: readme(info.origin, first.total), lastModified: now };
+  yield { name: "log/log.pem", data: info.public_key.endsWith("\n") ? info.public_key : `${info.public_key}\n`, lastModified: now };
+  yield { name: "log/verifier-key.txt", data: `${info.verifier_key}\n`, lastModified: now };
+  yield { name: "log/policy.txt", data: policy, lastModified: now };
   let page = first;
   for (;;) {
     for (const item of page.items) {
       const bundle = await getProofBundle({ tenantId, id: item.id });
       const dir = `protections/${item.protection_id}`;
       const lastModified = new Date(item.protected_at);
-      yield { name: `${dir}/protection.json`, text: `${JSON.stringify(item, null, 2)}\n`, lastModified };
-      yield { name: `${dir}/proof-bundle.json`, text: `${JSON.stringify(bundle, null, 2)}\n`, lastModified };
-      yield { name: `${dir}/${item.protection_id}.tlog-proof`, text: toTlogProof(bundle), lastModified };
+      const tlogProof = toTlogProof(bundle);
+      yield { name: `${dir}/protection.json`, data: `${JSON.stringify(item, null, 2)}\n`, lastModified };
+      yield { name: `${dir}/proof-bundle.json`, data: `${JSON.stringify(bundle, null, 2)}\n`, lastModified };
+      yield { name: `${dir}/${item.protection_id}.tlog-proof`, data: tlogProof, lastModified };
+      const protection = await getPublicProtection({ id: item.protection_id });
+      yield {
+        name: `${dir}/certificate.pdf`,
+        data: await certificatePdf({ protection, proof_bundle: bundle, tlog_proof: tlogProof }),
+        lastModified,
+      };
     }
     if (!page.next_cursor) return;
     page = await listProtections({ tenantId, limit: PAGE, cursor: page.next_cursor });

@@ -74,7 +74,7 @@ function withHeaders(res: Response, headers: Record<string, string>): Response {
  */
 export function apiRoute<P extends RestProcedure>(
   procedure: P,
-  edge?: (output: inferProcedureOutput<P>, req: Request) => RouteResult,
+  edge?: (output: inferProcedureOutput<P>, req: Request) => RouteResult | Promise<RouteResult>,
 ): (req: Request, ctx: NextContext) => Promise<Response> {
   const op = (procedure._def.meta as ProcedureMeta | undefined)?.rest;
   if (!op) throw new Error("apiRoute: the procedure has no rest meta");
@@ -96,7 +96,7 @@ export function apiRoute<P extends RestProcedure>(
         signal: req.signal,
         batchIndex: 0,
       })) as inferProcedureOutput<P>;
-      return respond(op, edge ? edge(output, req) : { body: output }, limitHeaders);
+      return respond(op, edge ? await edge(output, req) : { body: output }, limitHeaders);
     } catch (err) {
       return withHeaders(errorToResponse(err, op.input === "body" ? "body" : "query", crypto.randomUUID()), limitHeaders);
     }

@@ -116,6 +116,17 @@ export function ProtectResult({ result, fileName, focusOnMount }: { result: Mint
                 </a>{" "}
                 (C2SP tlog-proof), which carries the log&apos;s checkpoint and its witnesses&apos; cosignatures.
               </p>
+              <p className="text-sm text-stone-700">
+                Or as a{" "}
+                <a
+                  className="font-medium text-teal-800 underline underline-offset-2"
+                  href={`/v1/protections/${encodeURIComponent(result.protection_id)}/certificate.pdf`}
+                  download={`hallmark-certificate-${result.protection_id}.pdf`}
+                >
+                  certificate (PDF)
+                </a>{" "}
+                to show others: it carries both proofs as attachments and verifies by itself.
+              </p>
             </dd>
           </div>
         </dl>

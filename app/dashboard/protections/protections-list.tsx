@@ -61,6 +61,13 @@ function Row({ p }: { p: ProtectionItem }) {
           <a href={p.share_url} className={linkStyle}>
             Share<span className="sr-only"> {name}</span>
           </a>
+          <a
+            href={`/v1/protections/${encodeURIComponent(p.protection_id)}/certificate.pdf`}
+            download={`hallmark-certificate-${p.protection_id}.pdf`}
+            className={linkStyle}
+          >
+            Certificate<span className="sr-only"> of {name} (PDF)</span>
+          </a>
         </div>
       </article>
       <BadgeEmbed protectionId={p.protection_id} verifyUrl={p.verify_url} name={name} />

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { CopyButton } from "../../_components/copy-button";
 import { oembedAlternates } from "../../_components/oembed-link";
-import { Badge, LinkButton, Mono } from "../../_components/ui";
+import { Badge, DownloadLink, LinkButton, Mono } from "../../_components/ui";
 import { loadPublicProtection, type PublicProtection } from "../../_components/verify-data";
 import { ProtectedTime } from "../../_components/verify-facts";
 import { categoryLabel, formatBytes, longDate, shortHash } from "../../_components/verify-format";
@@ -81,6 +81,12 @@ function Actions({ p }: { p: PublicProtection }) {
         Verify this work
       </LinkButton>
       <CopyButton value={p.share_url} label="Copy share link" />
+      <DownloadLink
+        href={`/v1/protections/${encodeURIComponent(p.protection_id)}/certificate.pdf`}
+        download={`hallmark-certificate-${p.protection_id}.pdf`}
+      >
+        Download certificate (PDF)
+      </DownloadLink>
     </div>
   );
 }

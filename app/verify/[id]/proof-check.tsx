@@ -376,6 +376,13 @@ export function ProofCheck({
             </a>
           ) : null}
           <a
+            href={`/v1/protections/${encodeURIComponent(protectionId)}/certificate.pdf`}
+            download={`hallmark-certificate-${protectionId}.pdf`}
+            className="inline-flex items-center rounded-lg border border-stone-300 bg-white px-4 py-2 text-sm font-medium text-stone-900 hover:bg-stone-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-700"
+          >
+            Download certificate (PDF)
+          </a>
+          <a
             href={`/v1/protections/${encodeURIComponent(protectionId)}/tlog-proof`}
             download={`${protectionId}.tlog-proof`}
             className="inline-flex items-center rounded-lg border border-stone-300 bg-white px-4 py-2 text-sm font-medium text-stone-900 hover:bg-stone-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-700"

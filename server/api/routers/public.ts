@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { ZLookup, ZOEmbed, ZPortfolio, ZPublicProtection } from "../schemas/protections";
+import { ZCertificate, ZLookup, ZOEmbed, ZPortfolio, ZPublicProtection } from "../schemas/protections";
 import { ZProofBundle } from "../schemas/attestations";
 import { toTlogProof } from "../../domain/proof-bundles";
 import { getPortfolio, getPublicProofBundle, getPublicProtection } from "../../domain/public-protections";
@@ -9,6 +9,7 @@ import { ZBadgeInput, ZLookupInput, ZOEmbedInput, ZPortfolioInput } from "./publ
 import { oembedOf } from "../../domain/oembed";
 import { protectionBadge } from "../../domain/badges";
 import { lookupContentHash } from "../../domain/lookup";
+import { getCertificate } from "../../domain/certificate";
 import { consumeClientLimit } from "../../limits/client-limits";
 import { ZIdInput } from "../schemas/common";
 
@@ -83,6 +84,26 @@ export const publicRouter = router({
     .input(ZIdInput)
     .output(z.string())
     .query(async ({ input }) => toTlogProof(await getPublicProofBundle(input))),
+  certificate: publicProcedure
+    .meta({
+      rest: {
+        method: "GET",
+        path: "/v1/protections/{id}/certificate.pdf",
+        tag: "Public protections",
+        auth: "optional",
+        produces: "application/pdf",
+        summary: "A protection's certificate, carrying its own proof",
+        description:
+          "A PDF/A-3 certificate: the work and its creator (public protections only; a private one shows only what its verify page shows), the SHA-256, time, log index, issuer and key, the checkpoint and its witnesses, a QR code of the verify URL and how to check it without Hallmark. " +
+          "The proof bundle (proof-bundle.json) and the C2SP tlog-proof (<id>.tlog-proof) are embedded as file attachments, so the PDF verifies by itself: `npm run verify -- certificate.pdf --log-key log.pem`. " +
+          "Through tRPC the procedure answers the facts and proofs the PDF is drawn from.",
+        problems: ["not_found"],
+        responseHeaders: [{ name: "Content-Disposition", description: "attachment; the file name is hallmark-certificate-<id>.pdf" }],
+      },
+    })
+    .input(ZIdInput)
+    .output(ZCertificate)
+    .query(({ input }) => getCertificate(input)),
   badge: publicProcedure
     .meta({
       rest: {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CATEGORIES, VISIBILITIES } from "../../domain/protections";
-import { ZAttestation } from "./attestations";
+import { ZAttestation, ZProofBundle } from "./attestations";
 import { ZCount, ZDateTime, ZHex32, ZJsonObject, ZUuid } from "./common";
 
 /** Answers about consumers' protections, private and public. */
@@ -64,6 +64,10 @@ export const ZPublicProtection = z
     proof_bundle_url: z.url(),
   })
   .meta({ id: "PublicProtection", description: "What a verify link shows: a private protection's metadata is null." });
+
+export const ZCertificate = z
+  .object({ protection: ZPublicProtection, proof_bundle: ZProofBundle, tlog_proof: z.string() })
+  .meta({ id: "Certificate", description: "What a certificate states and the proofs it carries as attachments." });
 
 export const ZPortfolio = z
   .object({

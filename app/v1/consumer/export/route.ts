@@ -6,7 +6,7 @@ import { otherMethods } from "@/server/http/method-not-allowed";
 
 /** The export's files as zip entries, read one at a time as the archive is sent (client-zip streams). */
 async function* entries(tenantId: string) {
-  for await (const f of exportFiles(tenantId)) yield { name: f.name, input: f.text, lastModified: f.lastModified };
+  for await (const f of exportFiles(tenantId)) yield { name: f.name, input: f.data, lastModified: f.lastModified };
 }
 
 // The caller's protections and proofs as a zip, streamed (a consumer key or session).

@@ -1,0 +1,15 @@
+import { publicRouter } from "@/server/api/routers/public";
+import { certificateFileName } from "@/server/domain/certificate";
+import { certificatePdf } from "@/server/domain/certificate-pdf";
+import { apiRoute } from "@/server/http/api-route";
+import { otherMethods } from "@/server/http/method-not-allowed";
+
+// Public: a protection's PDF certificate with its proofs attached. Not cached: each one carries the newest checkpoint.
+export const GET = apiRoute(publicRouter.certificate, async (certificate) => ({
+  body: await certificatePdf(certificate),
+  headers: {
+    "content-type": "application/pdf",
+    "content-disposition": `attachment; filename="${certificateFileName(certificate.protection.protection_id)}"`,
+  },
+}));
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -1,0 +1,168 @@
+// GET /v1/protections/{id}/certificate.pdf: a PDF that opens (poppler renders it), states the
+// protection as its verify link does, and carries its proofs as attachments that the CLI verifies
+// by themselves; a private protection's certificate says nothing its verify link does not, and a
+// certificate whose page and attachments disagree, or that carries no proof, fails.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import PDFDocument from "pdfkit";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { api, baseUrl, expectProblem, logKey, mint, randomContentHash } from "./helpers";
+import { seedConsumer } from "../accounts";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-certificate-"));
+const run = (cmd: string, ...args: string[]) => spawnSync(cmd, args, { encoding: "utf8" });
+const verify = (...args: string[]) => run("npm", "run", "-s", "verify", "--", ...args);
+
+async function minted(body: Record<string, unknown>) {
+  const creator = seedConsumer({ name: "Certified Créatrice" });
+  const res = await mint(creator.apiKey, { content_hash: randomContentHash(), ...body });
+  expect(res.status, res.text).toBe(201);
+  return { ...(res.body as { protection_id: string; content_hash: string; verify_url: string }), creator };
+}
+
+/** Downloads a certificate to a file, checking the answer's headers. */
+async function download(id: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/v1/protections/${id}/certificate.pdf`);
+  expect(res.status, res.status === 200 ? "" : await res.clone().text()).toBe(200);
+  expect(res.headers.get("content-type")).toBe("application/pdf");
+  expect(res.headers.get("content-disposition")).toBe(`attachment; filename="hallmark-certificate-${id}.pdf"`);
+  const file = path.join(dir, `${id}.pdf`);
+  fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+  return file;
+}
+
+const logPem = async () => {
+  const file = path.join(dir, "log.pem");
+  fs.writeFileSync(file, await logKey());
+  return file;
+};
+
+/** Everything a reader of the PDF can get at: its text, its metadata and its attachments' bytes. */
+function contents(file: string) {
+  const text = run("pdftotext", "-layout", file, "-");
+  expect(text.status, text.stderr).toBe(0);
+  const info = run("pdfinfo", file);
+  expect(info.status, info.stderr).toBe(0);
+  const out = fs.mkdtempSync(path.join(dir, "attachments-"));
+  const detach = run("pdfdetach", "-saveall", "-o", out, file);
+  expect(detach.status, detach.stderr).toBe(0);
+  const attachments = Object.fromEntries(fs.readdirSync(out).map((n) => [n, fs.readFileSync(path.join(out, n), "utf8")]));
+  return { text: text.stdout, info: info.stdout, attachments, all: text.stdout + info.stdout + Object.values(attachments).join("") };
+}
+
+/** A PDF made by another program (pdfkit, as an attacker would): these pages and attachments. */
+async function forged(file: string, page: string, attachments: Record<string, string>) {
+  const doc = new PDFDocument();
+  const chunks: Buffer[] = [];
+  doc.on("data", (c: Buffer) => chunks.push(c));
+  const ended = new Promise((r) => doc.on("end", r));
+  doc.text(page);
+  for (const [name, text] of Object.entries(attachments)) doc.file(Buffer.from(text), { name });
+  doc.end();
+  await ended;
+  fs.writeFileSync(file, Buffer.concat(chunks));
+}
+
+describe("certificates", () => {
+  it("opens, states the protection and verifies offline from its own attachments", async () => {
+    const title = "Ørsted fjord at dawn — “first light”";
+    const p = await minted({
+      title,
+      description: "Shot on film.",
+      file_name: "fjord.jpg",
+      content_type: "image/jpeg",
+      file_size: 2_345_678,
+      visibility: "public",
+    });
+    const file = await download(p.protection_id);
+    expect(fs.readFileSync(file).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+
+    // It opens: poppler renders its one A4 page, and the page is not blank.
+    const png = path.join(dir, p.protection_id);
+    const render = run("pdftoppm", "-png", "-r", "50", "-singlefile", file, png);
+    expect(render.status, render.stderr).toBe(0);
+    const { data, info } = await sharp(`${png}.png`).greyscale().raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([414, 585]); // A4 at 50 dpi
+    const dark = data.filter((v) => v < 128).length;
+    expect(dark / data.length).toBeGreaterThan(0.02);
+
+    const c = contents(file);
+    for (const fact of [title, "Certified Créatrice", "fjord.jpg · image/jpeg · 2.2 MiB", p.content_hash, p.verify_url])
+      expect(c.text.replace(/\s+/g, " ")).toContain(fact);
+    expect(c.info).toMatch(/PDF version:\s+1\.7/);
+    expect(c.info).toContain(`Title:           Certificate of protection: ${title}`);
+    expect(Object.keys(c.attachments).sort()).toEqual([`${p.protection_id}.tlog-proof`, "proof-bundle.json"]);
+    const bundle = JSON.parse(c.attachments["proof-bundle.json"]!);
+    expect(bundle.attestation.payload.content_hash).toBe(`sha256:${p.content_hash}`);
+    expect(bundle.attestation.payload.protection_id).toBe(p.protection_id);
+
+    const ok = verify(file, "--log-key", await logPem());
+    expect(ok.status, ok.stdout + ok.stderr).toBe(0);
+    expect(ok.stdout).toContain(`pass certificate_text: the page states SHA-256 ${p.content_hash}`);
+    expect(ok.stdout).toMatch(/OK certificate .*: its proofs verify by themselves/);
+    // Its attachments are standard files: the detached tlog-proof verifies on its own too.
+    const proof = path.join(dir, `${p.protection_id}.tlog-proof`);
+    fs.writeFileSync(proof, c.attachments[`${p.protection_id}.tlog-proof`]!);
+    const alone = verify(proof, "--log-key", await logPem());
+    expect(alone.status, alone.stdout + alone.stderr).toBe(0);
+  });
+
+  it("says nothing of a private protection that its verify link does not", async () => {
+    const secret = `secret-${randomContentHash().slice(0, 12)}`;
+    const p = await minted({
+      title: secret,
+      description: secret,
+      file_name: `${secret}.png`,
+      content_type: "image/x-secret",
+      file_size: 987_654_321,
+      visibility: "private",
+    });
+    const c = contents(await download(p.protection_id));
+    for (const leak of [secret, "image/x-secret", "987654321", "941.9 MiB", "Certified Créatrice"]) expect(c.all).not.toContain(leak);
+    expect(c.text).toContain("A protected work");
+    expect(c.text).toContain(p.content_hash);
+    const ok = verify(path.join(dir, `${p.protection_id}.pdf`), "--log-key", await logPem());
+    expect(ok.status, ok.stdout + ok.stderr).toBe(0);
+  });
+
+  it("fails a certificate whose page and proofs disagree, that carries no proof, or that another log signed", async () => {
+    const p = await minted({ title: "Genuine", visibility: "public" });
+    const c = contents(await download(p.protection_id));
+    const key = await logPem();
+    const other = randomContentHash();
+    const lied = path.join(dir, "lied.pdf");
+    await forged(lied, `SHA-256 ${other}, recorded as entry 0 of the log`, c.attachments);
+    const mismatch = verify(lied, "--log-key", key);
+    expect(mismatch.status).toBe(1);
+    expect(mismatch.stderr).toContain("FAIL certificate_mismatch");
+
+    const bare = path.join(dir, "bare.pdf");
+    await forged(bare, `SHA-256 ${p.content_hash}`, {});
+    const none = verify(bare, "--log-key", key);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toContain("FAIL malformed_certificate: the PDF has no proof-bundle.json attachment");
+
+    const wrongKey = path.join(dir, "other-log.pem");
+    fs.writeFileSync(
+      wrongKey,
+      "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAMJ5+2NrahNrfmoqCEWR74tc0gwtKh9ATDdFAlvkfTwU=\n-----END PUBLIC KEY-----\n",
+    );
+    const foreign = verify(path.join(dir, `${p.protection_id}.pdf`), "--log-key", wrongKey);
+    expect(foreign.status).toBe(1);
+    expect(foreign.stdout + foreign.stderr).toContain("FAIL");
+
+    const notPdf = path.join(dir, "not.pdf");
+    fs.writeFileSync(notPdf, "%PDF-1.7\nthis is not a PDF");
+    const broken = verify(notPdf, "--log-key", key);
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toContain("FAIL malformed_certificate");
+  });
+
+  it("answers an unknown or malformed id with a problem", async () => {
+    expectProblem(await api("/v1/protections/0190a0a0-0000-7000-8000-000000000000/certificate.pdf"), 404, "not_found");
+    expectProblem(await api("/v1/protections/not-an-id/certificate.pdf"), 404, "not_found");
+  });
+});
