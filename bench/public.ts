@@ -1,5 +1,6 @@
 // The public reads a visitor's or an embedding site's request takes (who protected a file, a
-// badge) beside the bare route of the same answer size in the same rounds, and the export's
+// badge, a certificate) beside the bare route of the same answer size in the same rounds (and
+// the certificate beside the proof bundle it is drawn around), and the export's
 // memory: the server's resident set while it streams an account of 1,000 and of 10,000
 // protections.
 import { randomBytes } from "node:crypto";
@@ -66,12 +67,16 @@ export async function publicBench(dir: string, deps: Deps): Promise<string[]> {
     const sizeOf = async (p: string) => (await (await fetch(`${server.url}${p}`, { headers })).arrayBuffer()).byteLength;
     const lookupBytes = await sizeOf(`/v1/lookup?content_hash=${hashes[0]}`);
     const badgeBytes = await sizeOf(`/v1/protections/${ids[0]}/badge.svg`);
+    const certificateBytes = await sizeOf(`/v1/protections/${ids[0]}/certificate.pdf`);
     const c = await compare(
       {
         lookup: { ...common, ids: hashes, pathTemplate: "/v1/lookup?content_hash=ID" },
         lookupBare: { ...common, ids: hashes, pathTemplate: `/bench/bare/ID?bytes=${lookupBytes}` },
         badge: { ...common, ids, pathTemplate: "/v1/protections/ID/badge.svg" },
         badgeBare: { ...common, ids, pathTemplate: `/bench/bare/ID?bytes=${badgeBytes}` },
+        certificate: { ...common, ids, pathTemplate: "/v1/protections/ID/certificate.pdf" },
+        certificateBare: { ...common, ids, pathTemplate: `/bench/bare/ID?bytes=${certificateBytes}` },
+        proofBundle: { ...common, ids, pathTemplate: "/v1/protections/ID/proof-bundle" },
       },
       deps.rounds,
     );
@@ -81,6 +86,9 @@ export async function publicBench(dir: string, deps: Deps): Promise<string[]> {
       `GET /v1/protections/{id}/badge.svg ${deps.fmt(r.badge)}; errors ${r.badge.errors}`,
       `bare GET route of the same URL shape and answer size: ${deps.fmt(r.lookupBare)} (lookup's), ${deps.fmt(r.badgeBare)} (badge's)`,
       `ratio lookup/bare ${fmtRatio(c.ratio("lookup", "lookupBare"))}; badge/bare ${fmtRatio(c.ratio("badge", "badgeBare"))}`,
+      `GET /v1/protections/{id}/certificate.pdf (${(certificateBytes / 1024).toFixed(0)} KiB) ${deps.fmt(r.certificate)}; errors ${r.certificate.errors}`,
+      `GET /v1/protections/{id}/proof-bundle ${deps.fmt(r.proofBundle)}; bare of the certificate's size ${deps.fmt(r.certificateBare)}`,
+      `ratio certificate/proof-bundle ${fmtRatio(c.ratio("certificate", "proofBundle"))}; certificate/bare ${fmtRatio(c.ratio("certificate", "certificateBare"))}`,
     ];
     const small = await exportOnce(server, creds.consumer_key);
     await mintMany(server, creds.consumer_key, 9000);
