@@ -44,6 +44,10 @@ export const VERIFY_ERROR_CODES = [
   "unknown_log",
   /** A tlog-proof file is not well formed. */
   "malformed_tlog_proof",
+  /** An RFC 3161 time-stamp token (or a certificate pinned to check it) is not well formed. */
+  "malformed_timestamp",
+  /** An RFC 3161 token is not over these bytes, its signature fails, or its signer is not a pinned TSA. */
+  "timestamp_invalid",
 ] as const;
 
 export type VerifyErrorCode = (typeof VERIFY_ERROR_CODES)[number];
