@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import jsQR from "jsqr";
 import PDFDocument from "pdfkit";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
@@ -13,6 +14,8 @@ import { api, baseUrl, expectProblem, logKey, mint, randomContentHash } from "./
 import { seedConsumer } from "../accounts";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-certificate-"));
+/** A client address of its own: certificates are limited per address, and other tests spend the shared one. */
+const newClient = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join(".")}`;
 const run = (cmd: string, ...args: string[]) => spawnSync(cmd, args, { encoding: "utf8" });
 const verify = (...args: string[]) => run("npm", "run", "-s", "verify", "--", ...args);
 
@@ -25,7 +28,7 @@ async function minted(body: Record<string, unknown>) {
 
 /** Downloads a certificate to a file, checking the answer's headers. */
 async function download(id: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/v1/protections/${id}/certificate.pdf`);
+  const res = await fetch(`${baseUrl}/v1/protections/${id}/certificate.pdf`, { headers: { "x-forwarded-for": newClient() } });
   expect(res.status, res.status === 200 ? "" : await res.clone().text()).toBe(200);
   expect(res.headers.get("content-type")).toBe("application/pdf");
   expect(res.headers.get("content-disposition")).toBe(`attachment; filename="hallmark-certificate-${id}.pdf"`);
@@ -88,6 +91,13 @@ describe("certificates", () => {
     expect([info.width, info.height]).toEqual([414, 585]); // A4 at 50 dpi
     const dark = data.filter((v) => v < 128).length;
     expect(dark / data.length).toBeGreaterThan(0.02);
+
+    // Its QR code, read from the rendered page by an independent decoder, is the verify URL.
+    const sharp150 = path.join(dir, `${p.protection_id}-150`);
+    expect(run("pdftoppm", "-png", "-r", "150", "-singlefile", file, sharp150).status).toBe(0);
+    const rgba = await sharp(`${sharp150}.png`).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const qr = jsQR(new Uint8ClampedArray(rgba.data), rgba.info.width, rgba.info.height);
+    expect(qr?.data).toBe(p.verify_url);
 
     const c = contents(file);
     for (const fact of [title, "Certified Créatrice", "fjord.jpg · image/jpeg · 2.2 MiB", p.content_hash, p.verify_url])
@@ -161,8 +171,28 @@ describe("certificates", () => {
     expect(broken.stderr).toContain("FAIL malformed_certificate");
   });
 
+  it("limits each client address, with RateLimit headers; an API key spends its own budget instead", async () => {
+    const client = newClient();
+    const id = "0190a0a0-0000-7000-8000-000000000000";
+    const first = await api(`/v1/protections/${id}/certificate.pdf`, { headers: { "x-forwarded-for": client } });
+    expectProblem(first, 404, "not_found");
+    const quota = Number(/"certificate";q=(\d+);w=60/.exec(first.headers.get("ratelimit-policy") ?? "")?.[1]);
+    expect(quota).toBe(60);
+    const rest = await Promise.all(
+      Array.from({ length: quota }, () => api(`/v1/protections/${id}/certificate.pdf`, { headers: { "x-forwarded-for": client } })),
+    );
+    const refused = rest.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(1);
+    expectProblem(refused[0]!, 429, "rate_limited");
+    expect(Number(refused[0]!.headers.get("retry-after"))).toBeGreaterThan(0);
+    const { apiKey } = seedConsumer();
+    const keyed = await api(`/v1/protections/${id}/certificate.pdf`, { key: apiKey, headers: { "x-forwarded-for": client } });
+    expectProblem(keyed, 404, "not_found");
+  });
+
   it("answers an unknown or malformed id with a problem", async () => {
-    expectProblem(await api("/v1/protections/0190a0a0-0000-7000-8000-000000000000/certificate.pdf"), 404, "not_found");
-    expectProblem(await api("/v1/protections/not-an-id/certificate.pdf"), 404, "not_found");
+    const headers = { "x-forwarded-for": newClient() };
+    expectProblem(await api("/v1/protections/0190a0a0-0000-7000-8000-000000000000/certificate.pdf", { headers }), 404, "not_found");
+    expectProblem(await api("/v1/protections/not-an-id/certificate.pdf", { headers }), 404, "not_found");
   });
 });

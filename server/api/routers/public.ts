@@ -15,6 +15,8 @@ import { ZIdInput } from "../schemas/common";
 
 /** Lookups per client address and minute; a caller with an API key spends its key's budget instead. */
 export const LOOKUP_LIMIT = { name: "lookup", quota: 120, window: 60 } as const;
+/** Certificates per client address and minute (each is drawn anew, tens of milliseconds of CPU); an API key spends its key's budget. */
+export const CERTIFICATE_LIMIT = { name: "certificate", quota: 60, window: 60 } as const;
 
 /** What visitors see without an account: verify and share pages, portfolios, who protected a file. */
 export const publicRouter = router({
@@ -96,14 +98,18 @@ export const publicRouter = router({
         description:
           "A PDF/A-3 certificate: the work and its creator (public protections only; a private one shows only what its verify page shows), the SHA-256, time, log index, issuer and key, the checkpoint and its witnesses, a QR code of the verify URL and how to check it without Hallmark. " +
           "The proof bundle (proof-bundle.json) and the C2SP tlog-proof (<id>.tlog-proof) are embedded as file attachments, so the PDF verifies by itself: `npm run verify -- certificate.pdf --log-key log.pem`. " +
-          "Through tRPC the procedure answers the facts and proofs the PDF is drawn from.",
-        problems: ["not_found"],
+          "Through tRPC the procedure answers the facts and proofs the PDF is drawn from. " +
+          `Limited to ${CERTIFICATE_LIMIT.quota} requests per minute per client address (RateLimit headers), or by the API key's limits when one is sent.`,
+        problems: ["not_found", "rate_limited"],
         responseHeaders: [{ name: "Content-Disposition", description: "attachment; the file name is hallmark-certificate-<id>.pdf" }],
       },
     })
     .input(ZIdInput)
     .output(ZCertificate)
-    .query(({ input }) => getCertificate(input)),
+    .query(async ({ ctx, input }) => {
+      if (ctx.principal?.kind !== "api_key") await consumeClientLimit(CERTIFICATE_LIMIT, ctx.clientAddress, ctx.responseHeaders);
+      return getCertificate(input);
+    }),
   badge: publicProcedure
     .meta({
       rest: {
