@@ -4,4 +4,6 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { startWitnessing } = await import("./server/log/witnessing");
   startWitnessing();
+  const { startTimestamping } = await import("./server/log/timestamping");
+  startTimestamping();
 }

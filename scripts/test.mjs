@@ -187,6 +187,30 @@ async function startWitness(name, algorithm) {
 }
 
 /**
+ * The test TSA (e2e/tsa: RFC 3161 by OpenSSL's `ts`, with test controls) in its own process.
+ * Resolves with its URL and the file of the root certificate its tokens chain to.
+ */
+async function startTsa() {
+  const port = await freePort();
+  const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["e2e/tsa/main.ts", "--listen", `127.0.0.1:${port}`, "--test-control"], {
+    cwd: root,
+    env: baseEnv,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  const line = await new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (out.includes("\n")) resolve(out.split("\n")[0]);
+    });
+    child.on("exit", (code) => reject(new Error(`the test TSA exited with ${code}`)));
+  });
+  return { ...JSON.parse(line), stop: () => child.kill("SIGTERM") };
+}
+
+/**
  * Two witnesses, one Ed25519 and one ML-DSA-44, and the policy naming them: either one is a
  * quorum, so a test can take one down and the log stays witnessed.
  */
@@ -251,6 +275,9 @@ async function suite(label, databaseUrl, instances) {
   fs.mkdirSync(mailDir);
   const mail = await startMailCatcher(mailDir);
   const witnessing = await startWitnesses(dataDir);
+  // The embedded default runs with a TSA (RFC 3161), stamping once a second; the PostgreSQL
+  // run without one, as a deployment without HALLMARK_TSA_URL does.
+  const tsa = label === "sqlite" ? await startTsa() : undefined;
   // Several instances share their rate-limit counters through Redis, as in production.
   const redisUrl = instances > 1 ? await redisUrlIfReachable() : undefined;
   const env = {
@@ -265,6 +292,7 @@ async function suite(label, databaseUrl, instances) {
     // X-Forwarded-For (the throttling tests need clients of their own), as one trusted proxy does.
     HALLMARK_TRUSTED_PROXIES: "1",
     HALLMARK_WITNESS_POLICY: witnessing.file,
+    ...(tsa ? { HALLMARK_TSA_URL: tsa.url, HALLMARK_TSA_CERT: tsa.root_pem, HALLMARK_TSA_INTERVAL: "1" } : {}),
     ...(redisUrl ? { HALLMARK_REDIS_URL: redisUrl } : {}),
   };
   sh("node", ["scripts/prisma.mjs", "deploy"], env);
@@ -279,6 +307,7 @@ async function suite(label, databaseUrl, instances) {
       HALLMARK_TEST_BASE_URLS: servers.map((s) => s.baseUrl).join(","),
       HALLMARK_TEST_DB: label,
       HALLMARK_TEST_WITNESSES: JSON.stringify(witnessing.witnesses.map(({ name, url, vkey }) => ({ name, url, vkey }))),
+      ...(tsa ? { HALLMARK_TEST_TSA: JSON.stringify({ url: tsa.url, root_pem: tsa.root_pem }) } : {}),
     };
     if (suites.includes("rest")) await vitest("rest", testEnv, label);
     // The browser suite runs once, on the embedded default: the pages sit on the same procedures.
@@ -286,6 +315,7 @@ async function suite(label, databaseUrl, instances) {
   } finally {
     for (const s of servers) s.stop();
     witnessing.stop();
+    tsa?.stop();
     await mail.stop();
   }
   audit(env, label);

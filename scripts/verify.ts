@@ -9,6 +9,8 @@
 // cosigned by a quorum of its witnesses. A .tlog-proof is a C2SP tlog-proof@v1 file. A
 // certificate (GET /v1/protections/{id}/certificate.pdf) is checked from its attachments: the
 // proof bundle and the tlog-proof, which must prove the hash and log entry its page states.
+// --tsa-cert is the PEM certificate (a TSA's root, or its own) that a bundle's RFC 3161
+// timestamp must chain to; with it, the bundle's `timestamp` is checked and the time stated.
 // Exit status: 0 verified, 1 verification failed (the reason is printed), 2 usage or I/O error.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
@@ -24,6 +26,8 @@ import {
   type Policy,
 } from "@/lib/verify";
 import { MAX_TLOG_PROOF_BYTES, TLOG_PROOF_HEADER, type TlogProofVerification, verifyTlogProof } from "@/lib/verify/tlog-proof";
+import { verifyBundleTimestamp } from "@/lib/verify/bundle-timestamp";
+import { parseCertificates } from "@/lib/verify/rfc3161";
 import { MAX_PDF_BYTES, PDF_MAGIC, type PdfContents, readPdf } from "./pdf-reader";
 
 const USAGE =
@@ -60,7 +64,7 @@ function parseJson(path: string): unknown {
 const { values, positionals } = (() => {
   try {
     return parseArgs({
-      options: { "log-key": { type: "string" }, origin: { type: "string" }, policy: { type: "string" } },
+      options: { "log-key": { type: "string" }, origin: { type: "string" }, policy: { type: "string" }, "tsa-cert": { type: "string" } },
       allowPositionals: true,
     });
   } catch (err) {
@@ -74,6 +78,36 @@ if (!file || (!keyArg && (consistency || !values.policy)) || positionals.length 
 const logPublicKey = keyArg ? (fs.existsSync(keyArg) ? readSmallFile(keyArg).trim() : keyArg) : undefined;
 const opts = { logPublicKey: logPublicKey!, origin: values.origin };
 const policy = values.policy ? readPolicy(values.policy) : undefined;
+const tsaCertificates = values["tsa-cert"] ? readTsaCertificates(values["tsa-cert"]) : undefined;
+
+function readTsaCertificates(path: string) {
+  try {
+    return parseCertificates(readSmallFile(path));
+  } catch (err) {
+    fail(2, `--tsa-cert ${path}: ${(err as Error).message}`);
+  }
+}
+
+/** A bundle's RFC 3161 timestamp: checked with --tsa-cert, else only said to be there. Exits 1 if it fails. */
+async function checkTimestamp(bundle: unknown, logKey: string) {
+  if ((bundle as { timestamp?: unknown })?.timestamp === undefined) {
+    if (tsaCertificates) fail(1, "FAIL timestamp_missing: --tsa-cert was given but the bundle carries no RFC 3161 timestamp");
+    return;
+  }
+  if (!tsaCertificates) {
+    console.log("note timestamp: the bundle carries an RFC 3161 timestamp; --tsa-cert <the TSA's certificate> checks it");
+    return;
+  }
+  try {
+    const t = await verifyBundleTimestamp(bundle, { logPublicKey: logKey, origin: values.origin, tsaCertificates });
+    console.log(
+      `pass timestamp: the entry existed no later than ${t!.existedBy.toISOString()}, per ${t!.tsa} (time-stamped tree of size ${t!.treeSize})`,
+    );
+  } catch (err) {
+    const e = err as { code?: string; message: string };
+    fail(1, `FAIL ${e.code ?? "timestamp_invalid"}: ${e.message}`);
+  }
+}
 
 function readPolicy(path: string): Policy {
   let p: Policy;
@@ -142,7 +176,9 @@ if (consistency) {
 } else if (file.endsWith(".tlog-proof") || readSmallFile(file, MAX_TLOG_PROOF_BYTES).startsWith(`${TLOG_PROOF_HEADER}\n`)) {
   verifyTlogProofFile(readSmallFile(file, MAX_TLOG_PROOF_BYTES));
 } else {
-  verifyBundle(parseJson(file));
+  const bundle = parseJson(file);
+  const result = verifyBundle(bundle);
+  await checkTimestamp(bundle, result.key);
 }
 
 /** A proof bundle's checks, printed; exits 1 if one fails. */
@@ -156,7 +192,7 @@ function verifyBundle(bundle: unknown) {
   if (!result.ok) fail(1, `FAIL ${result.code}: ${result.message}`);
   if (policy) checkWitnesses((bundle as { signed_tree_head: { checkpoint: string } }).signed_tree_head.checkpoint, policy);
   console.log(`OK attestation at log index ${result.logIndex} is in tree ${result.treeSize} (root ${result.rootHash})`);
-  return result;
+  return { ...result, key };
 }
 
 function isPdf(path: string): boolean {
@@ -194,6 +230,7 @@ async function verifyCertificate(path: string) {
   }
   console.log("certificate attachment proof-bundle.json:");
   const result = verifyBundle(bundle);
+  await checkTimestamp(bundle, result.key);
   const proofName = [...pdf.attachments.keys()].find((n) => n.endsWith(".tlog-proof"));
   if (proofName) {
     console.log(`certificate attachment ${proofName}:`);

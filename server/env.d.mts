@@ -17,6 +17,11 @@ export type HallmarkEnv = {
   trustedProxies: number;
   /** A C2SP tlog-policy file naming the witnesses that cosign the log's checkpoints, and their quorum. */
   witnessPolicyFile: string | undefined;
+  /** An RFC 3161 time-stamping authority: the newest checkpoint is time-stamped there at most once per tsaIntervalSeconds. */
+  tsaUrl: string | undefined;
+  /** PEM certificate(s) the TSA's tokens must chain to (its root or its own); tokens that do not are not stored. */
+  tsaCertFile: string | undefined;
+  tsaIntervalSeconds: number;
 };
 export function readEnv(source?: Record<string, string | undefined>): HallmarkEnv;
 export function readEnvOrExit(): HallmarkEnv;

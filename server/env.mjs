@@ -40,6 +40,9 @@ const ZEnv = z.object({
     .optional(),
   HALLMARK_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
   HALLMARK_WITNESS_POLICY: z.string().min(1).optional(),
+  HALLMARK_TSA_URL: z.url({ protocol: /^https?$/ }).optional(),
+  HALLMARK_TSA_CERT: z.string().min(1).optional(),
+  HALLMARK_TSA_INTERVAL: z.coerce.number().int().min(1).max(86_400).default(60),
 });
 
 /** @typedef {import("./env.d.mts").HallmarkEnv} HallmarkEnv */
@@ -82,5 +85,8 @@ export function readEnv(source = process.env) {
     redisUrl: e.HALLMARK_REDIS_URL,
     trustedProxies: e.HALLMARK_TRUSTED_PROXIES,
     witnessPolicyFile: e.HALLMARK_WITNESS_POLICY ? path.resolve(e.HALLMARK_WITNESS_POLICY) : undefined,
+    tsaUrl: e.HALLMARK_TSA_URL,
+    tsaCertFile: e.HALLMARK_TSA_CERT ? path.resolve(e.HALLMARK_TSA_CERT) : undefined,
+    tsaIntervalSeconds: e.HALLMARK_TSA_INTERVAL,
   };
 }

@@ -62,6 +62,8 @@ export type TsaMode = "ok" | "down" | "garbage" | "wrong-imprint" | "reject";
 export interface TestTsaOptions {
   /** The TSA certificate's common name. */
   name?: string;
+  /** Serve POST /_test/mode (body: a TsaMode) and GET /_test/seen: only for tests. */
+  testControl?: boolean;
 }
 
 export class TestTsa {
@@ -72,8 +74,11 @@ export class TestTsa {
   readonly seen = { granted: 0, rejected: 0, refused: 0 };
   private server: http.Server | undefined;
 
+  private readonly testControl: boolean;
+
   constructor(opts: TestTsaOptions = {}) {
     this.name = opts.name ?? "Hallmark Test TSA";
+    this.testControl = opts.testControl ?? false;
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-tsa-"));
     const ssl = (...args: string[]) => execFileSync("openssl", args, { cwd: this.dir, stdio: ["ignore", "pipe", "pipe"] });
     fs.writeFileSync(path.join(this.dir, "tsa.cnf"), CONFIG);
@@ -194,10 +199,20 @@ export class TestTsa {
     return fs.readFileSync(path.join(this.dir, "forged.der"));
   }
 
-  async listen(port = 0): Promise<string> {
+  private async control(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    let text = "";
+    for await (const chunk of req) text += chunk;
+    if (req.url === "/_test/mode" && req.method === "POST") {
+      this.mode = text.trim() as TsaMode;
+      res.writeHead(204).end();
+    } else if (req.url === "/_test/seen") res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(this.seen));
+    else res.writeHead(404, { "content-type": "text/plain" }).end("no such control\n");
+  }
+
+  async listen(port = 0, host = "127.0.0.1"): Promise<string> {
     this.server = http.createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(port, "127.0.0.1", resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/`;
+    await new Promise<void>((resolve) => this.server!.listen(port, host, resolve));
+    return `http://${host}:${(this.server.address() as AddressInfo).port}/`;
   }
 
   async close(): Promise<void> {
@@ -210,6 +225,7 @@ export class TestTsa {
       this.seen.refused++;
       res.writeHead(status, { "content-type": "text/plain", ...headers }).end(`${status}\n`);
     };
+    if (this.testControl && req.url?.startsWith("/_test/")) return this.control(req, res);
     if (this.mode === "down") return refuse(503, { "retry-after": "1" });
     if (req.method !== "POST") return refuse(405, { allow: "POST" });
     if (req.headers["content-type"] !== "application/timestamp-query") return refuse(415);

@@ -106,17 +106,8 @@ async function verifySigner(signed: pkijs.SignedData, data: Uint8Array, trusted:
   return signer!;
 }
 
-/**
- * Checks a TimeStampToken (DER) over `data`: its TSTInfo's imprint is the SHA-256 of `data`, its
- * CMS signature verifies, and the signer's certificate chains, as of the token's time, to one of
- * `trusted` (the pinned TSA certificate or its root) and is a time-stamping certificate. Throws a
- * VerifyError (`malformed_timestamp` or `timestamp_invalid`) naming what failed.
- */
-export async function verifyTimestampToken(
-  token: Uint8Array,
-  data: Uint8Array,
-  trusted: pkijs.Certificate[],
-): Promise<TimestampVerification> {
+/** The token's SignedData and TSTInfo, its single signer and its imprint over `data` checked. */
+async function openToken(token: Uint8Array, data: Uint8Array): Promise<{ signed: pkijs.SignedData; info: pkijs.TSTInfo }> {
   if (token.byteLength > MAX_TIMESTAMP_TOKEN_BYTES) throw new VerifyError("malformed_timestamp", "the token is too large");
   let signed: pkijs.SignedData;
   let info: pkijs.TSTInfo;
@@ -137,8 +128,42 @@ export async function verifyTimestampToken(
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data as Uint8Array<ArrayBuffer>));
   if (hex(info.messageImprint.hashedMessage.valueBlock.valueHexView) !== hex(digest))
     fail("the token's imprint is not the SHA-256 of the timestamped bytes");
-  const genTime = info.genTime;
-  const signer = await verifySigner(signed, data, trusted, genTime);
+  return { signed, info };
+}
+
+const resultOf = (info: pkijs.TSTInfo, signer: pkijs.Certificate): TimestampVerification => ({
+  genTime: info.genTime,
+  tsa: nameOf(signer),
+  serial: hex(info.serialNumber.valueBlock.valueHexView),
+  policy: info.policy,
+});
+
+/**
+ * Checks a TimeStampToken (DER) over `data`: its TSTInfo's imprint is the SHA-256 of `data`, its
+ * CMS signature verifies, and the signer's certificate chains, as of the token's time, to one of
+ * `trusted` (the pinned TSA certificate or its root) and is a time-stamping certificate. Throws a
+ * VerifyError (`malformed_timestamp` or `timestamp_invalid`) naming what failed.
+ */
+export async function verifyTimestampToken(
+  token: Uint8Array,
+  data: Uint8Array,
+  trusted: pkijs.Certificate[],
+): Promise<TimestampVerification> {
+  const { signed, info } = await openToken(token, data);
+  const signer = await verifySigner(signed, data, trusted, info.genTime);
   requireTimeStampingPurpose(signer);
-  return { genTime, tsa: nameOf(signer), serial: hex(info.serialNumber.valueBlock.valueHexView), policy: info.policy };
+  return resultOf(info, signer);
+}
+
+/**
+ * What a token says, its imprint and its signature checked against the certificate it carries,
+ * but no trust decided: for a log that records tokens without a pinned TSA certificate. A
+ * verifier uses verifyTimestampToken.
+ */
+export async function readTimestampToken(token: Uint8Array, data: Uint8Array): Promise<TimestampVerification> {
+  const { signed, info } = await openToken(token, data);
+  const params = { signer: 0, data: Uint8Array.from(data).buffer, checkChain: false, extendedMode: true as const };
+  const r = await signed.verify(params).catch((e: Error) => fail(`the token's signature does not verify: ${e.message}`));
+  if (!r.signatureVerified || !r.signerCertificate) fail("the token's signature does not verify");
+  return resultOf(info, r.signerCertificate!);
 }

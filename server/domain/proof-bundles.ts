@@ -1,6 +1,9 @@
 import "server-only";
 import { leafData } from "@/lib/verify/attestation";
+import { bytesToBase64 } from "@/lib/verify/encoding";
 import { formatTlogProof } from "@/lib/verify/tlog-proof";
+import { getConfig } from "../config";
+import { getDb } from "../db";
 import { toHex } from "../crypto/hash";
 import { getStore } from "../store";
 import { getLogIdentity } from "../log/log-identity";
@@ -25,6 +28,26 @@ async function witnessedCheckpointCovering(index: number, newest: Checkpoint): P
 }
 
 /**
+ * With a TSA configured, the earliest time-stamped checkpoint that holds entry `index`, its token
+ * and the entry's inclusion proof in it (lib/verify/bundle-timestamp.ts checks them); else none.
+ */
+async function timestampCovering(index: number) {
+  if (!getConfig().tsaUrl) return undefined;
+  const db = getDb().read;
+  const stamp = await db.checkpointTimestamp.findFirst({ where: { treeSize: { gt: BigInt(index) } }, orderBy: { treeSize: "asc" } });
+  if (!stamp) return undefined;
+  const cp = await db.checkpoint.findUnique({ where: { treeSize: stamp.treeSize } });
+  if (!cp) return undefined;
+  const size = Number(stamp.treeSize);
+  const hashes = await proveInclusion(index, size);
+  return {
+    checkpoint: cp.note,
+    token: bytesToBase64(stamp.token),
+    inclusion_proof: { tree_size: size, root_hash: toHex(cp.rootHash), hashes: hashes.map(toHex) },
+  };
+}
+
+/**
  * Everything needed to verify an attestation offline (lib/verify verifyProofBundle): the
  * attestation, its issuer and key, and its inclusion proof against the newest checkpoint (the published one, when witnessed).
  * A hot path: one read for the rows (on SQLite with the proof's lowest nodes), one for the
@@ -39,12 +62,14 @@ export async function getProofBundle({ tenantId, id }: { tenantId: string; id: s
   const size = Number(checkpoint.treeSize);
   const hashes = await proveInclusion(index, size, rows.lowerNodes);
   const sth = toTreeHeadView(origin, checkpoint);
+  const timestamp = await timestampCovering(index);
   return {
     attestation: toAttestationView(rows.attestation),
     issuer: toIssuerView(rows.issuer),
     key: toKeyView(rows.signingKey),
     inclusion_proof: { log_index: index, tree_size: size, root_hash: sth.root_hash, hashes: hashes.map(toHex) },
     signed_tree_head: sth,
+    ...(timestamp ? { timestamp } : {}),
   };
 }
 

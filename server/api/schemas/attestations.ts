@@ -66,5 +66,18 @@ export const ZProofBundle = z
     key: ZSigningKey,
     inclusion_proof: ZInclusionProof,
     signed_tree_head: ZSignedTreeHead,
+    timestamp: z
+      .object({
+        checkpoint: z
+          .string()
+          .meta({ description: "A checkpoint (signed note, as the log signed it) whose UTF-8 bytes the token is over." }),
+        token: z.string().meta({ description: "RFC 3161 TimeStampToken, DER, base64." }),
+        inclusion_proof: z.object({ tree_size: ZCount, root_hash: ZHex32, hashes: z.array(ZHex32) }),
+      })
+      .optional()
+      .meta({
+        description:
+          "With HALLMARK_TSA_URL: the earliest time-stamped checkpoint holding the entry, its TSA token and the entry's inclusion proof in it. The entry existed no later than the token's time, on the TSA's word (npm run verify -- … --tsa-cert).",
+      }),
   })
   .meta({ id: "ProofBundle", description: "Everything needed to verify an attestation offline (npm run verify, or lib/verify)." });

@@ -1,0 +1,80 @@
+import "server-only";
+import fs from "node:fs";
+import { parseCertificates, readTimestampToken, verifyTimestampToken } from "@/lib/verify/rfc3161";
+import { getConfig } from "../config";
+import { getDb, isUniqueViolation } from "../db";
+import { getStore } from "../store";
+import { requestTimestamp } from "./tsa-client";
+
+/**
+ * Time-stamping (RFC 3161): the newest checkpoint's signed note, exactly as the log signed it, is
+ * sent to the TSA named by HALLMARK_TSA_URL, and the token it grants is stored with the
+ * checkpoint's size. Proof bundles carry the token of the earliest stamped checkpoint that holds
+ * their entry: the entry existed no later than the TSA's time, on the TSA's word, not Hallmark's.
+ *
+ * Contract:
+ * - Never on the write path: a timer, at most one request per HALLMARK_TSA_INTERVAL seconds,
+ *   and none while the log has not grown since the last stamped size.
+ * - A token is stored only when granted over that note with this request's nonce
+ *   (tsa-client.ts) and, with HALLMARK_TSA_CERT, only when it chains to that certificate.
+ * - A TSA that fails (down, refusing, answering nonsense) is retried with exponential backoff
+ *   up to MAX_BACKOFF_MS and holds up nothing. Instances may each stamp a size now and then;
+ *   the row's key keeps the first.
+ */
+const MAX_BACKOFF_MS = 10 * 60_000;
+const globalRef = globalThis as unknown as { __hallmarkTimestamping?: NodeJS.Timeout };
+
+/** The pinned certificates of HALLMARK_TSA_CERT, read once; undefined without one. */
+let pinned: ReturnType<typeof parseCertificates> | undefined;
+function pinnedCertificates() {
+  const file = getConfig().tsaCertFile;
+  if (!file) return undefined;
+  pinned ??= parseCertificates(fs.readFileSync(file, "utf8"));
+  return pinned;
+}
+
+/** One round: stamps the newest checkpoint if it is larger than the newest stamped one. Answers whether it stored a token. */
+export async function timestampRound(url: string): Promise<boolean> {
+  const cp = await getStore().reads.latestCheckpoint();
+  if (!cp || cp.treeSize === 0n) return false;
+  const db = getDb();
+  const newest = await db.read.checkpointTimestamp.findFirst({ orderBy: { treeSize: "desc" }, select: { treeSize: true } });
+  if (newest && newest.treeSize >= cp.treeSize) return false;
+  const note = new TextEncoder().encode(cp.note);
+  const token = await requestTimestamp(url, note);
+  const trusted = pinnedCertificates();
+  const stamped = trusted ? await verifyTimestampToken(token, note, trusted) : await readTimestampToken(token, note);
+  try {
+    await db.write((tx) =>
+      tx.checkpointTimestamp.create({
+        data: { treeSize: cp.treeSize, token: Uint8Array.from(token), genTime: stamped.genTime, tsa: stamped.tsa },
+      }),
+    );
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+  }
+  return true;
+}
+
+/** Starts time-stamping in this process if HALLMARK_TSA_URL is set (idempotent). */
+export function startTimestamping(): void {
+  const { tsaUrl, tsaIntervalSeconds } = getConfig();
+  if (!tsaUrl || globalRef.__hallmarkTimestamping) return;
+  const interval = tsaIntervalSeconds * 1000;
+  let failures = 0;
+  const schedule = (ms: number) => {
+    globalRef.__hallmarkTimestamping = setTimeout(run, ms);
+    globalRef.__hallmarkTimestamping.unref();
+  };
+  const run = async () => {
+    try {
+      await timestampRound(tsaUrl);
+      failures = 0;
+    } catch (err) {
+      failures++;
+      console.error(`[hallmark] time-stamping failed (${failures} in a row): ${(err as Error).message}`);
+    }
+    schedule(failures ? Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(failures, 20)) : interval);
+  };
+  schedule(Math.min(interval, 1_000));
+}
