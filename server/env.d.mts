@@ -19,7 +19,7 @@ export type HallmarkEnv = {
   witnessPolicyFile: string | undefined;
   /** An RFC 3161 time-stamping authority: the newest checkpoint is time-stamped there at most once per tsaIntervalSeconds. */
   tsaUrl: string | undefined;
-  /** PEM certificate(s) the TSA's tokens must chain to (its root or its own); tokens that do not are not stored. */
+  /** PEM certificate(s) the TSA's tokens must chain to (its root or its own); required with tsaUrl. */
   tsaCertFile: string | undefined;
   tsaIntervalSeconds: number;
 };

@@ -65,6 +65,11 @@ export function readEnv(source = process.env) {
     throw new Error(`Invalid Hallmark configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  // A token is stated as a fact (on certificates, in bundles) only if it chains to a pinned certificate.
+  if (e.HALLMARK_TSA_URL && !e.HALLMARK_TSA_CERT)
+    throw new Error(
+      "Invalid Hallmark configuration:\n  HALLMARK_TSA_CERT: required with HALLMARK_TSA_URL (the TSA's root or certificate, PEM)",
+    );
   const dataDir = path.resolve(e.HALLMARK_DATA_DIR);
   const databaseUrl = e.DATABASE_URL ?? `file:${path.join(dataDir, "hallmark.db")}`;
   const baseUrl = (e.HALLMARK_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");

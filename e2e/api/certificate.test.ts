@@ -149,6 +149,14 @@ describe("certificates", () => {
     expect(mismatch.status).toBe(1);
     expect(mismatch.stderr).toContain("FAIL certificate_mismatch");
 
+    // The true hash and entry, and beside them a hash the proofs do not prove.
+    const entry = JSON.parse(c.attachments["proof-bundle.json"]!).attestation.log_index;
+    const padded = path.join(dir, "padded.pdf");
+    await forged(padded, `SHA-256 ${p.content_hash}, recorded as entry ${entry} of the log; SHA-256 ${other}`, c.attachments);
+    const extra = verify(padded, "--log-key", key);
+    expect(extra.status).toBe(1);
+    expect(extra.stderr).toContain(`FAIL certificate_mismatch: the page shows the hash ${other}, which its attachments do not prove`);
+
     const bare = path.join(dir, "bare.pdf");
     await forged(bare, `SHA-256 ${p.content_hash}`, {});
     const none = verify(bare, "--log-key", key);

@@ -97,6 +97,126 @@ describe("RFC 3161 time-stamp tokens", () => {
     expect(code).toBe("timestamp_invalid");
   });
 
+  it("refuses, at once, a token whose certificates sign each other in a cycle", async () => {
+    // B (self-signed) issues A; A's key re-issues B; a time-stamping signer issued by A; the
+    // token carries A and the re-issued B: a path builder that does not remember would go round.
+    const d = tsa.dir;
+    const ssl = (...args: string[]) => execFileSync("openssl", args, { cwd: d, stdio: ["ignore", "pipe", "pipe"] });
+    const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"];
+    ssl(
+      "req",
+      "-x509",
+      "-new",
+      ...ec,
+      "-keyout",
+      "cb.key",
+      "-out",
+      "cb0.pem",
+      "-days",
+      "30",
+      "-subj",
+      "/CN=Cycle B",
+      "-config",
+      "tsa.cnf",
+      "-extensions",
+      "v3_ca",
+    );
+    ssl("req", "-new", ...ec, "-keyout", "ca_a.key", "-out", "ca_a.csr", "-subj", "/CN=Cycle A", "-config", "tsa.cnf");
+    ssl(
+      "x509",
+      "-req",
+      "-in",
+      "ca_a.csr",
+      "-CA",
+      "cb0.pem",
+      "-CAkey",
+      "cb.key",
+      "-CAcreateserial",
+      "-out",
+      "ca_a.pem",
+      "-days",
+      "30",
+      "-extfile",
+      "tsa.cnf",
+      "-extensions",
+      "v3_ca",
+    );
+    ssl("req", "-new", "-key", "cb.key", "-out", "cb.csr", "-subj", "/CN=Cycle B", "-config", "tsa.cnf");
+    ssl(
+      "x509",
+      "-req",
+      "-in",
+      "cb.csr",
+      "-CA",
+      "ca_a.pem",
+      "-CAkey",
+      "ca_a.key",
+      "-CAcreateserial",
+      "-out",
+      "cb1.pem",
+      "-days",
+      "30",
+      "-extfile",
+      "tsa.cnf",
+      "-extensions",
+      "v3_ca",
+    );
+    ssl("req", "-new", ...ec, "-keyout", "cs.key", "-out", "cs.csr", "-subj", "/CN=Cycle TSA", "-config", "tsa.cnf");
+    ssl(
+      "x509",
+      "-req",
+      "-in",
+      "cs.csr",
+      "-CA",
+      "ca_a.pem",
+      "-CAkey",
+      "ca_a.key",
+      "-CAcreateserial",
+      "-out",
+      "cs.pem",
+      "-days",
+      "30",
+      "-extfile",
+      "tsa.cnf",
+      "-extensions",
+      "v3_tsa",
+    );
+    fs.writeFileSync(
+      path.join(d, "cycle-chain.pem"),
+      fs.readFileSync(path.join(d, "ca_a.pem"), "utf8") + fs.readFileSync(path.join(d, "cb1.pem"), "utf8"),
+    );
+    const data = randomBytes(32);
+    fs.writeFileSync(path.join(d, "cycle.dat"), data);
+    ssl("ts", "-query", "-data", "cycle.dat", "-sha256", "-cert", "-out", "cycle.tsq");
+    ssl(
+      "ts",
+      "-reply",
+      "-config",
+      "tsa.cnf",
+      "-section",
+      "tsa_config",
+      "-queryfile",
+      "cycle.tsq",
+      "-signer",
+      "cs.pem",
+      "-inkey",
+      "cs.key",
+      "-chain",
+      "cycle-chain.pem",
+      "-out",
+      "cycle.tsr",
+    );
+    const token = execFileSync("openssl", ["ts", "-reply", "-in", "cycle.tsr", "-token_out"], {
+      cwd: d,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const started = Date.now();
+    expect(await codeOf(verifyTimestampToken(token, data, parseCertificates(tsa.rootPem)))).toBe("timestamp_invalid");
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // Pinning the cycle's own B makes the same token good: the path is signer → A → B.
+    expect(await codeOf(verifyTimestampToken(token, data, parseCertificates(fs.readFileSync(path.join(d, "cb0.pem"), "utf8"))))).toBe("ok");
+  });
+
   it("refuses a token with a changed signature or time, and bytes that are no token", async () => {
     const data = randomBytes(32);
     const token = opensslToken(tsa, data);

@@ -39,11 +39,11 @@ function parseDer(bytes: Uint8Array, what: string): asn1js.AsnType {
 
 /** A certificate from PEM text or DER bytes. */
 export function parseCertificate(input: string | Uint8Array): pkijs.Certificate {
-  const der =
-    typeof input === "string"
-      ? Uint8Array.from(atob(input.replace(/-----(BEGIN|END) CERTIFICATE-----/g, "").replace(/\s+/g, "")), (c) => c.charCodeAt(0))
-      : input;
   try {
+    const der =
+      typeof input === "string"
+        ? Uint8Array.from(atob(input.replace(/-----(BEGIN|END) CERTIFICATE-----/g, "").replace(/\s+/g, "")), (c) => c.charCodeAt(0))
+        : input;
     return new pkijs.Certificate({ schema: parseDer(der, "the certificate") });
   } catch (err) {
     if (err instanceof VerifyError) throw err;
@@ -78,31 +78,61 @@ function requireTimeStampingPurpose(cert: pkijs.Certificate): void {
 
 const derOf = (cert: pkijs.Certificate) => hex(cert.toSchema().toBER());
 
+/** A token carries its signer and perhaps its chain; more than this is not a TSA's. */
+const MAX_TOKEN_CERTIFICATES = 8;
+/** Certificates from the signer to a pinned one, at most. */
+const MAX_PATH = 5;
+const ID_BASIC_CONSTRAINTS = "2.5.29.19";
+
+const validAt = (cert: pkijs.Certificate, at: Date) => at >= cert.notBefore.value && at <= cert.notAfter.value;
+const isCa = (cert: pkijs.Certificate) =>
+  Boolean((cert.extensions?.find((e) => e.extnID === ID_BASIC_CONSTRAINTS)?.parsedValue as pkijs.BasicConstraints | undefined)?.cA);
+
 /**
- * The CMS signature verified and its signer trusted as of genTime: either the signer's chain
- * (from the token's certificates) leads to a pinned certificate, or the signer is itself the
- * pinned certificate (PKI.js builds no path that ends at a leaf), valid at genTime.
+ * The signer's path to a pinned certificate, built here rather than by PKI.js (whose path
+ * building follows certificates that sign each other without end): from the signer, each step
+ * to a CA certificate (from the pins or the token) whose subject is the issuer's name and whose
+ * key verifies the certificate, each valid at `at`, until a pinned certificate is reached. The
+ * walk is bounded by MAX_PATH steps over a bounded pool and never revisits a certificate.
+ */
+async function requirePinnedPath(signer: pkijs.Certificate, pool: pkijs.Certificate[], trusted: pkijs.Certificate[], at: Date) {
+  const pinned = new Set(trusted.map(derOf));
+  const seen = new Set<string>();
+  let cert = signer;
+  for (let depth = 0; depth < MAX_PATH; depth++) {
+    const der = derOf(cert);
+    if (!validAt(cert, at)) fail(`the certificate ${nameOf(cert)} was not valid at the token's time`);
+    if (pinned.has(der)) return;
+    seen.add(der);
+    let issuer: pkijs.Certificate | undefined;
+    for (const candidate of [...trusted, ...pool]) {
+      const cd = derOf(candidate);
+      if (seen.has(cd) || !candidate.subject.isEqual(cert.issuer) || !isCa(candidate)) continue;
+      if (await cert.verify(candidate).catch(() => false)) {
+        issuer = candidate;
+        break;
+      }
+    }
+    if (!issuer) fail("the token's signer does not chain to a pinned certificate");
+    cert = issuer!;
+  }
+  fail("the token's certificate chain is longer than a TSA's");
+}
+
+/**
+ * The CMS signature (over the signed attributes, whose message digest is the TSTInfo's) verified
+ * by PKI.js, then the signer trusted as of genTime: its path leads to a pinned certificate, or it
+ * is itself pinned.
  */
 async function verifySigner(signed: pkijs.SignedData, data: Uint8Array, trusted: pkijs.Certificate[], genTime: Date) {
-  // PKI.js checks the imprint again against the bytes (hence `data`).
-  const params = { signer: 0, data: Uint8Array.from(data).buffer, checkDate: genTime, extendedMode: true as const };
-  let chained: pkijs.SignedDataVerifyResult | undefined;
-  try {
-    chained = await signed.verify({ ...params, trustedCerts: trusted, checkChain: true });
-  } catch (err) {
-    const e = err as pkijs.SignedDataVerifyError;
-    // A bad signature or imprint is final; only a chain that ends at no pinned CA may still be a pinned leaf.
-    if (e.signatureVerified === false || e.code !== 5) fail(`the token's signature does not verify: ${e.message}`);
-  }
-  if (chained?.signatureVerified && chained.signerCertificateVerified) return chained.signerCertificate!;
-  const alone = await signed
-    .verify({ ...params, checkChain: false })
-    .catch((e: Error) => fail(`the token's signature does not verify: ${e.message}`));
-  const signer = alone.signerCertificate;
-  if (!alone.signatureVerified || !signer) fail("the token's signature does not verify");
-  if (!trusted.some((t) => derOf(t) === derOf(signer!))) fail("the token's signer does not chain to a pinned certificate");
-  if (genTime < signer!.notBefore.value || genTime > signer!.notAfter.value)
-    fail("the token's time is outside its signer certificate's validity");
+  const pool = (signed.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
+  if ((signed.certificates?.length ?? 0) > MAX_TOKEN_CERTIFICATES) fail("the token carries more certificates than a TSA's");
+  // PKI.js checks the imprint again against the bytes (hence `data`); no chain: that is ours to build.
+  const params = { signer: 0, data: Uint8Array.from(data).buffer, checkDate: genTime, checkChain: false, extendedMode: true as const };
+  const r = await signed.verify(params).catch((e: Error) => fail(`the token's signature does not verify: ${e.message}`));
+  const signer = r.signerCertificate;
+  if (!r.signatureVerified || !signer) fail("the token's signature does not verify");
+  await requirePinnedPath(signer!, pool, trusted, genTime);
   return signer!;
 }
 

@@ -1,6 +1,6 @@
 import "server-only";
 import fs from "node:fs";
-import { parseCertificates, readTimestampToken, verifyTimestampToken } from "@/lib/verify/rfc3161";
+import { parseCertificates, verifyTimestampToken } from "@/lib/verify/rfc3161";
 import { getConfig } from "../config";
 import { getDb, isUniqueViolation } from "../db";
 import { getStore } from "../store";
@@ -16,19 +16,22 @@ import { requestTimestamp } from "./tsa-client";
  * - Never on the write path: a timer, at most one request per HALLMARK_TSA_INTERVAL seconds,
  *   and none while the log has not grown since the last stamped size.
  * - A token is stored only when granted over that note with this request's nonce
- *   (tsa-client.ts) and, with HALLMARK_TSA_CERT, only when it chains to that certificate.
+ *   (tsa-client.ts), when it chains to HALLMARK_TSA_CERT (required with the URL), and when its
+ *   time is within CLOCK_SKEW_MS of the span from the checkpoint's making to now: the earliest
+ *   token is the one bundles carry, so a wrong one must never get in.
  * - A TSA that fails (down, refusing, answering nonsense) is retried with exponential backoff
  *   up to MAX_BACKOFF_MS and holds up nothing. Instances may each stamp a size now and then;
  *   the row's key keeps the first.
  */
 const MAX_BACKOFF_MS = 10 * 60_000;
+const CLOCK_SKEW_MS = 5 * 60_000;
 const globalRef = globalThis as unknown as { __hallmarkTimestamping?: NodeJS.Timeout };
 
-/** The pinned certificates of HALLMARK_TSA_CERT, read once; undefined without one. */
+/** The pinned certificates of HALLMARK_TSA_CERT, read once. */
 let pinned: ReturnType<typeof parseCertificates> | undefined;
 function pinnedCertificates() {
   const file = getConfig().tsaCertFile;
-  if (!file) return undefined;
+  if (!file) throw new Error("HALLMARK_TSA_CERT is not set");
   pinned ??= parseCertificates(fs.readFileSync(file, "utf8"));
   return pinned;
 }
@@ -42,8 +45,10 @@ export async function timestampRound(url: string): Promise<boolean> {
   if (newest && newest.treeSize >= cp.treeSize) return false;
   const note = new TextEncoder().encode(cp.note);
   const token = await requestTimestamp(url, note);
-  const trusted = pinnedCertificates();
-  const stamped = trusted ? await verifyTimestampToken(token, note, trusted) : await readTimestampToken(token, note);
+  const stamped = await verifyTimestampToken(token, note, pinnedCertificates());
+  const t = stamped.genTime.getTime();
+  if (t < cp.timestamp.getTime() - CLOCK_SKEW_MS || t > Date.now() + CLOCK_SKEW_MS)
+    throw new Error(`the TSA's time ${stamped.genTime.toISOString()} is not between the checkpoint's making and now`);
   try {
     await db.write((tx) =>
       tx.checkpointTimestamp.create({
@@ -74,7 +79,7 @@ export function startTimestamping(): void {
       failures++;
       console.error(`[hallmark] time-stamping failed (${failures} in a row): ${(err as Error).message}`);
     }
-    schedule(failures ? Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(failures, 20)) : interval);
+    schedule(failures ? Math.max(interval, Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(failures, 20))) : interval);
   };
   schedule(Math.min(interval, 1_000));
 }

@@ -17,6 +17,22 @@ const FAILURES: Record<number, string> = {
   25: "systemFailure",
 };
 
+/** The body, refused beyond `max` bytes without reading the rest. */
+async function readCapped(res: Response, max: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body?.getReader();
+  for (let r = await reader?.read(); r && !r.done; r = await reader!.read()) {
+    size += r.value.byteLength;
+    if (size > max) {
+      await reader!.cancel();
+      throw new TsaError("the TSA's answer is too large");
+    }
+    chunks.push(r.value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
 /** A time-stamping authority that did not grant a usable token: down, refusing, or answering nonsense. */
 export class TsaError extends Error {
   override name = "TsaError";
@@ -40,7 +56,7 @@ function failureNames(info: pkijs.PKIStatusInfo): string {
 export async function requestTimestamp(url: string, data: Uint8Array, timeoutMs = 10_000): Promise<Uint8Array> {
   const digest = createHash("sha256").update(data).digest();
   const nonce = randomBytes(8);
-  nonce[0]! &= 0x7f; // a positive INTEGER
+  nonce[0] = (nonce[0]! & 0x7f) | 1; // a positive INTEGER in minimal DER: no leading zero byte
   const request = new pkijs.TimeStampReq({
     version: 1,
     messageImprint: new pkijs.MessageImprint({
@@ -62,11 +78,17 @@ export async function requestTimestamp(url: string, data: Uint8Array, timeoutMs 
   } catch (err) {
     throw new TsaError(`the TSA did not answer: ${(err as Error).message}`);
   }
-  const body = new Uint8Array(await res.arrayBuffer());
-  if (!res.ok) throw new TsaError(`the TSA answered HTTP ${res.status}`);
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new TsaError(`the TSA answered HTTP ${res.status}`);
+  }
+  if (Number(res.headers.get("content-length") ?? 0) > MAX_REPLY_BYTES) {
+    await res.body?.cancel();
+    throw new TsaError("the TSA's answer is too large");
+  }
+  const body = await readCapped(res, MAX_REPLY_BYTES);
   if (!res.headers.get("content-type")?.startsWith("application/timestamp-reply"))
     throw new TsaError(`the TSA answered ${res.headers.get("content-type") ?? "no content type"}, not application/timestamp-reply`);
-  if (body.byteLength > MAX_REPLY_BYTES) throw new TsaError("the TSA's answer is too large");
   let reply: pkijs.TimeStampResp;
   let info: pkijs.TSTInfo;
   try {

@@ -1,0 +1,20 @@
+// The environment's rules: a bad value fails at start with a message naming it.
+import { describe, expect, it } from "vitest";
+import { readEnv } from "./env.mjs";
+
+describe("readEnv: time-stamping", () => {
+  it("is off by default, and takes a TSA URL only with the certificate its tokens must chain to", () => {
+    expect(readEnv({}).tsaUrl).toBeUndefined();
+    expect(() => readEnv({ HALLMARK_TSA_URL: "https://tsa.example/" })).toThrow(/HALLMARK_TSA_CERT: required with HALLMARK_TSA_URL/);
+    const env = readEnv({ HALLMARK_TSA_URL: "https://tsa.example/", HALLMARK_TSA_CERT: "tsa.pem" });
+    expect(env.tsaUrl).toBe("https://tsa.example/");
+    expect(env.tsaCertFile).toMatch(/\/tsa\.pem$/);
+    expect(env.tsaIntervalSeconds).toBe(60);
+  });
+
+  it("refuses a TSA URL that is not http(s), and an interval outside 1 s to a day", () => {
+    expect(() => readEnv({ HALLMARK_TSA_URL: "ftp://tsa.example/", HALLMARK_TSA_CERT: "x" })).toThrow(/HALLMARK_TSA_URL/);
+    expect(() => readEnv({ HALLMARK_TSA_INTERVAL: "0" })).toThrow(/HALLMARK_TSA_INTERVAL/);
+    expect(() => readEnv({ HALLMARK_TSA_INTERVAL: "86401" })).toThrow(/HALLMARK_TSA_INTERVAL/);
+  });
+});
