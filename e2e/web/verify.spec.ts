@@ -296,3 +296,27 @@ test("a visitor's pinned policy whose quorum is not met is said plainly; the log
   await page.getByRole("button", { name: "Use the log's policy again" }).click();
   await expect(page.getByText("Proof verified in your browser")).toBeVisible();
 });
+
+test("checks the RFC 3161 time-stamp in the browser against the authority the log names @phone", async ({ page }, testInfo) => {
+  const base = (process.env.HALLMARK_TEST_BASE_URLS ?? "").split(",")[0]!;
+  const log = (await (await fetch(`${base}/v1/log`)).json()) as { timestamping: { certificate_pem: string } | null };
+  test.skip(!log.timestamping, "this run has no time-stamping authority (HALLMARK_TSA_URL)");
+  // The suite's TSA stamps the newest checkpoint every second: wait until this entry's bundle carries a token.
+  await expect
+    .poll(
+      async () =>
+        Boolean(
+          ((await (await fetch(`${base}/v1/protections/${work.protection_id}/proof-bundle`)).json()) as { timestamp?: unknown }).timestamp,
+        ),
+      {
+        timeout: 20_000,
+      },
+    )
+    .toBe(true);
+  await page.goto(`/verify/${work.protection_id}`);
+  await expect(page.getByText("Proof verified in your browser")).toBeVisible();
+  const stamp = check(page, "Time-stamped by an independent authority");
+  await expect(stamp).toContainText("Passed");
+  await expect(stamp).toContainText(/existed no later than \d\d:\d\d:\d\d UTC on \d{4}-\d\d-\d\d, per Hallmark Test TSA/);
+  await checkPageQuality(page, testInfo, "verify-timestamp");
+});

@@ -6,6 +6,7 @@ import { getLogIdentity } from "../log/log-identity";
 import { proveConsistency } from "../log/log-proofs";
 import { readTile } from "../log/tiles";
 import { publishedCheckpoint } from "../log/published";
+import { tsaCertificatePem } from "../log/timestamping";
 import { witnessPolicy } from "../log/witness-policy";
 import { describeQuorum } from "@/lib/verify";
 import { formatPolicy } from "@/lib/verify/policy";
@@ -72,6 +73,19 @@ export async function getLogPolicy(): Promise<string> {
   );
 }
 
+/** The TSA the log's checkpoints are time-stamped by, the certificate its tokens chain to, and how far it has stamped. */
+async function timestampingView() {
+  const { tsaUrl, tsaCertFile, tsaIntervalSeconds } = getConfig();
+  if (!tsaUrl || !tsaCertFile) return null;
+  const newest = await getDb().read.checkpointTimestamp.findFirst({ orderBy: { treeSize: "desc" }, select: { treeSize: true } });
+  return {
+    tsa_url: tsaUrl,
+    certificate_pem: tsaCertificatePem(),
+    interval_seconds: tsaIntervalSeconds,
+    stamped_tree_size: newest ? Number(newest.treeSize) : 0,
+  };
+}
+
 async function witnessingView() {
   const policy = witnessPolicy();
   if (!policy) return null;
@@ -100,7 +114,7 @@ async function witnessingView() {
 
 export async function getLogInfo() {
   const id = await getLogIdentity();
-  const [latest, witnessing] = await Promise.all([getLatestCheckpoint(), witnessingView()]);
+  const [latest, witnessing, timestamping] = await Promise.all([getLatestCheckpoint(), witnessingView(), timestampingView()]);
   return {
     origin: id.origin,
     tree_size: Number(latest.treeSize),
@@ -118,6 +132,7 @@ export async function getLogInfo() {
       signs_until: k.signsUntil ? iso(k.signsUntil) : null,
     })),
     witnessing,
+    timestamping,
   };
 }
 

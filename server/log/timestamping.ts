@@ -27,12 +27,19 @@ const MAX_BACKOFF_MS = 10 * 60_000;
 const CLOCK_SKEW_MS = 5 * 60_000;
 const globalRef = globalThis as unknown as { __hallmarkTimestamping?: NodeJS.Timeout };
 
-/** The pinned certificates of HALLMARK_TSA_CERT, read once. */
-let pinned: ReturnType<typeof parseCertificates> | undefined;
-function pinnedCertificates() {
+/** HALLMARK_TSA_CERT's text, read once: what /v1/log publishes for verifiers to compare with their own pin. */
+let pem: string | undefined;
+export function tsaCertificatePem(): string {
   const file = getConfig().tsaCertFile;
   if (!file) throw new Error("HALLMARK_TSA_CERT is not set");
-  pinned ??= parseCertificates(fs.readFileSync(file, "utf8"));
+  pem ??= fs.readFileSync(file, "utf8");
+  return pem;
+}
+
+/** The pinned certificates of HALLMARK_TSA_CERT, parsed once. */
+let pinned: ReturnType<typeof parseCertificates> | undefined;
+function pinnedCertificates() {
+  pinned ??= parseCertificates(tsaCertificatePem());
   return pinned;
 }
 

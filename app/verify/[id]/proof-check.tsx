@@ -8,7 +8,7 @@ import { parsePolicy, parseVerifierKey, verifyProofBundle, verifyWitnessedCheckp
 import { bytesToHex } from "@/lib/verify/encoding";
 import { Mono, Spinner, cx } from "../../_components/ui";
 
-type CheckId = Check["name"] | "page_match" | "witnesses";
+type CheckId = Check["name"] | "page_match" | "witnesses" | "timestamp";
 type CheckState = { id: CheckId; state: "pending" | "pass" | "fail" | "skipped"; detail: string };
 
 const CHECKS: Array<{ id: CheckId; label: string; explains: string }> = [
@@ -22,6 +22,11 @@ const CHECKS: Array<{ id: CheckId; label: string; explains: string }> = [
     label: "Cosigned by independent witnesses",
     explains: "Witnesses named by the policy vouch that everyone sees this same log.",
   },
+  {
+    id: "timestamp",
+    label: "Time-stamped by an independent authority",
+    explains: "An RFC 3161 time-stamping authority signed that the log held this entry by its time.",
+  },
 ];
 
 /** Where a visitor's own policy is kept (it then replaces the one this log publishes). */
@@ -32,6 +37,7 @@ interface LogInfo {
   public_key?: string;
   key_id?: string;
   verifier_key?: string;
+  timestamping?: { certificate_pem?: string; interval_seconds?: number } | null;
 }
 
 type Outcome =
@@ -83,6 +89,31 @@ function witnessCheck(bundle: unknown, policyText: string): CheckState & { unwit
 }
 
 const initialChecks = (): CheckState[] => CHECKS.map((c) => ({ id: c.id, state: "pending", detail: "" }));
+
+/**
+ * The seventh check: the bundle's RFC 3161 token, against the TSA certificate the log names (the
+ * CLI's --tsa-cert pins one's own). PKI.js is loaded only when there is a token to check.
+ */
+async function timestampCheck(bundle: unknown, log: LogInfo | null, logKey: string): Promise<CheckState> {
+  const id = "timestamp" as const;
+  const pem = log?.timestamping?.certificate_pem;
+  if (!pem) return { id, state: "skipped", detail: "This log names no time-stamping authority: its times are its own." };
+  if ((bundle as { timestamp?: unknown }).timestamp === undefined) {
+    const every = log?.timestamping?.interval_seconds;
+    return { id, state: "skipped", detail: `Not yet time-stamped: the log asks its authority at most every ${every ?? "few"} seconds.` };
+  }
+  try {
+    const [{ verifyBundleTimestamp }, { parseCertificates }] = await Promise.all([
+      import("@/lib/verify/bundle-timestamp"),
+      import("@/lib/verify/rfc3161"),
+    ]);
+    const t = await verifyBundleTimestamp(bundle, { logPublicKey: logKey, tsaCertificates: parseCertificates(pem) });
+    const at = t!.existedBy.toISOString();
+    return { id, state: "pass", detail: `existed no later than ${at.slice(11, 19)} UTC on ${at.slice(0, 10)}, per ${t!.tsa}` };
+  } catch (e) {
+    return { id, state: "fail", detail: `The time-stamp does not verify: ${(e as Error).message}.` };
+  }
+}
 
 async function fetchText(url: string, what: string): Promise<string> {
   let res: Response;
@@ -176,7 +207,12 @@ async function runChecks(expected: {
     : { id: "witnesses" as const, state: "skipped" as const, detail: "Not checked: an earlier check failed." };
   out[5] = { id: witnessed.id, state: witnessed.state, detail: witnessed.detail };
   if (witnessed.state === "fail") reason ??= witnessed.detail;
-  const ok = result.ok && match.state === "pass" && witnessed.state !== "fail";
+  const stamped = result.ok
+    ? await timestampCheck(bundle, log, logKey)
+    : { id: "timestamp" as const, state: "skipped" as const, detail: "Not checked: an earlier check failed." };
+  out[6] = stamped;
+  if (stamped.state === "fail") reason ??= stamped.detail;
+  const ok = result.ok && match.state === "pass" && witnessed.state !== "fail" && stamped.state !== "fail";
   return {
     phase: "done",
     ok,

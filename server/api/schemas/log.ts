@@ -37,6 +37,17 @@ export const ZLogInfo = z
       })
       .nullable()
       .meta({ description: "null when no witness policy is configured." }),
+    timestamping: z
+      .object({
+        tsa_url: z.url(),
+        certificate_pem: z
+          .string()
+          .meta({ description: "The certificate(s) the TSA's tokens chain to (HALLMARK_TSA_CERT): pin your own copy to check them." }),
+        interval_seconds: ZCount,
+        stamped_tree_size: ZCount.meta({ description: "The largest checkpoint with an RFC 3161 token; 0 before the first." }),
+      })
+      .nullable()
+      .meta({ description: "null when no time-stamping authority is configured (HALLMARK_TSA_URL)." }),
   })
   .meta({ id: "LogInfo" });
 
