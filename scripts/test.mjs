@@ -159,40 +159,12 @@ function audit(env, label) {
 }
 
 /**
- * A test witness (e2e/witness: C2SP tlog-witness, with test controls) in its own process.
- * Resolves with its URL and verifier key once it listens.
+ * A test peer (a tsx entry point under e2e/) in its own process, stopped with the run. Resolves
+ * with the JSON line it prints first (where it listens, and what a client needs of it).
  */
-async function startWitness(name, algorithm) {
+async function startPeer(what, script, args) {
   const port = await freePort();
-  const child = spawn(
-    path.join(root, "node_modules/.bin/tsx"),
-    ["e2e/witness/main.ts", "--listen", `127.0.0.1:${port}`, "--name", name, "--algorithm", algorithm, "--test-control"],
-    {
-      cwd: root,
-      env: baseEnv,
-      stdio: ["ignore", "pipe", "ignore"],
-    },
-  );
-  children.add(child);
-  child.on("exit", () => children.delete(child));
-  const line = await new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      if (out.includes("\n")) resolve(out.split("\n")[0]);
-    });
-    child.on("exit", (code) => reject(new Error(`the test witness exited with ${code}`)));
-  });
-  return { ...JSON.parse(line), name, stop: () => child.kill("SIGTERM") };
-}
-
-/**
- * The test TSA (e2e/tsa: RFC 3161 by OpenSSL's `ts`, with test controls) in its own process.
- * Resolves with its URL and the file of the root certificate its tokens chain to.
- */
-async function startTsa() {
-  const port = await freePort();
-  const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["e2e/tsa/main.ts", "--listen", `127.0.0.1:${port}`, "--test-control"], {
+  const child = spawn(path.join(root, "node_modules/.bin/tsx"), [script, "--listen", `127.0.0.1:${port}`, "--test-control", ...args], {
     cwd: root,
     env: baseEnv,
     stdio: ["ignore", "pipe", "ignore"],
@@ -205,10 +177,19 @@ async function startTsa() {
       out += d;
       if (out.includes("\n")) resolve(out.split("\n")[0]);
     });
-    child.on("exit", (code) => reject(new Error(`the test TSA exited with ${code}`)));
+    child.on("exit", (code) => reject(new Error(`the ${what} exited with ${code}`)));
   });
   return { ...JSON.parse(line), stop: () => child.kill("SIGTERM") };
 }
+
+/** A test witness (e2e/witness: C2SP tlog-witness, with test controls): its URL and verifier key. */
+async function startWitness(name, algorithm) {
+  const witness = await startPeer("test witness", "e2e/witness/main.ts", ["--name", name, "--algorithm", algorithm]);
+  return { ...witness, name };
+}
+
+/** The test TSA (e2e/tsa: RFC 3161 by OpenSSL's `ts`, with test controls): its URL and the file of the root its tokens chain to. */
+const startTsa = () => startPeer("test TSA", "e2e/tsa/main.ts", []);
 
 /**
  * Two witnesses, one Ed25519 and one ML-DSA-44, and the policy naming them: either one is a
