@@ -57,6 +57,8 @@ ess_cert_id_chain = no
 ess_cert_id_alg = sha256
 `;
 
+const NEW_KEY = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"];
+
 export type TsaMode = "ok" | "down" | "garbage" | "wrong-imprint" | "reject";
 
 export interface TestTsaOptions {
@@ -80,68 +82,66 @@ export class TestTsa {
     this.name = opts.name ?? "Hallmark Test TSA";
     this.testControl = opts.testControl ?? false;
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-tsa-"));
-    const ssl = (...args: string[]) => execFileSync("openssl", args, { cwd: this.dir, stdio: ["ignore", "pipe", "pipe"] });
     fs.writeFileSync(path.join(this.dir, "tsa.cnf"), CONFIG);
     fs.writeFileSync(path.join(this.dir, "serial"), "01\n");
-    const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"];
-    ssl(
+    this.selfSigned("ca", `${this.name} Root`);
+    this.issue("tsa", this.name, "ca", "v3_tsa");
+    // A certificate of the same root that is not for time-stamping, for tests that must refuse it.
+    this.issue("web", `${this.name} web server`, "ca", "v3_not_tsa");
+  }
+
+  /** Runs OpenSSL in this TSA's folder, where its config (tsa.cnf), keys and certificates are; answers its stdout. */
+  openssl(...args: string[]): Buffer {
+    return execFileSync("openssl", args, { cwd: this.dir, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 20 });
+  }
+
+  /** A new P-256 key `<file>.key` and a self-signed CA certificate `<file>.pem` for `name`. */
+  selfSigned(file: string, name: string): void {
+    this.openssl(
       "req",
       "-x509",
       "-new",
-      ...ec,
+      ...NEW_KEY,
       "-keyout",
-      "ca.key",
+      `${file}.key`,
       "-out",
-      "ca.pem",
+      `${file}.pem`,
       "-days",
       "3650",
       "-subj",
-      `/CN=${this.name} Root`,
+      `/CN=${name}`,
       "-config",
       "tsa.cnf",
       "-extensions",
       "v3_ca",
     );
-    ssl("req", "-new", ...ec, "-keyout", "tsa.key", "-out", "tsa.csr", "-subj", `/CN=${this.name}`, "-config", "tsa.cnf");
-    ssl(
+  }
+
+  /**
+   * A certificate `<file>.pem` for `name`, issued by `<issuer>.pem` and `<issuer>.key` under the
+   * config's `profile` section, of a new key `<file>.key`, or of `<key>.key` when one is named.
+   */
+  issue(file: string, name: string, issuer: string, profile: "v3_ca" | "v3_tsa" | "v3_not_tsa", key?: string): void {
+    const keyArgs = key ? ["-key", `${key}.key`] : [...NEW_KEY, "-keyout", `${file}.key`];
+    this.openssl("req", "-new", ...keyArgs, "-out", `${file}.csr`, "-subj", `/CN=${name}`, "-config", "tsa.cnf");
+    this.openssl(
       "x509",
       "-req",
       "-in",
-      "tsa.csr",
+      `${file}.csr`,
       "-CA",
-      "ca.pem",
+      `${issuer}.pem`,
       "-CAkey",
-      "ca.key",
+      `${issuer}.key`,
       "-CAcreateserial",
       "-out",
-      "tsa.pem",
+      `${file}.pem`,
       "-days",
       "3650",
       "-extfile",
       "tsa.cnf",
       "-extensions",
-      "v3_tsa",
-    );
-    // A certificate of the same root that is not for time-stamping, for tests that must refuse it.
-    ssl("req", "-new", ...ec, "-keyout", "web.key", "-out", "web.csr", "-subj", `/CN=${this.name} web server`, "-config", "tsa.cnf");
-    ssl(
-      "x509",
-      "-req",
-      "-in",
-      "web.csr",
-      "-CA",
-      "ca.pem",
-      "-CAkey",
-      "ca.key",
-      "-CAcreateserial",
-      "-out",
-      "web.pem",
-      "-days",
-      "3650",
-      "-extfile",
-      "tsa.cnf",
-      "-extensions",
-      "v3_not_tsa",
+      profile,
     );
   }
 
@@ -155,13 +155,15 @@ export class TestTsa {
     return fs.readFileSync(path.join(this.dir, "tsa.pem"), "utf8");
   }
 
-  /** Signs a TimeStampReq (DER) as OpenSSL's TSA, answering the TimeStampResp (DER). */
-  reply(query: Uint8Array): Buffer {
+  /**
+   * Signs a TimeStampReq (DER) as OpenSSL's TSA, answering the TimeStampResp (DER); `signer` are
+   * `ts -reply` options that sign with another certificate (-signer, -inkey, -chain).
+   */
+  reply(query: Uint8Array, signer: string[] = []): Buffer {
     const file = path.join(this.dir, `q-${process.pid}-${Math.random().toString(36).slice(2)}.tsq`);
     fs.writeFileSync(file, query);
     try {
-      const args = ["ts", "-reply", "-config", "tsa.cnf", "-section", "tsa_config", "-queryfile", file];
-      return execFileSync("openssl", args, { cwd: this.dir, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 20 });
+      return this.openssl("ts", "-reply", "-config", "tsa.cnf", "-section", "tsa_config", "-queryfile", file, ...signer);
     } finally {
       fs.rmSync(file, { force: true });
     }
@@ -172,18 +174,13 @@ export class TestTsa {
    * OpenSSL's TSA refuses to sign with one, so a test that must refuse such a token forges it.
    */
   signedByNonTsa(token: Uint8Array): Buffer {
-    const ssl = (...args: string[]) => execFileSync("openssl", args, { cwd: this.dir, stdio: ["ignore", "pipe", "pipe"] });
     fs.writeFileSync(path.join(this.dir, "token.der"), token);
-    ssl("cms", "-verify", "-inform", "DER", "-in", "token.der", "-noverify", "-binary", "-out", "tst.der");
-    ssl(
+    const tstInfo = ["-verify", "-inform", "DER", "-in", "token.der", "-noverify", "-binary", "-out", "tst.der"];
+    this.openssl("cms", ...tstInfo);
+    const sign = ["-sign", "-binary", "-nodetach", "-in", "tst.der", "-econtent_type", "1.2.840.113549.1.9.16.1.4"];
+    this.openssl(
       "cms",
-      "-sign",
-      "-binary",
-      "-nodetach",
-      "-in",
-      "tst.der",
-      "-econtent_type",
-      "1.2.840.113549.1.9.16.1.4",
+      ...sign,
       "-signer",
       "web.pem",
       "-inkey",

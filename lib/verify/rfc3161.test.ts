@@ -1,7 +1,7 @@
 // The RFC 3161 verifier against tokens made by OpenSSL's TSA (e2e/tsa/test-tsa.ts), with
 // OpenSSL's own `ts -verify` as the independent reference: what it accepts, this accepts, and
 // each way a token can be wrong is refused with the code that says so.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -13,14 +13,13 @@ import { parseCertificates, verifyTimestampToken } from "./rfc3161";
 let tsa: TestTsa;
 let other: TestTsa;
 
-/** A token over `data` from OpenSSL's TSA: query made by OpenSSL too, token extracted from the reply. */
-function opensslToken(authority: TestTsa, data: Uint8Array): Uint8Array {
-  const dir = authority.dir;
-  const file = path.join(dir, `data-${randomBytes(4).toString("hex")}`);
-  fs.writeFileSync(file, data);
-  const query = execFileSync("openssl", ["ts", "-query", "-data", file, "-sha256", "-cert"], { stdio: ["ignore", "pipe", "pipe"] });
-  fs.writeFileSync(`${file}.tsr`, authority.reply(query));
-  return execFileSync("openssl", ["ts", "-reply", "-in", `${file}.tsr`, "-token_out"], { stdio: ["ignore", "pipe", "pipe"] });
+/** A token over `data` from OpenSSL's TSA (signed as `signer` says, else as the TSA): query made by OpenSSL too, token extracted from the reply. */
+function opensslToken(authority: TestTsa, data: Uint8Array, signer: string[] = []): Uint8Array {
+  const file = `data-${randomBytes(4).toString("hex")}`;
+  fs.writeFileSync(path.join(authority.dir, file), data);
+  const query = authority.openssl("ts", "-query", "-data", file, "-sha256", "-cert");
+  fs.writeFileSync(path.join(authority.dir, `${file}.tsr`), authority.reply(query, signer));
+  return authority.openssl("ts", "-reply", "-in", `${file}.tsr`, "-token_out");
 }
 
 /** OpenSSL's verdict on a token over `data`, given the root it trusts. */
@@ -100,121 +99,21 @@ describe("RFC 3161 time-stamp tokens", () => {
   it("refuses, at once, a token whose certificates sign each other in a cycle", async () => {
     // B (self-signed) issues A; A's key re-issues B; a time-stamping signer issued by A; the
     // token carries A and the re-issued B: a path builder that does not remember would go round.
-    const d = tsa.dir;
-    const ssl = (...args: string[]) => execFileSync("openssl", args, { cwd: d, stdio: ["ignore", "pipe", "pipe"] });
-    const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"];
-    ssl(
-      "req",
-      "-x509",
-      "-new",
-      ...ec,
-      "-keyout",
-      "cb.key",
-      "-out",
-      "cb0.pem",
-      "-days",
-      "30",
-      "-subj",
-      "/CN=Cycle B",
-      "-config",
-      "tsa.cnf",
-      "-extensions",
-      "v3_ca",
-    );
-    ssl("req", "-new", ...ec, "-keyout", "ca_a.key", "-out", "ca_a.csr", "-subj", "/CN=Cycle A", "-config", "tsa.cnf");
-    ssl(
-      "x509",
-      "-req",
-      "-in",
-      "ca_a.csr",
-      "-CA",
-      "cb0.pem",
-      "-CAkey",
-      "cb.key",
-      "-CAcreateserial",
-      "-out",
-      "ca_a.pem",
-      "-days",
-      "30",
-      "-extfile",
-      "tsa.cnf",
-      "-extensions",
-      "v3_ca",
-    );
-    ssl("req", "-new", "-key", "cb.key", "-out", "cb.csr", "-subj", "/CN=Cycle B", "-config", "tsa.cnf");
-    ssl(
-      "x509",
-      "-req",
-      "-in",
-      "cb.csr",
-      "-CA",
-      "ca_a.pem",
-      "-CAkey",
-      "ca_a.key",
-      "-CAcreateserial",
-      "-out",
-      "cb1.pem",
-      "-days",
-      "30",
-      "-extfile",
-      "tsa.cnf",
-      "-extensions",
-      "v3_ca",
-    );
-    ssl("req", "-new", ...ec, "-keyout", "cs.key", "-out", "cs.csr", "-subj", "/CN=Cycle TSA", "-config", "tsa.cnf");
-    ssl(
-      "x509",
-      "-req",
-      "-in",
-      "cs.csr",
-      "-CA",
-      "ca_a.pem",
-      "-CAkey",
-      "ca_a.key",
-      "-CAcreateserial",
-      "-out",
-      "cs.pem",
-      "-days",
-      "30",
-      "-extfile",
-      "tsa.cnf",
-      "-extensions",
-      "v3_tsa",
-    );
-    fs.writeFileSync(
-      path.join(d, "cycle-chain.pem"),
-      fs.readFileSync(path.join(d, "ca_a.pem"), "utf8") + fs.readFileSync(path.join(d, "cb1.pem"), "utf8"),
-    );
+    tsa.selfSigned("cycle-b", "Cycle B");
+    tsa.issue("cycle-a", "Cycle A", "cycle-b", "v3_ca");
+    tsa.issue("cycle-b-again", "Cycle B", "cycle-a", "v3_ca", "cycle-b");
+    tsa.issue("cycle-tsa", "Cycle TSA", "cycle-a", "v3_tsa");
+    const chain = path.join(tsa.dir, "cycle-chain.pem");
+    fs.writeFileSync(chain, ["cycle-a.pem", "cycle-b-again.pem"].map((f) => fs.readFileSync(path.join(tsa.dir, f), "utf8")).join(""));
     const data = randomBytes(32);
-    fs.writeFileSync(path.join(d, "cycle.dat"), data);
-    ssl("ts", "-query", "-data", "cycle.dat", "-sha256", "-cert", "-out", "cycle.tsq");
-    ssl(
-      "ts",
-      "-reply",
-      "-config",
-      "tsa.cnf",
-      "-section",
-      "tsa_config",
-      "-queryfile",
-      "cycle.tsq",
-      "-signer",
-      "cs.pem",
-      "-inkey",
-      "cs.key",
-      "-chain",
-      "cycle-chain.pem",
-      "-out",
-      "cycle.tsr",
-    );
-    const token = execFileSync("openssl", ["ts", "-reply", "-in", "cycle.tsr", "-token_out"], {
-      cwd: d,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const token = opensslToken(tsa, data, ["-signer", "cycle-tsa.pem", "-inkey", "cycle-tsa.key", "-chain", chain]);
     const started = Date.now();
     expect(await codeOf(verifyTimestampToken(token, data, parseCertificates(tsa.rootPem)))).toBe("timestamp_invalid");
     expect(Date.now() - started).toBeLessThan(2_000);
     // Pinning the cycle's own B makes the same token good: the path is signer → A → B.
-    expect(await codeOf(verifyTimestampToken(token, data, parseCertificates(fs.readFileSync(path.join(d, "cb0.pem"), "utf8"))))).toBe("ok");
+    expect(
+      await codeOf(verifyTimestampToken(token, data, parseCertificates(fs.readFileSync(path.join(tsa.dir, "cycle-b.pem"), "utf8")))),
+    ).toBe("ok");
   });
 
   it("refuses a token with a changed signature or time, and bytes that are no token", async () => {
