@@ -60,9 +60,8 @@ export async function getProofBundle({ tenantId, id }: { tenantId: string; id: s
   const index = Number(rows.attestation.logIndex);
   const checkpoint = await witnessedCheckpointCovering(index, rows.checkpoint);
   const size = Number(checkpoint.treeSize);
-  const hashes = await proveInclusion(index, size, rows.lowerNodes);
+  const [hashes, timestamp] = await Promise.all([proveInclusion(index, size, rows.lowerNodes), timestampCovering(index)]);
   const sth = toTreeHeadView(origin, checkpoint);
-  const timestamp = await timestampCovering(index);
   return {
     attestation: toAttestationView(rows.attestation),
     issuer: toIssuerView(rows.issuer),
