@@ -184,16 +184,3 @@ export async function verifyTimestampToken(
   requireTimeStampingPurpose(signer);
   return resultOf(info, signer);
 }
-
-/**
- * What a token says, its imprint and its signature checked against the certificate it carries,
- * but no trust decided: for a log that records tokens without a pinned TSA certificate. A
- * verifier uses verifyTimestampToken.
- */
-export async function readTimestampToken(token: Uint8Array, data: Uint8Array): Promise<TimestampVerification> {
-  const { signed, info } = await openToken(token, data);
-  const params = { signer: 0, data: Uint8Array.from(data).buffer, checkChain: false, extendedMode: true as const };
-  const r = await signed.verify(params).catch((e: Error) => fail(`the token's signature does not verify: ${e.message}`));
-  if (!r.signatureVerified || !r.signerCertificate) fail("the token's signature does not verify");
-  return resultOf(info, r.signerCertificate!);
-}

@@ -1,6 +1,9 @@
 import "server-only";
+import { stampStatement } from "../log/timestamping";
 import { type getProofBundle, toTlogProof } from "./proof-bundles";
 import { getPublicProofBundle, getPublicProtection, type PublicProtectionView } from "./public-protections";
+
+type ProofBundleView = Awaited<ReturnType<typeof getProofBundle>>;
 
 /**
  * What a certificate states and carries: the protection exactly as its verify link shows it (a
@@ -9,14 +12,22 @@ import { getPublicProofBundle, getPublicProtection, type PublicProtectionView } 
  */
 export interface CertificateData {
   protection: PublicProtectionView;
-  proof_bundle: Awaited<ReturnType<typeof getProofBundle>>;
+  proof_bundle: ProofBundleView;
   tlog_proof: string;
+  /** What the bundle's RFC 3161 token states (checked against the pinned TSA when it was stored); null without one. */
+  timestamped: { existed_by: string; tsa: string } | null;
+}
+
+/** A certificate's data from the protection's public view and its proof bundle (the route's and the export's). */
+export async function certificateOf(protection: PublicProtectionView, bundle: ProofBundleView): Promise<CertificateData> {
+  const timestamped = bundle.timestamp ? await stampStatement(bundle.timestamp.inclusion_proof.tree_size) : null;
+  return { protection, proof_bundle: bundle, tlog_proof: toTlogProof(bundle), timestamped };
 }
 
 /** GET /v1/protections/{id}/certificate.pdf: the facts and proofs the PDF is drawn from. */
 export async function getCertificate({ id }: { id: string }): Promise<CertificateData> {
   const [protection, bundle] = await Promise.all([getPublicProtection({ id }), getPublicProofBundle({ id })]);
-  return { protection, proof_bundle: bundle, tlog_proof: toTlogProof(bundle) };
+  return certificateOf(protection, bundle);
 }
 
 /** The names on a checkpoint's signature lines other than the log's own: the witnesses that cosigned it. */

@@ -1,8 +1,9 @@
 import "server-only";
 import { getLogInfo, getLogPolicy } from "./log";
 import { listProtections } from "./protection-list";
+import { certificateOf } from "./certificate";
 import { certificatePdf } from "./certificate-pdf";
-import { getProofBundle, toTlogProof } from "./proof-bundles";
+import { getProofBundle } from "./proof-bundles";
 import { getPublicProtection } from "./public-protections";
 
 /** One file of an account's export: its path in the archive, its contents and its time. */
@@ -60,16 +61,11 @@ export async function* exportFiles(tenantId: string): AsyncGenerator<ExportFile>
       const bundle = await getProofBundle({ tenantId, id: item.id });
       const dir = `protections/${item.protection_id}`;
       const lastModified = new Date(item.protected_at);
-      const tlogProof = toTlogProof(bundle);
+      const certificate = await certificateOf(await getPublicProtection({ id: item.protection_id }), bundle);
       yield { name: `${dir}/protection.json`, data: `${JSON.stringify(item, null, 2)}\n`, lastModified };
       yield { name: `${dir}/proof-bundle.json`, data: `${JSON.stringify(bundle, null, 2)}\n`, lastModified };
-      yield { name: `${dir}/${item.protection_id}.tlog-proof`, data: tlogProof, lastModified };
-      const protection = await getPublicProtection({ id: item.protection_id });
-      yield {
-        name: `${dir}/certificate.pdf`,
-        data: await certificatePdf({ protection, proof_bundle: bundle, tlog_proof: tlogProof }),
-        lastModified,
-      };
+      yield { name: `${dir}/${item.protection_id}.tlog-proof`, data: certificate.tlog_proof, lastModified };
+      yield { name: `${dir}/certificate.pdf`, data: await certificatePdf(certificate), lastModified };
     }
     if (!page.next_cursor) return;
     page = await listProtections({ tenantId, limit: PAGE, cursor: page.next_cursor });

@@ -6,7 +6,7 @@ import { getLogIdentity } from "../log/log-identity";
 import { proveConsistency } from "../log/log-proofs";
 import { readTile } from "../log/tiles";
 import { publishedCheckpoint } from "../log/published";
-import { tsaCertificatePem } from "../log/timestamping";
+import { newestStampedSize, tsaCertificatePem } from "../log/timestamping";
 import { witnessPolicy } from "../log/witness-policy";
 import { describeQuorum } from "@/lib/verify";
 import { formatPolicy } from "@/lib/verify/policy";
@@ -77,12 +77,11 @@ export async function getLogPolicy(): Promise<string> {
 async function timestampingView() {
   const { tsaUrl, tsaCertFile, tsaIntervalSeconds } = getConfig();
   if (!tsaUrl || !tsaCertFile) return null;
-  const newest = await getDb().read.checkpointTimestamp.findFirst({ orderBy: { treeSize: "desc" }, select: { treeSize: true } });
   return {
     tsa_url: tsaUrl,
     certificate_pem: tsaCertificatePem(),
     interval_seconds: tsaIntervalSeconds,
-    stamped_tree_size: newest ? Number(newest.treeSize) : 0,
+    stamped_tree_size: Number(await newestStampedSize()),
   };
 }
 

@@ -43,13 +43,26 @@ function pinnedCertificates() {
   return pinned;
 }
 
+/** The largest checkpoint size with a token; 0 before the first. */
+export async function newestStampedSize(): Promise<bigint> {
+  const newest = await getDb().read.checkpointTimestamp.findFirst({ orderBy: { treeSize: "desc" }, select: { treeSize: true } });
+  return newest?.treeSize ?? 0n;
+}
+
+/** What the token of the checkpoint of size `treeSize` states, as checked when it was stored; null without one. */
+export async function stampStatement(treeSize: number): Promise<{ existed_by: string; tsa: string } | null> {
+  const row = await getDb().read.checkpointTimestamp.findUnique({
+    where: { treeSize: BigInt(treeSize) },
+    select: { genTime: true, tsa: true },
+  });
+  return row && { existed_by: row.genTime.toISOString(), tsa: row.tsa };
+}
+
 /** One round: stamps the newest checkpoint if it is larger than the newest stamped one. Answers whether it stored a token. */
 export async function timestampRound(url: string): Promise<boolean> {
   const cp = await getStore().reads.latestCheckpoint();
   if (!cp || cp.treeSize === 0n) return false;
-  const db = getDb();
-  const newest = await db.read.checkpointTimestamp.findFirst({ orderBy: { treeSize: "desc" }, select: { treeSize: true } });
-  if (newest && newest.treeSize >= cp.treeSize) return false;
+  if ((await newestStampedSize()) >= cp.treeSize) return false;
   const note = new TextEncoder().encode(cp.note);
   const token = await requestTimestamp(url, note);
   const stamped = await verifyTimestampToken(token, note, pinnedCertificates());
@@ -57,7 +70,7 @@ export async function timestampRound(url: string): Promise<boolean> {
   if (t < cp.timestamp.getTime() - CLOCK_SKEW_MS || t > Date.now() + CLOCK_SKEW_MS)
     throw new Error(`the TSA's time ${stamped.genTime.toISOString()} is not between the checkpoint's making and now`);
   try {
-    await db.write((tx) =>
+    await getDb().write((tx) =>
       tx.checkpointTimestamp.create({
         data: { treeSize: cp.treeSize, token: Uint8Array.from(token), genTime: stamped.genTime, tsa: stamped.tsa },
       }),

@@ -66,7 +66,15 @@ export const ZPublicProtection = z
   .meta({ id: "PublicProtection", description: "What a verify link shows: a private protection's metadata is null." });
 
 export const ZCertificate = z
-  .object({ protection: ZPublicProtection, proof_bundle: ZProofBundle, tlog_proof: z.string() })
+  .object({
+    protection: ZPublicProtection,
+    proof_bundle: ZProofBundle,
+    tlog_proof: z.string(),
+    timestamped: z
+      .object({ existed_by: ZDateTime, tsa: z.string() })
+      .nullable()
+      .meta({ description: "What the bundle's RFC 3161 token states, checked against the pinned TSA when stored; null without one." }),
+  })
   .meta({ id: "Certificate", description: "What a certificate states and the proofs it carries as attachments." });
 
 export const ZPortfolio = z
