@@ -136,23 +136,29 @@ async function verifySigner(signed: pkijs.SignedData, data: Uint8Array, trusted:
   return signer!;
 }
 
-/** The token's SignedData and TSTInfo, its single signer and its imprint over `data` checked. */
-async function openToken(token: Uint8Array, data: Uint8Array): Promise<{ signed: pkijs.SignedData; info: pkijs.TSTInfo }> {
+/**
+ * A TimeStampToken's (DER) SignedData and TSTInfo, its structure checked and nothing else: a
+ * VerifyError `malformed_timestamp` when it is not one.
+ */
+export function parseTimestampToken(token: Uint8Array): { signed: pkijs.SignedData; info: pkijs.TSTInfo } {
   if (token.byteLength > MAX_TIMESTAMP_TOKEN_BYTES) throw new VerifyError("malformed_timestamp", "the token is too large");
-  let signed: pkijs.SignedData;
-  let info: pkijs.TSTInfo;
   try {
     const content = new pkijs.ContentInfo({ schema: parseDer(token, "the token") });
     if (content.contentType !== ID_SIGNED_DATA) throw new Error("its content is not CMS SignedData");
-    signed = new pkijs.SignedData({ schema: content.content });
+    const signed = new pkijs.SignedData({ schema: content.content });
     if (signed.encapContentInfo.eContentType !== ID_CT_TSTINFO) throw new Error("it does not encapsulate a TSTInfo");
     const eContent = signed.encapContentInfo.eContent;
     if (!eContent) throw new Error("its TSTInfo is missing");
-    info = new pkijs.TSTInfo({ schema: parseDer(new Uint8Array(eContent.getValue()), "the TSTInfo") });
+    return { signed, info: new pkijs.TSTInfo({ schema: parseDer(new Uint8Array(eContent.getValue()), "the TSTInfo") }) };
   } catch (err) {
     if (err instanceof VerifyError) throw err;
     throw new VerifyError("malformed_timestamp", `not an RFC 3161 time-stamp token: ${(err as Error).message}`);
   }
+}
+
+/** The token's SignedData and TSTInfo, its single signer and its imprint over `data` checked. */
+async function openToken(token: Uint8Array, data: Uint8Array): Promise<{ signed: pkijs.SignedData; info: pkijs.TSTInfo }> {
+  const { signed, info } = parseTimestampToken(token);
   if (signed.signerInfos.length !== 1) fail(`the token has ${signed.signerInfos.length} signers, not one`);
   if (info.messageImprint.hashAlgorithm.algorithmId !== ID_SHA256) fail("the token's imprint is not SHA-256");
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data as Uint8Array<ArrayBuffer>));

@@ -2,6 +2,7 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
+import { parseTimestampToken } from "@/lib/verify/rfc3161";
 
 const ID_SHA256 = "2.16.840.1.101.3.4.2.1";
 const MAX_REPLY_BYTES = 64 * 1024;
@@ -107,11 +108,9 @@ export async function requestTimestamp(url: string, data: Uint8Array, timeoutMs 
   }
   const token = reply.timeStampToken;
   if (!token) throw new TsaError("the TSA granted no token");
+  const der = new Uint8Array(token.toSchema().toBER());
   try {
-    const signed = new pkijs.SignedData({ schema: token.content });
-    const eContent = signed.encapContentInfo.eContent;
-    if (!eContent) throw new Error("no TSTInfo");
-    info = new pkijs.TSTInfo({ schema: asn1js.fromBER(new Uint8Array(eContent.getValue())).result });
+    ({ info } = parseTimestampToken(der));
   } catch (err) {
     throw new TsaError(`the TSA's token is malformed: ${(err as Error).message}`);
   }
@@ -121,5 +120,5 @@ export async function requestTimestamp(url: string, data: Uint8Array, timeoutMs 
   const answeredNonce = info.nonce ? Buffer.from(info.nonce.valueBlock.valueHexView) : null;
   if (!answeredNonce || answeredNonce.toString("hex").replace(/^0+/, "") !== nonce.toString("hex").replace(/^0+/, ""))
     throw new TsaError("the TSA's token does not carry this request's nonce");
-  return new Uint8Array(token.toSchema().toBER());
+  return der;
 }
