@@ -61,6 +61,8 @@ describe.skipIf(!testTsa)("RFC 3161 timestamps", () => {
     const t = await verifyBundleTimestamp(bundle, { logPublicKey: await logKey(), tsaCertificates: roots });
     expect(t!.tsa).toBe("Hallmark Test TSA");
     expect(t!.treeSize).toBeGreaterThan(bundle.attestation.log_index);
+    // The bundle's JSON text reads the same as the object.
+    expect(await verifyBundleTimestamp(JSON.stringify(bundle), { logPublicKey: await logKey(), tsaCertificates: roots })).toEqual(t);
     // The TSA's clock, in whole seconds: no earlier than the second the entry was made, and not in the future.
     expect(t!.existedBy.getTime()).toBeGreaterThanOrEqual(Math.floor(Date.parse(p.protected_at) / 1000) * 1000);
     expect(t!.existedBy.getTime()).toBeLessThanOrEqual(Date.now());

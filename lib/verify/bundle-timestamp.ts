@@ -60,7 +60,8 @@ export async function verifyBundleTimestamp(
   opts: { logPublicKey: LogPublicKey; origin?: string; tsaCertificates: pkijs.Certificate[] },
 ): Promise<TimestampedEntry | null> {
   const bundle: ProofBundle = parseProofBundle(input);
-  const raw = (input as { timestamp?: unknown }).timestamp;
+  // From the parsed bundle: `input` may be its JSON text.
+  const raw = (bundle as { timestamp?: unknown }).timestamp;
   if (raw === undefined) return null;
   const t = shapeOf(raw);
   const { publicKey, origin } = resolveLogKey(opts.logPublicKey, opts.origin);
