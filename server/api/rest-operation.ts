@@ -21,6 +21,8 @@ export interface RestOperation {
   auth: "required" | "optional" | "no-session";
   /** Where the rest of the input comes from: the JSON body or the query string (default: neither). */
   input?: "body" | "query";
+  /** Largest JSON body accepted, in bytes (default MAX_BODY_BYTES, server/http/body.ts). */
+  maxBodyBytes?: number;
   /** Success status (default 200). */
   status?: number;
   /** What a success is sent as (default JSON). */

@@ -57,27 +57,37 @@ export async function createAttestation(opts: {
   payload: Record<string, unknown>;
   effects?: (row: LogEntry["row"]) => EntryEffects;
 }): Promise<AttestationView> {
-  const payloadJcs = canonicalJson(opts.payload);
+  const payloadJcs = canonicalPayload(opts.payload);
+  await getActiveIssuer(opts.tenantId, opts.issuerId);
+  const entry = signAttestation(await getSigner(opts.issuerId), { ...opts, payloadJcs });
+  if (opts.effects) entry.effects = opts.effects(entry.row);
+  return viewOf(entry, opts.payload, await getSequencer().append(entry));
+}
+
+/** The answer for a logged entry: its row, the payload as sent, its log index. */
+export function viewOf(entry: LogEntry, payload: Record<string, unknown>, logIndex: number): AttestationView {
+  return {
+    id: entry.row.id,
+    issuer_id: entry.row.issuerId,
+    kid: entry.row.kid,
+    status: "VALID",
+    payload,
+    signature: entry.row.signature,
+    log_index: logIndex,
+    created_at: iso(entry.row.createdAt),
+  };
+}
+
+/** The payload's RFC 8785 canonical JSON; 422 (pointer /payload) past MAX_PAYLOAD_BYTES. */
+export function canonicalPayload(payload: Record<string, unknown>): string {
+  const payloadJcs = canonicalJson(payload);
   const size = Buffer.byteLength(payloadJcs, "utf8");
   if (size > MAX_PAYLOAD_BYTES) {
     throw new AppError("validation_failed", "The request body failed validation; see errors.", [
       { pointer: "/payload", detail: `canonical JSON is ${size} bytes; at most ${MAX_PAYLOAD_BYTES} allowed` },
     ]);
   }
-  await getActiveIssuer(opts.tenantId, opts.issuerId);
-  const entry = signAttestation(await getSigner(opts.issuerId), { ...opts, payloadJcs });
-  if (opts.effects) entry.effects = opts.effects(entry.row);
-  const logIndex = await getSequencer().append(entry);
-  return {
-    id: entry.row.id,
-    issuer_id: opts.issuerId,
-    kid: entry.row.kid,
-    status: "VALID",
-    payload: opts.payload,
-    signature: entry.row.signature,
-    log_index: logIndex,
-    created_at: iso(entry.row.createdAt),
-  };
+  return payloadJcs;
 }
 
 /**

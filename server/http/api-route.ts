@@ -86,7 +86,11 @@ export function apiRoute<P extends RestProcedure>(
       const principal = await authenticate(req, op.auth, limitHeaders);
       const params = ctx?.params ? flatParams(await ctx.params) : {};
       const sent =
-        op.input === "body" ? await readJsonBody(req) : op.input === "query" ? Object.fromEntries(new URL(req.url).searchParams) : {};
+        op.input === "body"
+          ? await readJsonBody(req, op.maxBodyBytes)
+          : op.input === "query"
+            ? Object.fromEntries(new URL(req.url).searchParams)
+            : {};
       const raw = inputOf(sent, params);
       const output = (await procedure({
         ctx: createContext(principal, req.headers, limitHeaders),

@@ -72,6 +72,52 @@ export function appendCases(name: string, log: () => TestLog): void {
       expect([...indexes].sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, i) => before + i));
     });
 
+    it("logs a group as one: contiguous indexes in order beside single entries, admitted or refused whole", async () => {
+      const seq = log().sequencer.getSequencer();
+      const before = await state();
+      const group = (n: number, refuse: boolean, seen: number[]) => ({
+        entries: Array.from({ length: n }, () => entry()),
+        effects: {
+          admit: async (_w: unknown, _batch: unknown, logIndex: number) => {
+            if (refuse) throw new Error("refused group");
+            seen.push(logIndex);
+          },
+        },
+      });
+      const seen: number[] = [];
+      const results = await Promise.allSettled([
+        seq.append(entry()),
+        seq.append(group(5, false, seen)),
+        seq.append(group(4, true, seen)),
+        seq.append(entry()),
+        seq.append(group(3, false, seen)),
+      ]);
+      expect(results.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual([
+        before.size,
+        before.size + 1,
+        "refused group",
+        before.size + 6,
+        before.size + 7,
+      ]);
+      expect(seen).toEqual([before.size + 1, before.size + 7]);
+      expect(await state()).toMatchObject({ size: before.size + 10, attestations: before.attestations + 10 });
+      const logged = await log()
+        .db.getDb()
+        .read.attestation.findMany({ where: { logIndex: { gte: before.size } }, orderBy: { logIndex: "asc" } });
+      expect(logged.map((a) => Number(a.logIndex))).toEqual(Array.from({ length: 10 }, (_, i) => before.size + i));
+    });
+
+    it("appends a group of more than one transaction's worth of entries alone, in one transaction", async () => {
+      const seq = log().sequencer.getSequencer();
+      const before = await state();
+      const big = { entries: Array.from({ length: 1000 }, () => entry()) };
+      const [single, first] = await Promise.all([seq.append(entry()), seq.append(big), seq.append(entry())]);
+      expect(single).toBe(before.size);
+      expect(first).toBe(before.size + 1);
+      // Three units, at most 1,000 entries a transaction: the group has a checkpoint of its own.
+      expect(await state()).toMatchObject({ size: before.size + 1002, checkpoints: before.checkpoints + 3 });
+    });
+
     it("commits an entry's own rows with it; a refused entry fails alone and the rest of its batch is logged", async () => {
       const seq = log().sequencer.getSequencer();
       const before = await state();

@@ -21,6 +21,24 @@ export interface LogEntry {
   effects?: EntryEffects;
 }
 
+/**
+ * Entries logged as one: contiguous log indexes, in order, admitted or refused together, with
+ * one set of effects for the whole group (a batch request's Idempotency-Key and answer). The
+ * entries' own `effects` are not used.
+ */
+export interface LogGroup {
+  entries: LogEntry[];
+  effects?: EntryEffects;
+}
+
+/** What the sequencer appends: one entry, or a group logged as one. */
+export type LogUnit = LogEntry | LogGroup;
+
+const entriesOf = (u: LogUnit): LogEntry[] => ("entries" in u ? u.entries : [u]);
+
+/** How many entries a unit holds. */
+export const unitSize = (u: LogUnit): number => ("entries" in u ? u.entries.length : 1);
+
 /** Scratch space shared by the entries of one batch (e.g. an Idempotency-Key already taken in it). */
 export type BatchScope = Map<string, unknown>;
 
@@ -33,9 +51,10 @@ export interface EntryEffects {
   /**
    * Decides whether the entry may be logged, before it gets a log index, and takes what it needs
    * (a quota unit). Throwing refuses this entry alone (its caller gets what was thrown; the rest
-   * of the batch goes on), so it must write nothing before it throws.
+   * of the batch goes on), so it must write nothing before it throws. `logIndex` is the index
+   * the entry (a group's first entry) gets if admitted.
    */
-  admit?(w: EntryWriter, batch: BatchScope): Promise<void>;
+  admit?(w: EntryWriter, batch: BatchScope, logIndex: number): Promise<void>;
   /** Writes the entry's own rows, after its attestation row. A failure here fails the whole batch. */
   write?(w: EntryWriter): Promise<void>;
   /**
@@ -45,32 +64,34 @@ export interface EntryEffects {
   idempotencyKey?: { tenantId: string; key: string };
 }
 
-/** Each entry's fate in its batch: its log index, or why it was refused. */
+/** Each unit's fate in its batch: the log index of its (first) entry, or why it was refused. */
 export type EntryOutcome = { logIndex: number } | { refused: unknown };
 
 /**
- * Appends a batch through `w`, inside one transaction: lock the log row, admit each entry (in
- * order; a refused one is left out), extend the tree from its stored frontier, write the
- * admitted attestations, their leaves and new nodes, one signed checkpoint, and each entry's own
- * rows. Nothing of it is visible until the transaction commits, and then all of it is. Returns
- * each entry's outcome, in order.
+ * Appends a batch of units through `w`, inside one transaction: lock the log row, admit each
+ * unit (in order; a refused one is left out), extend the tree from its stored frontier, write
+ * the admitted attestations, their leaves and new nodes, one signed checkpoint, and each unit's
+ * own rows. Nothing of it is visible until the transaction commits, and then all of it is.
+ * Returns each unit's outcome, in order.
  */
-export async function appendBatch(w: LogWriter, id: LogIdentity, all: LogEntry[]): Promise<EntryOutcome[]> {
+export async function appendBatch(w: LogWriter, id: LogIdentity, all: LogUnit[]): Promise<EntryOutcome[]> {
   const size = await w.lockHead();
   const outcomes: EntryOutcome[] = new Array(all.length);
   const entries: LogEntry[] = [];
+  const admitted: LogUnit[] = [];
   const scope: BatchScope = new Map();
-  const keys = all.flatMap((e) => (e.effects?.idempotencyKey ? [e.effects.idempotencyKey] : []));
+  const keys = all.flatMap((u) => (u.effects?.idempotencyKey ? [u.effects.idempotencyKey] : []));
   if (keys.length && w.entries.preloadIdempotencyRecords) await w.entries.preloadIdempotencyRecords(keys);
-  for (const [i, entry] of all.entries()) {
+  for (const [i, unit] of all.entries()) {
     try {
-      await entry.effects?.admit?.(w.entries, scope);
+      await unit.effects?.admit?.(w.entries, scope, size + entries.length);
     } catch (refused) {
       outcomes[i] = { refused };
       continue;
     }
     outcomes[i] = { logIndex: size + entries.length };
-    entries.push(entry);
+    admitted.push(unit);
+    for (const e of entriesOf(unit)) entries.push(e);
   }
   if (entries.length === 0) return outcomes;
   const positions = frontierPositions(size);
@@ -90,6 +111,6 @@ export async function appendBatch(w: LogWriter, id: LogIdentity, all: LogEntry[]
   const cp = signCheckpoint(id, grown.size, grown.root);
   await w.insertCheckpoint({ ...cp, treeSize: BigInt(cp.treeSize), rootHash: cp.rootHash as Uint8Array<ArrayBuffer> });
   await w.setHead(grown.size, grown.root);
-  for (const entry of entries) await entry.effects?.write?.(w.entries);
+  for (const unit of admitted) await unit.effects?.write?.(w.entries);
   return outcomes;
 }

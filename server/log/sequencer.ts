@@ -1,24 +1,28 @@
 import "server-only";
 import { getStore } from "../store";
-import { appendBatch, type LogEntry } from "./log-append";
+import { appendBatch, type LogUnit, unitSize } from "./log-append";
 import { getLogIdentity } from "./log-identity";
 
-/** Entries per append transaction: bounded to keep each transaction short. */
+/**
+ * Entries per append transaction: bounded to keep each transaction short. A group larger than
+ * this (at most a batch request's 1,000 items) is appended alone.
+ */
 const MAX_BATCH = 1000;
 
 interface Waiter {
-  entry: LogEntry;
+  unit: LogUnit;
   resolve(index: number): void;
   reject(err: unknown): void;
 }
 
 /**
- * Group commit. Entries that arrive while a batch is being written form the next batch, so
- * under load each transaction carries many entries and under no load an entry waits for no
- * timer. `append` resolves with the entry's log index only after its transaction (and the
- * checkpoint that covers it, and the entry's own rows) has committed; an entry its effects
- * refused is rejected with their reason once the batch has committed; if the transaction
- * fails, nothing of the batch was written and every waiter is rejected.
+ * Group commit. Units (an entry, or a group of entries logged as one) that arrive while a batch
+ * is being written form the next batch, so under load each transaction carries many entries
+ * and under no load an entry waits for no timer. `append` resolves with the log index of the
+ * unit's (first) entry only after its transaction (and the checkpoint that covers it, and the
+ * unit's own rows) has committed; a unit its effects refused is rejected with their reason once
+ * the batch has committed; if the transaction fails, nothing of the batch was written and every
+ * waiter is rejected.
  * One sequencer per process; across processes the log row lock in appendBatch serialises.
  */
 class Sequencer {
@@ -31,11 +35,23 @@ class Sequencer {
     this.listeners.push(fn);
   }
 
-  append(entry: LogEntry): Promise<number> {
+  append(unit: LogUnit): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ entry, resolve, reject });
+      this.queue.push({ unit, resolve, reject });
       if (!this.running) void this.drain();
     });
+  }
+
+  /** How many queued units the next transaction takes: at least one, then up to MAX_BATCH entries. */
+  private batchLength(): number {
+    let n = 0;
+    let entries = 0;
+    for (const w of this.queue) {
+      entries += unitSize(w.unit);
+      if (n > 0 && entries > MAX_BATCH) break;
+      n++;
+    }
+    return n;
   }
 
   private async drain(): Promise<void> {
@@ -44,14 +60,14 @@ class Sequencer {
       // Let requests that arrived in the same turn of the event loop join the first batch.
       await new Promise((r) => setImmediate(r));
       while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, MAX_BATCH);
+        const batch = this.queue.splice(0, this.batchLength());
         try {
           const identity = await getLogIdentity();
           const outcomes = await getStore().append((w) =>
             appendBatch(
               w,
               identity,
-              batch.map((x) => x.entry),
+              batch.map((x) => x.unit),
             ),
           );
           batch.forEach((w, i) => {

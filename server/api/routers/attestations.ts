@@ -1,10 +1,13 @@
 import "server-only";
 import { z } from "zod";
-import { ZAttestation, ZProofBundle } from "../schemas/attestations";
+import { ZAttestation, ZAttestationBatch, ZProofBundle } from "../schemas/attestations";
 import { createAttestation, getAttestationOrThrow, toAttestationView } from "../../domain/attestations";
 import { getProofBundle, toTlogProof } from "../../domain/proof-bundles";
 import { router, scopedProcedure } from "../trpc";
-import { ZCreateAttestationInput } from "./attestations.types";
+import { ZCreateAttestationBatchInput, ZCreateAttestationInput } from "./attestations.types";
+import { createAttestationBatch, MAX_BATCH_BODY_BYTES, MAX_BATCH_ITEMS } from "../../domain/attestation-batch";
+import { parseIdempotencyKey, requestHashOf } from "../../domain/idempotency";
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "../schemas/idempotency";
 import { ZIdInput } from "../schemas/common";
 
 export const attestationsRouter = router({
@@ -28,6 +31,34 @@ export const attestationsRouter = router({
     .mutation(({ ctx, input }) =>
       createAttestation({ tenantId: ctx.principal.tenantId, issuerId: input.issuer_id, payload: input.payload }),
     ),
+  createBatch: scopedProcedure("attestations:write")
+    .meta({
+      rest: {
+        method: "POST",
+        path: "/v1/attestations/batch",
+        tag: "Attestations",
+        auth: "required",
+        input: "body",
+        maxBodyBytes: MAX_BATCH_BODY_BYTES,
+        status: 201,
+        summary: "Sign and log many attestations in one request",
+        description: `Up to ${MAX_BATCH_ITEMS} items (a body of at most ${MAX_BATCH_BODY_BYTES / 1024 / 1024} MiB), each signed like POST /v1/attestations and logged together, in order, with contiguous log indexes; answered once all of them are in a committed checkpoint. Any invalid item (its payload, an unknown or suspended issuer) refuses the whole batch with 422 and a pointer per problem (/items/17/payload), and nothing is written. One request of the key's budgets.`,
+        problems: ["idempotency_key_reused", "invalid_parameter"],
+        headers: [IDEMPOTENCY_HEADER],
+        responseHeaders: [REPLAYED_HEADER],
+        response: ZAttestationBatch,
+      },
+    })
+    .input(ZCreateAttestationBatchInput)
+    .output(z.object({ attestations: z.array(ZAttestation), replayed: z.boolean() }))
+    .mutation(({ ctx, input }) => {
+      const key = parseIdempotencyKey(ctx.idempotencyKey);
+      return createAttestationBatch({
+        tenantId: ctx.principal.tenantId,
+        items: input.items,
+        idempotency: key === null ? undefined : { key, requestHash: requestHashOf(input) },
+      });
+    }),
   // A consumer reads the attestations of its own protections (its tenant's) with protections:read.
   get: scopedProcedure("attestations:read", "protections:read")
     .meta({

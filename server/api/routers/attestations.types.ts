@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ZJsonObject } from "../schemas/common";
 import { MAX_PAYLOAD_DEPTH } from "../../domain/limits";
+import { MAX_BATCH_ITEMS } from "../../domain/attestation-batch";
 
 function depthOf(value: unknown, depth = 0): number {
   if (depth > MAX_PAYLOAD_DEPTH || value === null || typeof value !== "object") return depth;
@@ -25,4 +26,8 @@ export const ZPayload = ZJsonObject().superRefine((payload, ctx) => {
 export const ZCreateAttestationInput = z.strictObject({
   issuer_id: z.uuid(),
   payload: ZPayload,
+});
+
+export const ZCreateAttestationBatchInput = z.strictObject({
+  items: z.array(ZCreateAttestationInput).min(1).max(MAX_BATCH_ITEMS),
 });

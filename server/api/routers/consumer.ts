@@ -4,6 +4,7 @@ import { ZProtectionRecord, ZProtectionsPage } from "../schemas/protections";
 import { ZProofBundle } from "../schemas/attestations";
 import { ZUsage } from "../schemas/accounts";
 import { parseIdempotencyKey, requestHashOf } from "../../domain/idempotency";
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "../schemas/idempotency";
 import { getProtectionProofBundle, listProtections } from "../../domain/protection-list";
 import { consumerOf, mintProtection } from "../../domain/protections";
 import { getUsage } from "../../domain/quotas";
@@ -30,18 +31,8 @@ export const consumerRouter = router({
         description:
           "The browser hashes the file; only the hash and the metadata given are sent. Answered once the attestation is in a committed checkpoint. With an Idempotency-Key, a retry of the same request answers the first result (Idempotent-Replayed: true) and never mints twice.",
         problems: ["quota_exceeded", "idempotency_key_reused", "invalid_parameter"],
-        headers: [
-          {
-            name: "Idempotency-Key",
-            description: "1 to 255 printable ASCII characters; a retry with the same key and body replays the first answer for 24 hours",
-          },
-        ],
-        responseHeaders: [
-          {
-            name: "Idempotent-Replayed",
-            description: "true when this answer is the replay of an earlier request with the same Idempotency-Key",
-          },
-        ],
+        headers: [IDEMPOTENCY_HEADER],
+        responseHeaders: [REPLAYED_HEADER],
         response: ZProtectionRecord,
       },
     })

@@ -17,6 +17,10 @@ export const ZAttestation = z
   })
   .meta({ id: "Attestation" });
 
+export const ZAttestationBatch = z
+  .object({ attestations: z.array(ZAttestation).meta({ description: "One per item, in the items' order; log indexes are contiguous." }) })
+  .meta({ id: "AttestationBatch" });
+
 export const ZSigningKey = z
   .object({
     kid: z.string(),

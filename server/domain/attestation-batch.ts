@@ -1,0 +1,96 @@
+import "server-only";
+import type { LogEntry, LogGroup } from "../log/log-append";
+import { getSequencer } from "../log/sequencer";
+import { canonicalPayload, signAttestation, viewOf, type AttestationView } from "./attestations";
+import { AppError, type FieldError } from "./errors";
+import { checkIdempotencyKey, holdIdempotencyKey, IdempotentReplay, storeIdempotentAnswer } from "./idempotency";
+import { getActiveIssuer } from "./issuer-cache";
+import { getSigner, type Signer } from "./signing-keys";
+
+/** Items in one POST /v1/attestations/batch. */
+export const MAX_BATCH_ITEMS = 1000;
+/** Largest batch body: room for 1,000 items of about 8 KiB each (one item may hold up to 64 KiB). */
+export const MAX_BATCH_BODY_BYTES = 8 * 1024 * 1024;
+
+export interface BatchItem {
+  issuer_id: string;
+  payload: Record<string, unknown>;
+}
+
+export interface BatchResult {
+  attestations: AttestationView[];
+  replayed: boolean;
+}
+
+/** The signer of each issuer the items name, or why it cannot sign for this tenant. */
+async function signersOf(tenantId: string, items: BatchItem[]): Promise<Map<string, Signer | string>> {
+  const out = new Map<string, Signer | string>();
+  for (const id of new Set(items.map((i) => i.issuer_id))) {
+    try {
+      await getActiveIssuer(tenantId, id);
+      out.set(id, await getSigner(id));
+    } catch (err) {
+      if (!(err instanceof AppError) || (err.code !== "not_found" && err.code !== "issuer_not_active")) throw err;
+      out.set(id, err.code === "not_found" ? "no such issuer in this account" : err.detail);
+    }
+  }
+  return out;
+}
+
+/** A field error thrown for one item, its pointer moved under /items/<i>; anything else rethrown. */
+function itemProblems(err: unknown, i: number): FieldError[] {
+  if (!(err instanceof AppError) || err.code !== "validation_failed" || !err.errors) throw err;
+  return err.errors.map((e) => ({ pointer: `/items/${i}${e.pointer}`, detail: e.detail }));
+}
+
+/**
+ * Signs every item and logs them as one group (a LogGroup): contiguous log indexes in the
+ * items' order, answered only once all of them are in a committed checkpoint. Every item is
+ * checked before anything is logged; any problem refuses the whole batch with 422 and a pointer
+ * per problem (an unknown or suspended issuer included: a batch is one document, its items are
+ * its fields), writing nothing. With an Idempotency-Key the answer commits with the entries and
+ * a retry gets it back (replayed), as a mint does.
+ */
+export async function createAttestationBatch(opts: {
+  tenantId: string;
+  items: BatchItem[];
+  idempotency?: { key: string; requestHash: string };
+}): Promise<BatchResult> {
+  const { tenantId, items } = opts;
+  const signers = await signersOf(tenantId, items);
+  const problems: FieldError[] = [];
+  const entries: LogEntry[] = [];
+  items.forEach((item, i) => {
+    const signer = signers.get(item.issuer_id)!;
+    if (typeof signer === "string") problems.push({ pointer: `/items/${i}/issuer_id`, detail: signer });
+    try {
+      const payloadJcs = canonicalPayload(item.payload);
+      if (typeof signer !== "string") entries.push(signAttestation(signer, { tenantId, issuerId: item.issuer_id, payloadJcs }));
+    } catch (err) {
+      problems.push(...itemProblems(err, i));
+    }
+  });
+  if (problems.length) throw new AppError("validation_failed", "The request body failed validation; see errors.", problems);
+
+  const views = (first: number) => entries.map((e, i) => viewOf(e, items[i]!.payload, first + i));
+  const group: LogGroup = { entries };
+  const idempotency = opts.idempotency && { tenantId, ...opts.idempotency };
+  if (idempotency) {
+    let answer: { attestations: AttestationView[] } | undefined;
+    group.effects = {
+      admit: async (w, batch, logIndex) => {
+        await checkIdempotencyKey(w, batch, idempotency);
+        answer = { attestations: views(logIndex) };
+        holdIdempotencyKey(batch, idempotency, 201, answer);
+      },
+      write: (w) => storeIdempotentAnswer(w, idempotency, 201, answer, entries[0]!.row.createdAt),
+      idempotencyKey: { tenantId, key: idempotency.key },
+    };
+  }
+  try {
+    return { attestations: views(await getSequencer().append(group)), replayed: false };
+  } catch (err) {
+    if (err instanceof IdempotentReplay) return { ...(err.body as { attestations: AttestationView[] }), replayed: true };
+    throw err;
+  }
+}
