@@ -1,7 +1,7 @@
 // `npm run bench`: Hallmark's throughput against `next start` on SQLite, each figure beside a
 // bare route handler (app/bench/bare) measured in the same run, so the ratios hold on a noisy
 // machine. Options: --leaves N (size of the big log, default 1,000,000), --seconds S per run
-// (default 4), --rounds R (default 8; each runs every workload once, see compare.ts), --only writes|reads|gate|postgres|witness|public,
+// (default 4), --rounds R (default 8; each runs every workload once, see compare.ts), --only writes|reads|gate|postgres|witness|public|batch,
 // --latency-seconds L (default 20) for the writes' latency runs, --no-build to measure the last
 // benchmark build instead of building the working tree.
 // The big log is seeded once into bench/.cache and reused.
@@ -18,6 +18,7 @@ import { generator, load, type LoadResult } from "./load";
 import { DIST_DIR, envFor, migrate, startServer, type Server } from "./server";
 import { TestWitness } from "../e2e/witness/test-witness";
 import { publicBench } from "./public";
+import { batchLoad, missingFrom, signingLimit } from "./batch";
 
 const { values } = parseArgs({
   options: {
@@ -332,6 +333,44 @@ async function witnessing(): Promise<string[]> {
   }
 }
 
+/**
+ * POST /v1/attestations/batch (1,000 items a request) from a few clients, in rounds alternating
+ * with node:crypto's signing rate on one core (the work's limit), so their ratio holds on a noisy
+ * machine; then the durability check.
+ */
+async function batches(): Promise<string[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-b-"));
+  migrate(dir);
+  const creds = seed(dir, 1);
+  const server = await startServer(dir);
+  const clients = 4;
+  try {
+    await batchLoad(server, creds, clients, 1); // warm-up: JIT, caches, the issuer's signer
+    const rates: number[] = [];
+    const limits: number[] = [];
+    const acked: string[] = [];
+    let last = { p50: 0, p99: 0, errors: 0, batches: 0 };
+    for (let round = 0; round < Math.min(ROUNDS, 4); round++) {
+      limits.push(signingLimit(2));
+      const run = await batchLoad(server, creds, clients, SECONDS);
+      rates.push(run.itemsPerSecond);
+      acked.push(...run.acked);
+      last = run;
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const ratios = rates.map((r, i) => r / limits[i]!);
+    const missing = missingFrom(dir, acked);
+    return [
+      `POST /v1/attestations/batch, 1,000 items a request, ${clients} clients: ${fmtList(rates)} attestations/s per round (median ${median(rates).toFixed(0)}; issue asks >= 15,000); last round ${last.batches} batches, p50 ${last.p50.toFixed(0)} ms, p99 ${last.p99.toFixed(0)} ms, errors ${last.errors}`,
+      `node:crypto Ed25519 signing alone on one core, same rounds: ${fmtList(limits)} signatures/s; ratio batch/signing ${ratios.map((r) => r.toFixed(2)).join(", ")} (median ${median(ratios).toFixed(2)})`,
+      `durability: ${acked.length} attestations answered 201 in batches, ${missing} of them missing from the log`,
+    ];
+  } finally {
+    await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function bigLog(): Promise<{ dir: string; creds: Creds }> {
   const dir = path.resolve("bench/.cache", `log-${BIG}`);
   const credsFile = path.join(dir, "creds.json");
@@ -356,6 +395,7 @@ async function main() {
   if (values.only === "gate") return console.log("\n" + [...lines, ...(await gate())].join("\n"));
   if (values.only === "postgres") return console.log("\n" + [...lines, ...(await postgresWrites())].join("\n"));
   if (values.only === "witness") return console.log("\n" + [...lines, ...(await witnessing())].join("\n"));
+  if (values.only === "batch") return console.log("\n" + [...lines, ...(await batches())].join("\n"));
   const publicReads = () =>
     publicBench(fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-p-")), {
       seed,
@@ -368,7 +408,7 @@ async function main() {
   if (values.only !== "reads") lines.push(...(await writes()));
   if (values.only === "writes") return console.log("\n" + lines.join("\n"));
   if (values.only !== "reads")
-    lines.push(...(await gate()), ...(await postgresWrites()), ...(await witnessing()), ...(await publicReads()));
+    lines.push(...(await batches()), ...(await gate()), ...(await postgresWrites()), ...(await witnessing()), ...(await publicReads()));
 
   const smallDir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-r-"));
   migrate(smallDir);

@@ -1,7 +1,8 @@
 import "server-only";
 import type { LogEntry, LogGroup } from "../log/log-append";
 import { getSequencer } from "../log/sequencer";
-import { canonicalPayload, signAttestation, viewOf, type AttestationView } from "./attestations";
+import { canonicalPayload, prepareAttestation, signedEntry, type UnsignedAttestation, viewOf, type AttestationView } from "./attestations";
+import { signAll } from "../crypto/sign-pool";
 import { AppError, type FieldError } from "./errors";
 import { checkIdempotencyKey, holdIdempotencyKey, IdempotentReplay, storeIdempotentAnswer } from "./idempotency";
 import { getActiveIssuer } from "./issuer-cache";
@@ -37,6 +38,8 @@ async function signersOf(tenantId: string, items: BatchItem[]): Promise<Map<stri
   return out;
 }
 
+const invalid = (problems: FieldError[]) => new AppError("validation_failed", "The request body failed validation; see errors.", problems);
+
 /** A field error thrown for one item, its pointer moved under /items/<i>; anything else rethrown. */
 function itemProblems(err: unknown, i: number): FieldError[] {
   if (!(err instanceof AppError) || err.code !== "validation_failed" || !err.errors) throw err;
@@ -59,18 +62,28 @@ export async function createAttestationBatch(opts: {
   const { tenantId, items } = opts;
   const signers = await signersOf(tenantId, items);
   const problems: FieldError[] = [];
-  const entries: LogEntry[] = [];
+  const unsigned: UnsignedAttestation[] = [];
   items.forEach((item, i) => {
     const signer = signers.get(item.issuer_id)!;
     if (typeof signer === "string") problems.push({ pointer: `/items/${i}/issuer_id`, detail: signer });
     try {
       const payloadJcs = canonicalPayload(item.payload);
-      if (typeof signer !== "string") entries.push(signAttestation(signer, { tenantId, issuerId: item.issuer_id, payloadJcs }));
+      if (typeof signer !== "string") unsigned.push(prepareAttestation(signer, { tenantId, issuerId: item.issuer_id, payloadJcs }));
     } catch (err) {
       problems.push(...itemProblems(err, i));
     }
   });
-  if (problems.length) throw new AppError("validation_failed", "The request body failed validation; see errors.", problems);
+  if (problems.length) throw invalid(problems);
+  const signatures = await signAll(unsigned.map((u) => ({ kid: u.signer.kid, privateKey: u.signer.privateKey, message: u.message })));
+  const entries: LogEntry[] = [];
+  unsigned.forEach((u, i) => {
+    try {
+      entries.push(signedEntry(u, signatures[i]!));
+    } catch (err) {
+      problems.push(...itemProblems(err, i));
+    }
+  });
+  if (problems.length) throw invalid(problems);
 
   const views = (first: number) => entries.map((e, i) => viewOf(e, items[i]!.payload, first + i));
   const group: LogGroup = { entries };

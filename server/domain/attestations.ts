@@ -1,6 +1,6 @@
 import "server-only";
 import { canonicalJson } from "@/lib/verify/jcs";
-import { leafDataOf, signingMessageOf } from "../crypto/attestation-bytes";
+import { type CanonicalAttestation, leafDataOf, signingMessageOf } from "../crypto/attestation-bytes";
 import { leafHashNode } from "../crypto/hash";
 import { getStore } from "../store";
 import { signEd25519 } from "../crypto/key-custody";
@@ -90,18 +90,30 @@ export function canonicalPayload(payload: Record<string, unknown>): string {
   return payloadJcs;
 }
 
-/**
- * Signs an attestation of a payload already in RFC 8785 form with `signer`, dated now (never
- * before the key's not_before): the entry the sequencer appends.
- */
-export function signAttestation(signer: Signer, opts: { tenantId: string; issuerId: string; payloadJcs: string }): LogEntry {
+/** An attestation dated and composed, not yet signed: what its key signs is `message`. */
+export interface UnsignedAttestation {
+  fields: CanonicalAttestation;
+  tenantId: string;
+  createdAt: Date;
+  signer: Signer;
+  message: Buffer;
+}
+
+/** Dates an attestation of a payload already in RFC 8785 form now (never before the key's not_before). */
+export function prepareAttestation(signer: Signer, opts: { tenantId: string; issuerId: string; payloadJcs: string }): UnsignedAttestation {
   const createdAt = new Date(Math.max(Date.now(), signer.notBefore));
   if (createdAt.getTime() > signer.expiresAt) throw new AppError("service_unavailable", "The issuer's key is being rotated; retry.");
   const fields = { id: newId(), issuer_id: opts.issuerId, kid: signer.kid, created_at: iso(createdAt), payloadJcs: opts.payloadJcs };
-  const signature = Buffer.from(signEd25519(signer.privateKey, signingMessageOf(fields))).toString("base64");
+  return { fields, tenantId: opts.tenantId, createdAt, signer, message: signingMessageOf(fields) };
+}
+
+/** The entry the sequencer appends, with its signature; 422 (pointer /payload) when its leaf would be too large. */
+export function signedEntry(u: UnsignedAttestation, signatureBytes: Uint8Array): LogEntry {
+  const { fields } = u;
+  const signature = Buffer.from(signatureBytes).toString("base64");
   const leaf = leafDataOf(fields, signature);
   if (leaf.length > MAX_LEAF_BYTES) {
-    const room = MAX_LEAF_BYTES - (leaf.length - Buffer.byteLength(opts.payloadJcs, "utf8"));
+    const room = MAX_LEAF_BYTES - (leaf.length - Buffer.byteLength(fields.payloadJcs, "utf8"));
     throw new AppError("validation_failed", "The request body failed validation; see errors.", [
       {
         pointer: "/payload",
@@ -112,15 +124,21 @@ export function signAttestation(signer: Signer, opts: { tenantId: string; issuer
   return {
     row: {
       id: fields.id,
-      tenantId: opts.tenantId,
-      issuerId: opts.issuerId,
-      kid: signer.kid,
-      payload: opts.payloadJcs,
+      tenantId: u.tenantId,
+      issuerId: fields.issuer_id,
+      kid: fields.kid,
+      payload: fields.payloadJcs,
       signature,
-      createdAt,
+      createdAt: u.createdAt,
     },
     leafHash: leafHashNode(leaf),
   };
+}
+
+/** Signs an attestation of a payload already in RFC 8785 form with `signer`, on this thread: the entry the sequencer appends. */
+export function signAttestation(signer: Signer, opts: { tenantId: string; issuerId: string; payloadJcs: string }): LogEntry {
+  const u = prepareAttestation(signer, opts);
+  return signedEntry(u, signEd25519(signer.privateKey, u.message));
 }
 
 export async function getAttestationOrThrow({ tenantId, id }: { tenantId: string; id: string }) {
