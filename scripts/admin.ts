@@ -8,6 +8,18 @@
 //       a new log key signs from now on; the old one signs beside it for the overlap, then stops
 //   witnesses [--json]
 //       each witness of HALLMARK_WITNESS_POLICY: last cosigned size, last error, next attempt
+//   backup <file> [--include-master-key] [--json]
+//       a consistent copy of the SQLite database, taken while servers run; names the master key
+//       (not copied unless asked: then to <file>.master-key, mode 0600). PostgreSQL: pg_dump
+//   restore <file> [--data-dir <dir>] [--json]
+//       a backup into an empty data directory; the next start applies newer migrations
+// The commands that use the database first apply pending migrations (as the start does);
+// backup and restore do not: a backup changes nothing, and a restore needs the directory empty.
+// Exit codes: 0 done, 1 failed, 2 refused (bad arguments, or a backup or restore that would be
+// wrong), with the reason on stderr.
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { getDb } from "@/server/db";
@@ -15,11 +27,17 @@ import { createConsumer, PLANS } from "@/server/domain/consumers";
 import { createOrganization } from "@/server/domain/tenants";
 import { getLogInfo } from "@/server/domain/log";
 import { MIN_OVERLAP_MS, rotateLogKey } from "@/server/log/log-identity";
+import { backup, Refusal, restore } from "./backup";
 
 const USAGE = `usage: npm run admin -- create-org --name <name> [--owner-email <e> --owner-password <p> [--owner-name <n>]] [--json]
        npm run admin -- create-consumer --email <e> --password <p> --plan ${PLANS.join("|")} [--name <n>] [--verified] [--json]
        npm run admin -- rotate-log-key [--overlap 24h] [--json]
-       npm run admin -- witnesses [--json]`;
+       npm run admin -- witnesses [--json]
+       npm run admin -- backup <file> [--include-master-key] [--json]
+       npm run admin -- restore <file> [--data-dir <dir>] [--json]`;
+
+/** The commands that open the database (after applying pending migrations). */
+const DB_COMMANDS = new Set(["create-org", "create-consumer", "rotate-log-key", "witnesses"]);
 
 const ZOwner = z.object({
   email: z.email("--owner-email must be an e-mail address"),
@@ -49,8 +67,9 @@ function parseDuration(text: string): number | null {
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args: rest,
       options: {
         name: { type: "string" },
@@ -62,12 +81,29 @@ async function main(argv: string[]): Promise<number> {
         "owner-name": { type: "string" },
         verified: { type: "boolean", default: false },
         overlap: { type: "string" },
+        "include-master-key": { type: "boolean", default: false },
+        "data-dir": { type: "string" },
         json: { type: "boolean", default: false },
       },
       strict: true,
+      allowPositionals: true,
     }));
   } catch (err) {
     return fail((err as Error).message);
+  }
+  if (command === "backup" || command === "restore") return backupOrRestore(command, positionals, values);
+  if (positionals.length) return fail(`unexpected argument ${positionals[0]}`);
+  if (values["include-master-key"] || values["data-dir"] !== undefined)
+    return fail("--include-master-key is for backup, --data-dir for restore");
+  if (DB_COMMANDS.has(command ?? "")) {
+    try {
+      // Its output goes to stderr: stdout carries the command's answer alone (--json).
+      execFileSync(process.execPath, [fileURLToPath(new URL("prisma.mjs", import.meta.url)), "deploy", "--if-needed"], {
+        stdio: ["ignore", 2, "inherit"],
+      });
+    } catch {
+      return 1; // prisma.mjs has said why
+    }
   }
   if (command === "create-org") {
     const name = typeof values.name === "string" ? values.name.trim() : "";
@@ -138,15 +174,82 @@ async function main(argv: string[]): Promise<number> {
   return fail(command ? `unknown command ${command}` : "a command is required");
 }
 
+async function backupOrRestore(
+  command: "backup" | "restore",
+  positionals: string[],
+  values: Record<string, string | boolean | undefined>,
+): Promise<number> {
+  const [file, ...extra] = positionals;
+  if (!file) return fail(`${command} needs the backup file`);
+  if (extra.length) return fail(`unexpected argument ${extra[0]}`);
+  if (command === "backup" ? values["data-dir"] !== undefined : values["include-master-key"])
+    return fail(`${command === "backup" ? "--data-dir" : "--include-master-key"} is not an option of ${command}`);
+  try {
+    if (command === "backup") {
+      const r = await backup(file, { includeMasterKey: values["include-master-key"] === true });
+      if (values.json) console.log(JSON.stringify(r));
+      else {
+        const size = r.tree_size === null ? "no log yet" : `log ${r.origin} at size ${r.tree_size}`;
+        console.log(`Backed up ${r.database} to ${r.backup} (${r.bytes} bytes, ${r.migrations} migrations, ${size}).`);
+        const from = r.master_key.source === "env" ? "the environment variable HALLMARK_MASTER_KEY" : r.master_key.name;
+        if (r.master_key.copy)
+          console.log(
+            `The master key (from ${from}) is in ${r.master_key.copy} (mode 0600). With both files anyone can sign as the log and every issuer: keep them as safe as the key itself.`,
+          );
+        else
+          console.log(
+            `The master key is NOT in the backup: it is ${from}. Keep it safe, apart from the backup: without it the private keys in the backup cannot be used.`,
+          );
+      }
+      return 0;
+    }
+    // --data-dir stands for HALLMARK_DATA_DIR, set before anything reads the configuration.
+    const dataDir = values["data-dir"];
+    if (typeof dataDir === "string") {
+      const dir = path.resolve(dataDir);
+      const url = process.env.DATABASE_URL;
+      if (url?.startsWith("file:") && path.dirname(path.resolve(url.slice("file:".length))) !== dir)
+        return fail(
+          `DATABASE_URL names ${url.slice("file:".length)}, outside --data-dir ${dir}: unset it, or name a file in that directory`,
+        );
+      process.env.HALLMARK_DATA_DIR = dir;
+    }
+    const r = restore(file);
+    if (values.json) console.log(JSON.stringify(r));
+    else {
+      const size = r.tree_size === null ? "no log yet" : `log ${r.origin} at size ${r.tree_size}`;
+      console.log(`Restored ${path.resolve(file)} to ${r.database} (${r.migrations} migrations, ${size}).`);
+      const key = r.master_key;
+      console.log(
+        key.installed_from
+          ? `The master key from ${key.installed_from} is now ${key.name} (mode 0600); it opens the backup's log key.`
+          : `The master key (${key.name}) opens the backup's log key; start Hallmark with the same one.`,
+      );
+      console.log(
+        `Start Hallmark with HALLMARK_DATA_DIR=${r.data_dir}${r.origin ? ` and HALLMARK_LOG_ORIGIN unset or ${r.origin}` : ""}: the start applies any newer migrations.`,
+      );
+    }
+    return 0;
+  } catch (err) {
+    if (err instanceof Refusal) {
+      console.error(err.message);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+const usesDb = DB_COMMANDS.has(process.argv[2] ?? "");
 main(process.argv.slice(2))
   .then(async (code) => {
-    await getDb().close();
+    if (usesDb) await getDb().close();
     process.exit(code);
   })
   .catch(async (err: Error) => {
     console.error(err.message);
-    await getDb()
-      .close()
-      .catch(() => {});
+    if (usesDb)
+      await getDb()
+        .close()
+        .catch(() => {});
     process.exit(1);
   });
