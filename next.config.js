@@ -10,7 +10,16 @@ const nextConfig = {
   distDir: process.env.HALLMARK_DIST_DIR || ".next",
   poweredByHeader: false,
   // Native and driver modules, and pdfkit (it reads its font metrics from its own folder), stay plain Node requires.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "pg", "pdfkit", "fontkit"],
+  // prom-client too: the metrics registry is shared with scripts/serve.mjs, which loads it from node_modules.
+  serverExternalPackages: [
+    "better-sqlite3",
+    "@prisma/adapter-better-sqlite3",
+    "@prisma/adapter-pg",
+    "pg",
+    "pdfkit",
+    "fontkit",
+    "prom-client",
+  ],
 };
 
 export default nextConfig;

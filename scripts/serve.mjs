@@ -2,13 +2,29 @@
 // Serves Hallmark: Next.js's own request handler (the one `next start` runs) behind the gate
 // (server/gate/gate.mjs), on one HTTP server. Migrations are the start script's business.
 //   node scripts/serve.mjs [--dev] [-p PORT] [-H HOST]
-// PORT and HOSTNAME come from the environment when not given. On SIGTERM or SIGINT the server
-// stops accepting connections, lets requests in flight finish (at most 10 s), then exits 0.
+// PORT and HOSTNAME come from the environment when not given.
+//
+// Every request gets an X-Request-Id and, when its answer ends, one JSON log line and its
+// metrics (server/observability/requests.mjs). This server answers three paths itself, before
+// Next.js: /healthz (the process answers), /readyz while stopping (503), and /metrics (only with
+// HALLMARK_METRICS_TOKEN, as a bearer token).
+//
+// On SIGTERM or SIGINT: /readyz turns 503, the listener closes (no new connections), requests
+// in flight finish (a keep-alive connection is closed after its current answer), then the
+// server code's shutdown hooks run (background timers stop, the sequencer drains, the database
+// closes: server/lifecycle.mjs) and the process exits 0. Past SHUTDOWN_BOUND_MS it exits 1.
+import crypto from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { readEnvOrExit } from "../server/env.mjs";
 import { createGate } from "../server/gate/gate.mjs";
+import { isStopping, markStopping, runShutdownHooks } from "../server/lifecycle.mjs";
+import { logger } from "../server/observability/logger.mjs";
+import { metrics } from "../server/observability/metrics.mjs";
+import { createRouteNamer, trackRequest } from "../server/observability/requests.mjs";
+
+const SHUTDOWN_BOUND_MS = 15_000;
 
 const { values } = parseArgs({
   options: { dev: { type: "boolean", default: false }, port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" } },
@@ -18,6 +34,7 @@ process.env.NODE_ENV = dev ? "development" : "production";
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 if (values.port) process.env.PORT = values.port;
 
+const startedAt = performance.now();
 const env = readEnvOrExit();
 const hostname = values.hostname ?? process.env.HOSTNAME;
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -26,9 +43,54 @@ const app = next({ dev, dir: root, hostname: hostname ?? "localhost", port: env.
 await app.prepare();
 const handle = app.getRequestHandler();
 const gate = createGate({ baseUrl: env.baseUrl, trustedProxies: env.trustedProxies, dev });
+const routeOf = createRouteNamer(path.join(root, process.env.HALLMARK_DIST_DIR || ".next"));
+
+function plain(res, status, body, headers = {}) {
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers });
+  res.end(body);
+}
+
+/** The bearer token /metrics requires, compared in constant time. */
+function metricsAuthorized(req) {
+  const sent = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
+  const a = crypto.createHash("sha256").update(sent).digest();
+  const b = crypto.createHash("sha256").update(env.metricsToken).digest();
+  return crypto.timingSafeEqual(a, b);
+}
+
+/** The paths this server answers itself; true when it answered. */
+function operatorPath(req, res, pathname) {
+  if (pathname === "/healthz") {
+    plain(res, 200, "ok\n");
+    return true;
+  }
+  if (pathname === "/readyz" && isStopping()) {
+    res.setHeader("connection", "close");
+    plain(res, 503, "stopping\n", { "retry-after": "1" });
+    return true;
+  }
+  if (pathname === "/metrics" && env.metricsToken) {
+    if (!metricsAuthorized(req)) {
+      plain(res, 401, "a bearer token is required\n", { "www-authenticate": 'Bearer realm="metrics"' });
+      return true;
+    }
+    metrics.register.metrics().then(
+      (text) => plain(res, 200, text, { "content-type": metrics.register.contentType }),
+      (err) => gate.fail(req, res, err),
+    );
+    return true;
+  }
+  return false;
+}
 
 const server = http.createServer((req, res) => {
+  trackRequest(req, res, routeOf);
+  // A connection is not reused once the process is stopping: the client opens its next one elsewhere.
+  if (stopping) res.setHeader("connection", "close");
   if (gate.screen(req, res)) return;
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  if ((req.method === "GET" || req.method === "HEAD") && operatorPath(req, res, q < 0 ? url : url.slice(0, q))) return;
   handle(req, res).catch((err) => gate.fail(req, res, err));
 });
 server.on("connect", gate.onConnect);
@@ -39,22 +101,41 @@ server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 
 let stopping = false;
-function stop(signal) {
+async function stop(signal) {
   if (stopping) return;
   stopping = true;
-  console.log(`[hallmark] ${signal}: finishing requests in flight`);
-  server.close(() => process.exit(0));
-  server.closeIdleConnections();
-  setTimeout(() => {
-    server.closeAllConnections();
-    process.exit(0);
-  }, 10_000).unref();
+  markStopping();
+  const t0 = performance.now();
+  logger.info({ signal }, "stopping: finishing requests in flight");
+  const bound = setTimeout(() => {
+    logger.error({ signal, bound_ms: SHUTDOWN_BOUND_MS }, "shutdown did not finish in time; exiting");
+    process.exit(1);
+  }, SHUTDOWN_BOUND_MS);
+  bound.unref();
+  await new Promise((resolve) => {
+    server.close(resolve);
+    server.closeIdleConnections();
+    // A keep-alive connection becomes idle once its answer is sent (and that answer said close).
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    server.once("close", () => clearInterval(sweep));
+  });
+  await runShutdownHooks((name, err) => logger.error({ hook: name, err }, "shutdown step failed"));
+  logger.info({ signal, ms: Math.round(performance.now() - t0) }, "stopped");
+  logger.flush?.();
+  process.exit(0);
 }
-process.on("SIGTERM", () => stop("SIGTERM"));
-process.on("SIGINT", () => stop("SIGINT"));
+process.on("SIGTERM", () => void stop("SIGTERM"));
+process.on("SIGINT", () => void stop("SIGINT"));
 
 server.listen(env.port, hostname, () => {
-  console.log(
-    `[hallmark] ${dev ? "development" : "production"} server listening on ${hostname ?? "*"}:${env.port}, serving ${env.baseUrl}`,
+  logger.info(
+    {
+      mode: dev ? "development" : "production",
+      address: `${hostname ?? "*"}:${env.port}`,
+      base_url: env.baseUrl,
+      db: env.dbKind,
+      ms: Math.round(performance.now() - startedAt),
+    },
+    "listening",
   );
 });

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Validates the configuration, applies pending migrations, then serves Hallmark.
+// Validates the configuration, applies pending migrations (if any), then serves Hallmark.
 //   node scripts/start.mjs          the production server (after `npm run build`)
 //   node scripts/start.mjs --dev    the development server
 // Both are scripts/serve.mjs: Next.js's request handler behind Hallmark's gate.
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import { readEnvOrExit } from "../server/env.mjs";
+import { logger } from "../server/observability/logger.mjs";
 
 const env = readEnvOrExit();
 const dev = process.argv.includes("--dev");
@@ -14,8 +15,11 @@ if (!dev && !fs.existsSync(".next/BUILD_ID")) {
   process.exit(1);
 }
 if (!fs.existsSync("server/generated/sqlite")) execFileSync("node", ["scripts/prisma.mjs", "generate"], { stdio: "inherit" });
-execFileSync("node", ["scripts/prisma.mjs", "deploy"], { stdio: ["ignore", "ignore", "inherit"] });
-console.log(`[hallmark] ${env.dbKind} database ready; serving ${env.baseUrl}`);
+// Only when a migration is pending: checking is a plain read (milliseconds), while Prisma's
+// migration engine takes seconds even with nothing to do and, on SQLite, cannot open a database
+// another instance is serving (an overlapping restart).
+execFileSync("node", ["scripts/prisma.mjs", "deploy", "--if-needed"], { stdio: ["ignore", "ignore", "inherit"] });
+logger.info({ db: env.dbKind }, "database migrated");
 
 const child = spawn(process.execPath, ["scripts/serve.mjs", ...(dev ? ["--dev"] : []), "-p", String(env.port)], {
   stdio: "inherit",

@@ -36,6 +36,8 @@ const baseEnv = {
   NEXT_TELEMETRY_DISABLED: "1",
   NODE_ENV: "production",
   HALLMARK_MASTER_KEY: crypto.randomBytes(32).toString("hex"),
+  // /metrics is served only with a token; the operations tests read it.
+  HALLMARK_METRICS_TOKEN: crypto.randomBytes(24).toString("hex"),
 };
 const children = new Set();
 

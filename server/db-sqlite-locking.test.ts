@@ -58,10 +58,10 @@ describe("SQLite write transactions beside another writer", () => {
       other.exec("ROLLBACK");
     }
     expect(error).not.toBeNull();
-    const res = errorToResponse(error, "body", "test-request");
+    const res = errorToResponse(error, "body", new Request("http://x/", { headers: { "x-request-id": "test-request" } }));
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("1");
-    expect((await res.json()).code).toBe("service_unavailable");
+    expect(await res.json()).toMatchObject({ code: "service_unavailable", request_id: "test-request" });
     // Nothing was written, and the next write goes through.
     expect((await db.read.issuer.findUniqueOrThrow({ where: { id: m.issuerId } })).name).not.toBe("Blocked");
     await db.write((tx) => tx.issuer.update({ where: { id: m.issuerId }, data: { name: "Unblocked" } }));

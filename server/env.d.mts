@@ -22,6 +22,10 @@ export type HallmarkEnv = {
   /** PEM certificate(s) the TSA's tokens must chain to (its root or its own); required with tsaUrl. */
   tsaCertFile: string | undefined;
   tsaIntervalSeconds: number;
+  /** pino's level for the server's JSON log lines (stdout). */
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** Bearer token that /metrics requires; without one, /metrics is not served. */
+  metricsToken: string | undefined;
 };
 export function readEnv(source?: Record<string, string | undefined>): HallmarkEnv;
 export function readEnvOrExit(): HallmarkEnv;

@@ -43,6 +43,8 @@ const ZEnv = z.object({
   HALLMARK_TSA_URL: z.url({ protocol: /^https?$/ }).optional(),
   HALLMARK_TSA_CERT: z.string().min(1).optional(),
   HALLMARK_TSA_INTERVAL: z.coerce.number().int().min(1).max(86_400).default(60),
+  HALLMARK_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  HALLMARK_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(256).optional(),
 });
 
 /** @typedef {import("./env.d.mts").HallmarkEnv} HallmarkEnv */
@@ -93,5 +95,7 @@ export function readEnv(source = process.env) {
     tsaUrl: e.HALLMARK_TSA_URL,
     tsaCertFile: e.HALLMARK_TSA_CERT ? path.resolve(e.HALLMARK_TSA_CERT) : undefined,
     tsaIntervalSeconds: e.HALLMARK_TSA_INTERVAL,
+    logLevel: e.HALLMARK_LOG_LEVEL,
+    metricsToken: e.HALLMARK_METRICS_TOKEN,
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import zlib from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ALL_SCOPES, api, baseUrls, createIssuer, createKey, expectProblem, organisationRequests } from "./helpers";
+import { ALL_SCOPES, api, baseUrls, createIssuer, createKey, expectProblem, expectSameProblem, organisationRequests } from "./helpers";
 import { seedOrg } from "../accounts";
 
 const FIELDS = ["created_at", "daily_quota", "id", "name", "prefix", "rate_limit_per_minute", "scopes", "status"];
@@ -84,7 +84,7 @@ describe("api keys", () => {
     const garbage = await api("/v1/issuers", { key: "hm_live_garbage" });
     for (const res of await Promise.all(everyEndpoint(victim.key, issuerId))) {
       expectProblem(res, 401, "invalid_api_key");
-      expect(res.body).toEqual(garbage.body);
+      expectSameProblem(res, garbage);
     }
     expect((await api("/v1/log")).status).toBe(200);
 
@@ -110,7 +110,7 @@ describe("api keys", () => {
     const theirs = await createKey(theirAdmin, ["issuers:read"]);
     const res = await api(`/v1/api-keys/${theirs.id}/revoke`, { key: admin, method: "POST" });
     expectProblem(res, 404, "not_found");
-    expect(res.body).toEqual((await api(`/v1/api-keys/${randomUUID()}/revoke`, { key: admin, method: "POST" })).body);
+    expectSameProblem(res, await api(`/v1/api-keys/${randomUUID()}/revoke`, { key: admin, method: "POST" }));
     expectProblem(await api(`/v1/api-keys/nope/revoke`, { key: admin, method: "POST" }), 404, "not_found");
     expect((await api("/v1/issuers", { key: theirs.key })).status).toBe(200);
     const mine = (await api("/v1/api-keys", { key: admin })).body as { id: string }[];

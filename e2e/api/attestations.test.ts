@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { verifyProofBundle } from "@/lib/verify";
-import { api, attest, expectProblem, logKey, orgWithIssuer } from "./helpers";
+import { api, attest, expectProblem, expectSameProblem, logKey, orgWithIssuer } from "./helpers";
 import { seedOrg } from "../accounts";
 
 describe("attestations", () => {
@@ -64,7 +64,7 @@ describe("attestations", () => {
     const theirs = await api(`/v1/attestations/${mine.id}`, { key: other });
     const unknown = await api(`/v1/attestations/${randomUUID()}`, { key: other });
     expectProblem(theirs, 404, "not_found");
-    expect(theirs.body).toEqual(unknown.body);
+    expectSameProblem(theirs, unknown);
     expectProblem(await api(`/v1/attestations/${mine.id}/proof-bundle`, { key: other }), 404, "not_found");
     expectProblem(await api(`/v1/attestations/not-a-uuid`, { key }), 404, "not_found");
   });

@@ -66,6 +66,17 @@ export function expectProblem(res: ApiResponse, status: number, code: string): v
 }
 
 /** Logs in over REST (from a client address of its own) and returns the session token. */
+/**
+ * Two problem answers that must not be told apart (another tenant's resource and an unknown
+ * one): the same body but for the request id each answer has of its own.
+ */
+export function expectSameProblem(res: ApiResponse, other: ApiResponse): void {
+  const { request_id: a, ...body } = res.body ?? {};
+  const { request_id: b, ...otherBody } = other.body ?? {};
+  expect(body).toEqual(otherBody);
+  expect(typeof a === "string" && typeof b === "string" && a !== b).toBe(true);
+}
+
 export async function sessionToken(email: string, password: string, instance = 0): Promise<string> {
   const client = `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join(".")}`;
   const res = await api("/v1/consumer/login", { json: { email, password }, headers: { "x-forwarded-for": client }, instance });

@@ -8,7 +8,7 @@ import { parsePublicKeyPem, verifyProofBundle } from "@/lib/verify";
 import { signingMessage } from "@/lib/verify/attestation";
 import { base64ToBytes } from "@/lib/verify/encoding";
 import { jwkThumbprint } from "@/lib/verify/keys";
-import { api, attest, baseUrls, createIssuer, expectProblem, logKey, proofBundle } from "./helpers";
+import { api, attest, baseUrls, createIssuer, expectProblem, expectSameProblem, logKey, proofBundle } from "./helpers";
 import { seedOrg } from "../accounts";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -130,19 +130,19 @@ describe("issuers", () => {
 
     const theirs = await api(`/v1/issuers/${mine.id}`, { key: other });
     expectProblem(theirs, 404, "not_found");
-    expect(theirs.body).toEqual((await api(`/v1/issuers/${unknownId}`, { key: other })).body);
+    expectSameProblem(theirs, await api(`/v1/issuers/${unknownId}`, { key: other }));
     expectProblem(await api(`/v1/issuers/not-a-uuid`, { key }), 404, "not_found");
 
     const rotate = await api(`/v1/issuers/${mine.id}/keys`, { key: other, method: "POST" });
     expectProblem(rotate, 404, "not_found");
-    expect(rotate.body).toEqual((await api(`/v1/issuers/${unknownId}/keys`, { key: other, method: "POST" })).body);
+    expectSameProblem(rotate, await api(`/v1/issuers/${unknownId}/keys`, { key: other, method: "POST" }));
     expect((await api(`/v1/issuers/${mine.id}`, { key })).body.keys).toHaveLength(1);
 
     const payload = { content_hash: "b".repeat(64) };
     const signWithTheirs = await api("/v1/attestations", { key: other, json: { issuer_id: mine.id, payload } });
     expectProblem(signWithTheirs, 404, "not_found");
     const signWithUnknown = await api("/v1/attestations", { key: other, json: { issuer_id: unknownId, payload } });
-    expect(signWithTheirs.body).toEqual(signWithUnknown.body);
+    expectSameProblem(signWithTheirs, signWithUnknown);
   });
 
   it.skipIf(!hasOpenssl)("signs attestations that plain `openssl pkeyutl -verify -rawin` accepts (DSSE PAE message, PEM key)", async () => {

@@ -287,7 +287,14 @@ describe("OpenAPI document", () => {
     await expect(assertDescribed(baseUrl, "GET", "/v1/log", 200, new Headers({ "content-type": "text/html" }), log)).rejects.toThrow(
       /content type/,
     );
-    const notFound = { type: "urn:hallmark:problem:quota_exceeded", title: "t", status: 404, detail: "d", code: "quota_exceeded" };
+    const notFound = {
+      type: "urn:hallmark:problem:quota_exceeded",
+      title: "t",
+      status: 404,
+      detail: "d",
+      code: "quota_exceeded",
+      request_id: "r",
+    };
     await expect(assertDescribed(baseUrl, "GET", "/v1/attestations/x", 404, problem, JSON.stringify(notFound))).rejects.toThrow(/match/);
     // A path no operation serves is a 404 problem, a method a path does not serve a 405.
     await expect(assertDescribed(baseUrl, "GET", "/v1/nothing-here", 200, json, "{}")).rejects.toThrow(/no operation/);

@@ -1,4 +1,5 @@
 import "server-only";
+import { logger } from "../observability/logger.mjs";
 import type { KeyObject } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
@@ -112,7 +113,7 @@ export async function signAll(jobs: SignJob[]): Promise<Uint8Array[]> {
     try {
       return await globalRef.__hallmarkSignPool.signAll(jobs);
     } catch (err) {
-      console.error("[hallmark] the signing workers failed; signing on the main thread:", err);
+      logger.error({ err }, "the signing workers failed; signing on the main thread");
     }
   }
   return jobs.map((j) => signEd25519(j.privateKey, j.message));

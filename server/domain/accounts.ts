@@ -1,4 +1,5 @@
 import "server-only";
+import { logger } from "../observability/logger.mjs";
 import crypto from "node:crypto";
 import { getDb } from "../db";
 import { hashPassword, verifyPassword } from "../crypto/passwords";
@@ -55,7 +56,7 @@ async function mayMail(email: string): Promise<boolean> {
     return true;
   } catch (err) {
     if (err instanceof Error) throw err; // the store failed, not the budget
-    console.warn(`[hallmark] mail to ${email} suppressed: more than ${MAILS_PER_ADDRESS} in ${MAIL_WINDOW_SECONDS / 60} min`);
+    logger.warn({ limit: MAILS_PER_ADDRESS, minutes: MAIL_WINDOW_SECONDS / 60 }, "mail suppressed: too many to one address");
     return false;
   }
 }
@@ -158,7 +159,7 @@ function tooMany(seconds: number): AppError {
 /** A limiter's refusal (its budget is spent) as 429; its store failing (Redis and the in-memory insurance both) as 503. */
 function limiterError(err: unknown): AppError {
   if (err instanceof RateLimiterRes) return tooMany(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
-  console.error("[hallmark] login throttle unavailable:", err);
+  logger.error({ err }, "login throttle unavailable");
   return new AppError("service_unavailable", "Logging in is unavailable for a moment; try again shortly.", undefined, {
     "retry-after": "1",
   });

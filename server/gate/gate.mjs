@@ -9,6 +9,8 @@ import { createRequire } from "node:module";
 import { resolveClientAddress } from "./client-address.mjs";
 import { crossOriginRefusal } from "./same-origin.mjs";
 import { kindOfPath, securityHeaders } from "./security-headers.mjs";
+import { logger } from "../observability/logger.mjs";
+import { metrics } from "../observability/metrics.mjs";
 
 /** The methods Hallmark serves; anything else is 405 before it reaches Next.js. */
 export const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
@@ -33,9 +35,11 @@ const routerStateIsValid = (value) => {
 /** The problems the gate answers: codes, statuses and titles from the service's one table. */
 const GATE_PROBLEMS = createRequire(import.meta.url)("../domain/errors.json");
 
-function problemBody(code, detail) {
+/** A problem body, as server/http/problem.ts writes them (with the request's id), counted by code. */
+function problemBody(code, detail, requestId) {
   const { status, title } = GATE_PROBLEMS[code];
-  return JSON.stringify({ type: `urn:hallmark:problem:${code}`, title, status, detail, code });
+  metrics.problems.inc({ code });
+  return JSON.stringify({ type: `urn:hallmark:problem:${code}`, title, status, detail, code, request_id: requestId });
 }
 
 /** True when every percent-escape in the path decodes to UTF-8 (what Next.js's routing assumes). */
@@ -80,16 +84,18 @@ export function createGate({ baseUrl, trustedProxies = 0, dev = false }) {
    * the start of another answer.
    */
   function rawAnswer(status, reason, code, detail, { extra = "", withBody = true } = {}) {
-    const body = withBody ? problemBody(code, detail) : "";
+    const id = crypto.randomUUID();
+    logger.info({ req_id: id, status, code }, "refused before a request");
+    const body = withBody ? problemBody(code, detail, id) : "";
     const type = withBody ? { "content-type": "application/problem+json" } : {};
     const head = Object.entries({ ...sets.api, ...type, "cache-control": "no-store" })
       .map(([k, v]) => `${k}: ${v}\r\n`)
       .join("");
-    return `HTTP/1.1 ${status} ${reason}\r\n${head}${extra}content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+    return `HTTP/1.1 ${status} ${reason}\r\n${head}${extra}x-request-id: ${id}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
   }
 
   function answer(req, res, code, detail, headers = {}) {
-    const body = problemBody(code, detail);
+    const body = problemBody(code, detail, req.headers["x-request-id"] ?? crypto.randomUUID());
     // A refused request's body is never read: the connection closes after the answer, rather
     // than leave the rest of the body where the next request would be read (Node keeps a TRACE
     // connection open but resets it when the unread body arrives).
@@ -164,7 +170,7 @@ export function createGate({ baseUrl, trustedProxies = 0, dev = false }) {
 
     /** Answers a request that failed after the gate let it through (Next.js's handler threw). */
     fail(req, res, err) {
-      console.error(`[hallmark] ${req.method} ${String(req.url).slice(0, 200)} failed before a route answered:`, err);
+      logger.error({ req_id: req.headers["x-request-id"], method: req.method, err }, "failed before a route answered");
       if (res.headersSent) return res.destroy();
       answer(req, res, "internal_error", "An internal error occurred.");
     },

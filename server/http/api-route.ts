@@ -1,5 +1,4 @@
 import "server-only";
-import crypto from "node:crypto";
 import type { AnyProcedure, inferProcedureOutput } from "@trpc/server";
 import { createContext } from "../api/context";
 import type { ProcedureMeta, RestOperation } from "../api/rest-operation";
@@ -7,6 +6,7 @@ import { AppError } from "../domain/errors";
 import { authenticate } from "./authenticate";
 import { readJsonBody } from "./body";
 import { errorToResponse } from "./errors";
+import { noteRequest } from "../observability/requests.mjs";
 
 /** What a route hands back for apiRoute to send: a JSON value, text, bytes or a stream of bytes, with its status and headers. */
 export interface RouteResult {
@@ -82,8 +82,11 @@ export function apiRoute<P extends RestProcedure>(
   return async (req, ctx) => {
     // Rate-limit headers (a key's, or a public endpoint's per client) are set on every answer, errors included.
     const limitHeaders: Record<string, string> = {};
+    const requestId = req.headers.get("x-request-id");
+    noteRequest(requestId, { route: op.path });
     try {
       const principal = await authenticate(req, op.auth, limitHeaders);
+      if (principal) noteRequest(requestId, { tenant: principal.tenantId });
       const params = ctx?.params ? flatParams(await ctx.params) : {};
       const sent =
         op.input === "body"
@@ -102,7 +105,7 @@ export function apiRoute<P extends RestProcedure>(
       })) as inferProcedureOutput<P>;
       return respond(op, edge ? await edge(output, req) : { body: output }, limitHeaders);
     } catch (err) {
-      return withHeaders(errorToResponse(err, op.input === "body" ? "body" : "query", crypto.randomUUID()), limitHeaders);
+      return withHeaders(errorToResponse(err, op.input === "body" ? "body" : "query", req), limitHeaders);
     }
   };
 }

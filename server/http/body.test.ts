@@ -2,6 +2,7 @@
 // will receive) is a 499 that is not logged as the server's failure; a whole body still parses.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ClientClosedRequest, readJsonBody } from "./body";
+import { logger } from "../observability/logger.mjs";
 import { errorToResponse } from "./errors";
 
 const headers = { "content-type": "application/json" };
@@ -34,12 +35,16 @@ describe("request bodies", () => {
   });
 
   it("cut off by the client answer 499 and log nothing, while a real failure is logged as a 500", async () => {
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = vi.spyOn(logger, "error").mockImplementation(() => {});
+    const req = (id: string) => new Request("http://x/", { headers: { "x-request-id": id } });
     const err = await readJsonBody(abortedRequest()).catch((e: unknown) => e);
-    const res = errorToResponse(err, "body", "req-1");
+    const res = errorToResponse(err, "body", req("req-1"));
     expect(res.status).toBe(499);
     expect(logged).not.toHaveBeenCalled();
-    expect(errorToResponse(new Error("bug"), "body", "req-2").status).toBe(500);
+    const failed = errorToResponse(new Error("bug"), "body", req("req-2"));
+    expect(failed.status).toBe(500);
+    expect(await failed.json()).toMatchObject({ code: "internal_error", request_id: "req-2" });
     expect(logged).toHaveBeenCalledTimes(1);
+    expect(logged.mock.calls[0]![0]).toMatchObject({ req_id: "req-2" });
   });
 });

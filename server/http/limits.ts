@@ -1,4 +1,5 @@
 import "server-only";
+import { logger } from "../observability/logger.mjs";
 import type { ApiKeyPrincipal } from "../domain/api-keys";
 import { AppError } from "../domain/errors";
 import { consumeKeyLimits, type KeyLimitResult, mostConstraining, type PolicyState } from "../limits/key-limits";
@@ -21,7 +22,7 @@ export async function enforceKeyLimits(principal: ApiKeyPrincipal, headers: Reco
     result = await consumeKeyLimits(principal);
   } catch (err) {
     // Only reachable when the shared store failed and its in-memory insurance did too.
-    console.error("[hallmark] rate limiter unavailable:", err);
+    logger.error({ err }, "rate limiter unavailable");
     throw new AppError("service_unavailable", "Rate limiting is unavailable; try again shortly.", undefined, { "retry-after": "1" });
   }
   const policy = `"minute";q=${principal.rateLimitPerMinute};w=60, "day";q=${principal.dailyQuota};w=86400`;

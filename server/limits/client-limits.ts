@@ -1,4 +1,5 @@
 import "server-only";
+import { logger } from "../observability/logger.mjs";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { AppError } from "../domain/errors";
 import { getLimiter } from "./limiter";
@@ -28,7 +29,7 @@ export async function consumeClientLimit(
     res = await getLimiter(`client-${name}`, quota, window).consume(client, 1);
   } catch (err) {
     if (!(err instanceof RateLimiterRes)) {
-      console.error(`[hallmark] ${name} limiter unavailable:`, err);
+      logger.error({ limiter: name, err }, "limiter unavailable");
       throw new AppError("service_unavailable", "Rate limiting is unavailable; try again shortly.", undefined, { "retry-after": "1" });
     }
     res = err;

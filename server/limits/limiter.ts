@@ -1,4 +1,5 @@
 import "server-only";
+import { logger } from "../observability/logger.mjs";
 import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from "rate-limiter-flexible";
 import { getConfig } from "../config";
@@ -34,7 +35,7 @@ function redisClient(url: string): Redis {
       // One line every 30 s at most, instead of ioredis's unhandled-error noise.
       if (Date.now() - lastComplaint < 30_000) return;
       lastComplaint = Date.now();
-      console.error(`[hallmark] Redis unavailable, limits are counted per instance until it is back: ${err.message}`);
+      logger.error({ err: err.message }, "Redis unavailable: limits are counted per instance until it is back");
     });
     redis = client;
   }

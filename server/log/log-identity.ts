@@ -1,4 +1,5 @@
 import "server-only";
+import { logger } from "../observability/logger.mjs";
 import type crypto from "node:crypto";
 import { formatCheckpointBody, formatSignedNote, noteKeyId, noteSignatureBase64, verifierKey } from "@/lib/verify/checkpoint";
 import { utf8Encode } from "@/lib/verify/encoding";
@@ -138,7 +139,7 @@ async function loadIdentity(): Promise<LogIdentity> {
     if (logOriginExplicit) {
       throw new Error(`HALLMARK_LOG_ORIGIN is "${logOrigin}" but this log was created as "${row.origin}"; a log's origin cannot change.`);
     }
-    console.warn(`[hallmark] log origin stays "${row.origin}" (created so); the base URL now suggests "${logOrigin}".`);
+    logger.warn({ origin: row.origin, suggested: logOrigin }, "the log origin stays as created; the base URL now suggests another");
   }
   const retired = await db.read.retiredLogKey.findMany();
   return toIdentity(row.origin, new Uint8Array(row.publicKey), row.privateKeyEnc, row.keySince, retired);

@@ -1,4 +1,6 @@
 import "server-only";
+import { logger } from "../observability/logger.mjs";
+import { metrics } from "../observability/metrics.mjs";
 import { getStore } from "../store";
 import { appendBatch, type LogUnit, unitSize } from "./log-append";
 import { getLogIdentity } from "./log-identity";
@@ -29,6 +31,18 @@ class Sequencer {
   private queue: Waiter[] = [];
   private running = false;
   private listeners: (() => void)[] = [];
+
+  /** Entries waiting for the next transaction. */
+  queuedEntries(): number {
+    let n = 0;
+    for (const w of this.queue) n += unitSize(w.unit);
+    return n;
+  }
+
+  /** Resolves once nothing is queued or being written (at shutdown, after the last request). */
+  async idle(): Promise<void> {
+    while (this.running || this.queue.length > 0) await new Promise((r) => setTimeout(r, 10));
+  }
 
   /** Calls `fn` after every committed batch (the witnessing scheduler uses it); fn must not throw. */
   onCommit(fn: () => void): void {
@@ -61,6 +75,9 @@ class Sequencer {
       await new Promise((r) => setImmediate(r));
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, this.batchLength());
+        const started = performance.now();
+        let entries = 0;
+        for (const w of batch) entries += unitSize(w.unit);
         try {
           const identity = await getLogIdentity();
           const outcomes = await getStore().append((w) =>
@@ -75,8 +92,11 @@ class Sequencer {
             if ("logIndex" in o) w.resolve(o.logIndex);
             else w.reject(o.refused);
           });
+          observeBatch(entries, started, "committed");
           for (const fn of this.listeners) fn();
         } catch (err) {
+          observeBatch(entries, started, "failed");
+          logger.error({ entries, err }, "sequencer batch failed; nothing of it was written");
           for (const w of batch) w.reject(err);
         }
       }
@@ -84,6 +104,13 @@ class Sequencer {
       this.running = false;
     }
   }
+}
+
+function observeBatch(entries: number, started: number, outcome: "committed" | "failed"): void {
+  const seconds = (performance.now() - started) / 1000;
+  metrics.sequencerBatch.observe(entries);
+  metrics.sequencerAppend.observe({ outcome }, seconds);
+  logger.info({ entries, ms: Math.round(seconds * 10_000) / 10, outcome }, "sequencer batch");
 }
 
 const globalRef = globalThis as unknown as { __hallmarkSequencer?: Sequencer };

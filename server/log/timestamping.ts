@@ -1,4 +1,5 @@
 import "server-only";
+import { logger } from "../observability/logger.mjs";
 import fs from "node:fs";
 import { parseCertificates, verifyTimestampToken } from "@/lib/verify/rfc3161";
 import { getConfig } from "../config";
@@ -25,7 +26,8 @@ import { requestTimestamp } from "./tsa-client";
  */
 const MAX_BACKOFF_MS = 10 * 60_000;
 const CLOCK_SKEW_MS = 5 * 60_000;
-const globalRef = globalThis as unknown as { __hallmarkTimestamping?: NodeJS.Timeout };
+type TimestampingState = { timer: NodeJS.Timeout | undefined; round: Promise<void>; stopped: boolean };
+const globalRef = globalThis as unknown as { __hallmarkTimestamping?: TimestampingState };
 
 /** HALLMARK_TSA_CERT's text, read once: what /v1/log publishes for verifiers to compare with their own pin. */
 let pem: string | undefined;
@@ -87,9 +89,11 @@ export function startTimestamping(): void {
   if (!tsaUrl || globalRef.__hallmarkTimestamping) return;
   const interval = tsaIntervalSeconds * 1000;
   let failures = 0;
+  const state: TimestampingState = { timer: undefined, round: Promise.resolve(), stopped: false };
   const schedule = (ms: number) => {
-    globalRef.__hallmarkTimestamping = setTimeout(run, ms);
-    globalRef.__hallmarkTimestamping.unref();
+    if (state.stopped) return;
+    state.timer = setTimeout(() => (state.round = run()), ms);
+    state.timer.unref();
   };
   const run = async () => {
     try {
@@ -97,9 +101,19 @@ export function startTimestamping(): void {
       failures = 0;
     } catch (err) {
       failures++;
-      console.error(`[hallmark] time-stamping failed (${failures} in a row): ${(err as Error).message}`);
+      logger.error({ failures, err: (err as Error).message }, "time-stamping failed");
     }
     schedule(failures ? Math.max(interval, Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(failures, 20))) : interval);
   };
+  globalRef.__hallmarkTimestamping = state;
   schedule(Math.min(interval, 1_000));
+}
+
+/** Stops time-stamping in this process (at shutdown), after the round under way. */
+export async function stopTimestamping(): Promise<void> {
+  const state = globalRef.__hallmarkTimestamping;
+  if (!state) return;
+  state.stopped = true;
+  clearTimeout(state.timer);
+  await state.round;
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { logger } from "../observability/logger.mjs";
 import { quorumMet, type Policy, type PolicyWitness } from "@/lib/verify";
 import { parseSignedNote } from "@/lib/verify/checkpoint";
 import { verifyCosignature } from "@/lib/verify/cosignature";
@@ -44,20 +45,32 @@ class Scheduler {
   private pending = false;
   private lastStart = 0;
   private timer: NodeJS.Timeout | undefined;
+  private readonly tick: NodeJS.Timeout;
+  private stopped = false;
+  private round: Promise<void> = Promise.resolve();
 
   constructor(private readonly policy: Policy) {
     getSequencer().onCommit(() => this.nudge());
-    setInterval(() => this.nudge(), TICK_MS).unref();
+    this.tick = setInterval(() => this.nudge(), TICK_MS).unref();
     this.nudge();
+  }
+
+  /** No round starts after this; resolves once the one under way, if any, has ended. */
+  stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.tick);
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    return this.round;
   }
 
   nudge(): void {
     this.pending = true;
-    if (this.running || this.timer) return;
+    if (this.stopped || this.running || this.timer) return;
     const wait = Math.max(0, this.lastStart + CADENCE_MS - Date.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.run();
+      this.round = this.run();
     }, wait);
     this.timer.unref();
   }
@@ -69,7 +82,7 @@ class Scheduler {
     try {
       await witnessRound(this.policy);
     } catch (err) {
-      console.error("[hallmark] witnessing round failed:", err);
+      logger.error({ err }, "witnessing round failed");
     } finally {
       this.running = false;
       if (this.pending) this.nudge();
@@ -82,6 +95,11 @@ export function startWitnessing(): void {
   const policy = witnessPolicy();
   if (!policy || submitted(policy).length === 0 || globalRef.__hallmarkWitnessing) return;
   globalRef.__hallmarkWitnessing = new Scheduler(policy);
+}
+
+/** Stops witnessing in this process (at shutdown), after the round under way. */
+export async function stopWitnessing(): Promise<void> {
+  await globalRef.__hallmarkWitnessing?.stop();
 }
 
 /** One round: the newest checkpoint to every witness that has not cosigned it, then publication. */

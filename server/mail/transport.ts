@@ -1,4 +1,5 @@
 import "server-only";
+import { logger } from "../observability/logger.mjs";
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -43,7 +44,8 @@ export async function sendMail(message: MailMessage): Promise<void> {
   // The .eml is quoted-printable; a plain copy beside it keeps its links copyable by hand.
   const txt = file.replace(/\.eml$/, ".txt");
   await fs.writeFile(txt, `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}`, { mode: 0o600 });
-  console.log(`[hallmark] no HALLMARK_SMTP_URL: mail to ${message.to} written to ${file} (plain text: ${txt})`);
+  // The file, never the recipient or the text: the log holds no address and no link with a token.
+  logger.info({ file, txt }, "no HALLMARK_SMTP_URL: mail written to the outbox");
 }
 
 /**
@@ -51,5 +53,5 @@ export async function sendMail(message: MailMessage): Promise<void> {
  * delivery. A failure is logged, never thrown.
  */
 export function sendMailInBackground(message: MailMessage): void {
-  sendMail(message).catch((err) => console.error(`[hallmark] mail to ${message.to} failed:`, err));
+  sendMail(message).catch((err) => logger.error({ subject: message.subject, err: (err as Error).message }, "mail failed"));
 }

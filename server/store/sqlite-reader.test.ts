@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openTestLog, useTemporaryDataDir, type TestLog } from "../test-support/test-log";
 import type { WorkerReads } from "./sqlite-reader";
+import { logger } from "../observability/logger.mjs";
 
 const dir = useTemporaryDataDir("reader");
 let m: TestLog;
@@ -69,20 +70,20 @@ describe("SQLite read worker", () => {
   });
 
   it("replaces a worker that dies, rejecting only what was sent to it", async () => {
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = vi.spyOn(logger, "error").mockImplementation(() => {});
     const sent = expect(reads.get("SELECT 4 AS four", [])).rejects.toThrow(/not iterable|exited/);
     await turn();
     // A malformed message kills the worker after the batch above and before any later one.
     (reads as unknown as { worker: import("node:worker_threads").Worker }).worker.postMessage(42);
     await sent.catch(() => {}); // the batch may already be answered: then it resolved
     await new Promise((r) => setTimeout(r, 200));
-    expect(logged).toHaveBeenCalledWith("[hallmark] SQLite read worker failed:", expect.any(Error));
+    expect(logged).toHaveBeenCalledWith({ err: expect.any(Error) }, "SQLite read worker failed");
     logged.mockRestore();
     expect(await reads.get("SELECT 5 AS five", [])).toEqual({ five: 5n });
   });
 
   it("fails reads fast while a worker cannot start, and tries again later", async () => {
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = vi.spyOn(logger, "error").mockImplementation(() => {});
     const broken = new Reads(`${dir}/missing/hallmark.db`);
     await expect(broken.get("SELECT 1", [])).rejects.toThrow(/unable to open|does not exist|directory/i);
     const started = Date.now();

@@ -1,4 +1,5 @@
 import "server-only";
+import { logger } from "../observability/logger.mjs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 
@@ -141,7 +142,7 @@ export class WorkerReads implements ReadExecutor {
       if (this.inFlight.size === 0) worker.unref();
     });
     worker.on("error", (err) => {
-      console.error("[hallmark] SQLite read worker failed:", err);
+      logger.error({ err }, "SQLite read worker failed");
       this.stopped(worker, err, true);
     });
     worker.on("exit", (code) => this.stopped(worker, new Error(`SQLite read worker exited (code ${code})`), true));

@@ -1,6 +1,8 @@
 import { problemResponse } from "@/server/http/problem";
+import { requestIdOf } from "@/server/http/request-id";
 
 /** Any /api path no route serves (tRPC and next-auth have their own): a problem+json 404. */
-const notFound = async (req: Request) => problemResponse("not_found", `No endpoint at ${new URL(req.url).pathname}.`);
+const notFound = async (req: Request) =>
+  problemResponse("not_found", `No endpoint at ${new URL(req.url).pathname}.`, { requestId: requestIdOf(req) });
 
 export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };

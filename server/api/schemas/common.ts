@@ -66,6 +66,7 @@ export const ZProblem = z
     code: z
       .enum(Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]])
       .meta({ description: "Stable and snake_case: what a program acts on." }),
+    request_id: z.string().meta({ description: "The answer's X-Request-Id: quote it when reporting a problem." }),
     instance: z.string().optional(),
     errors: z.array(ZFieldError).optional().meta({ description: "Field-level failures of a request that failed validation." }),
   })

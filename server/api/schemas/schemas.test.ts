@@ -38,8 +38,18 @@ describe("shared schemas", () => {
     expect(ZAttestation.safeParse({ ...attestation, created_at: "yesterday" }).success).toBe(false);
     expect(ZProtectionRecord.safeParse({ status: "protected" }).success).toBe(false);
     expect(
-      ZProblem.parse({ type: "urn:hallmark:problem:not_found", title: "Not found", status: 404, detail: "x", code: "not_found" }).code,
+      ZProblem.parse({
+        type: "urn:hallmark:problem:not_found",
+        title: "Not found",
+        status: 404,
+        detail: "x",
+        code: "not_found",
+        request_id: "r",
+      }).code,
     ).toBe("not_found");
-    expect(ZProblem.safeParse({ type: "t", title: "t", status: 404, detail: "x", code: "no_such_code" }).success).toBe(false);
+    expect(ZProblem.safeParse({ type: "t", title: "t", status: 404, detail: "x", code: "no_such_code", request_id: "r" }).success).toBe(
+      false,
+    );
+    expect(ZProblem.safeParse({ type: "t", title: "t", status: 404, detail: "x", code: "not_found" }).success).toBe(false);
   });
 });

@@ -1,4 +1,3 @@
-import crypto from "node:crypto";
 import NextAuth from "next-auth";
 import type { NextRequest } from "next/server";
 import { getAuthOptions } from "@/server/auth/next-auth";
@@ -14,7 +13,7 @@ const handler = async (raw: NextRequest, ctx: Ctx): Promise<Response> => {
     const req = await screenAuthRequest(raw, (await ctx.params).nextauth.join("/"));
     return (await NextAuth(req as never, ctx as never, getAuthOptions())) as Response;
   } catch (err) {
-    return errorToResponse(err, "body", crypto.randomUUID());
+    return errorToResponse(err, "body", raw);
   }
 };
 

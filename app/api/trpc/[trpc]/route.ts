@@ -1,4 +1,3 @@
-import crypto from "node:crypto";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { MAX_BATCH_CALLS } from "@/server/api/batching";
 import { appRouter } from "@/server/api/root";
@@ -7,6 +6,8 @@ import { createContext } from "@/server/api/context";
 import { dashboardPrincipal } from "@/server/auth/dashboard-principal";
 import { AppError } from "@/server/domain/errors";
 import { errorToResponse } from "@/server/http/errors";
+import { requestIdOf } from "@/server/http/request-id";
+import { logger } from "@/server/observability/logger.mjs";
 import { otherMethods } from "@/server/http/method-not-allowed";
 import { screenTrpcRequest } from "@/server/http/trpc-request";
 
@@ -16,7 +17,7 @@ const handler = async (raw: Request): Promise<Response> => {
   try {
     req = await screenTrpcRequest(raw);
   } catch (err) {
-    return errorToResponse(err, "body", crypto.randomUUID());
+    return errorToResponse(err, "body", raw);
   }
   const res = await fetchRequestHandler({
     endpoint: "/api/trpc",
@@ -33,7 +34,7 @@ const handler = async (raw: Request): Promise<Response> => {
     },
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof AppError)) {
-        console.error(`[hallmark] tRPC ${path ?? "?"} failed:`, error.cause ?? error);
+        logger.error({ req_id: requestIdOf(raw), procedure: path ?? "?", err: error.cause ?? error }, "tRPC call failed");
       }
     },
   });

@@ -1,0 +1,99 @@
+// A Hallmark server process a test starts itself (beside the suite's), on the suite's database
+// or one of its own: started as `npm start` does (scripts/start.mjs) or as the suite does
+// (scripts/serve.mjs), its JSON log lines collected, stopped with a signal or killed.
+import { type ChildProcess, spawn } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A SQLite configuration of its own in `dataDir`: no witnesses or TSA (they follow the suite's
+ * log), the suite's master key.
+ */
+export function ownSqliteEnv(dataDir: string, label: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: `file:${path.join(dataDir, "hallmark.db")}`,
+    HALLMARK_DATA_DIR: dataDir,
+    HALLMARK_LOG_ORIGIN: `hallmark-test/${label}-${process.pid}`,
+  };
+  for (const name of ["HALLMARK_WITNESS_POLICY", "HALLMARK_TSA_URL", "HALLMARK_TSA_CERT", "HALLMARK_TSA_INTERVAL"]) delete env[name];
+  return env;
+}
+
+export type LogLine = Record<string, unknown> & { msg: string; level: string };
+
+export class OwnServer {
+  readonly lines: LogLine[] = [];
+  /** Everything the process wrote, raw (to look for what must never be there). */
+  output = "";
+  private exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly port: number,
+    readonly startedAt: number,
+  ) {
+    let partial = "";
+    const take = (d: Buffer) => {
+      const text = d.toString();
+      this.output += text;
+      partial += text;
+      const parts = partial.split("\n");
+      partial = parts.pop()!;
+      for (const p of parts) {
+        try {
+          this.lines.push(JSON.parse(p) as LogLine);
+        } catch {}
+      }
+    };
+    child.stdout!.on("data", take);
+    child.stderr!.on("data", take);
+    this.exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts `scripts/<script>.mjs` on `port` (a free one by default) with `env`; resolves once the process runs. */
+  static async start(env: NodeJS.ProcessEnv, opts: { script?: "serve" | "start"; port?: number } = {}): Promise<OwnServer> {
+    const port = opts.port ?? (await freePort());
+    const url = `http://127.0.0.1:${port}`;
+    const child = spawn(process.execPath, [`scripts/${opts.script ?? "serve"}.mjs`, "-p", String(port), "-H", "127.0.0.1"], {
+      env: { ...env, PORT: String(port), HALLMARK_BASE_URL: url, HALLMARK_LOG_LEVEL: "info" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    return new OwnServer(child, port, performance.now());
+  }
+
+  /** Waits until /readyz answers 200; resolves with the milliseconds since the process started. */
+  async ready(timeoutMs = 60_000): Promise<number> {
+    const until = performance.now() + timeoutMs;
+    while (performance.now() < until) {
+      if (this.child.exitCode !== null) throw new Error(`the server exited with ${this.child.exitCode}:\n${this.output.slice(-2000)}`);
+      try {
+        if ((await fetch(`${this.url}/readyz`)).status === 200) return performance.now() - this.startedAt;
+      } catch {}
+      await sleep(20);
+    }
+    throw new Error(`the server was not ready in ${timeoutMs} ms:\n${this.output.slice(-2000)}`);
+  }
+
+  /** Sends `signal` and resolves with how the process ended. */
+  async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    return this.exited;
+  }
+}

@@ -1,0 +1,2 @@
+import type { Logger } from "pino";
+export const logger: Logger;

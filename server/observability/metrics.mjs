@@ -1,0 +1,52 @@
+// Prometheus metrics through prom-client, in one registry that scripts/serve.mjs (the HTTP
+// series) and the bundled server code (the sequencer's, the log's, the database's) share: it
+// lives on globalThis. Served as Prometheus text at /metrics, only with HALLMARK_METRICS_TOKEN
+// (scripts/serve.mjs). Labels are bounded: a route is its pattern, never a path.
+import client from "prom-client";
+
+const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+function make() {
+  const register = new client.Registry();
+  client.collectDefaultMetrics({ register });
+  const registers = [register];
+  return {
+    register,
+    httpRequests: new client.Counter({
+      name: "hallmark_http_requests_total",
+      help: "HTTP requests answered, by method, route pattern and status (499: the client went away first).",
+      labelNames: ["method", "route", "status"],
+      registers,
+    }),
+    httpDuration: new client.Histogram({
+      name: "hallmark_http_request_duration_seconds",
+      help: "Time from a request's arrival to the end of its answer, by method, route pattern and status.",
+      labelNames: ["method", "route", "status"],
+      buckets: SECONDS,
+      registers,
+    }),
+    problems: new client.Counter({
+      name: "hallmark_problems_total",
+      help: "Problem answers by code: rate_limited, daily_quota_exceeded and quota_exceeded are the limit refusals.",
+      labelNames: ["code"],
+      registers,
+    }),
+    sequencerBatch: new client.Histogram({
+      name: "hallmark_sequencer_batch_entries",
+      help: "Entries per append transaction of this instance's sequencer.",
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+      registers,
+    }),
+    sequencerAppend: new client.Histogram({
+      name: "hallmark_sequencer_append_seconds",
+      help: "Time to append and commit one batch (its transaction), successful or not.",
+      labelNames: ["outcome"],
+      buckets: SECONDS,
+      registers,
+    }),
+  };
+}
+
+/** @type {ReturnType<typeof make>} */
+export const metrics = (globalThis.__hallmarkMetrics ??= make());
+export { client };

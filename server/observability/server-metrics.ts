@@ -1,0 +1,57 @@
+import "server-only";
+import { getDb } from "../db";
+import { getSequencer } from "../log/sequencer";
+import { getStore } from "../store";
+import { client, metrics } from "./metrics.mjs";
+
+const globalRef = globalThis as unknown as { __hallmarkServerMetrics?: boolean };
+
+/**
+ * The gauges read when /metrics is scraped: the log's size and the age of its newest
+ * checkpoint (a log that stopped signing shows here first), the sequencer's queue, and the
+ * PostgreSQL pool's connections. Registered once per process (instrumentation.ts).
+ */
+export function registerServerMetrics(): void {
+  if (globalRef.__hallmarkServerMetrics) return;
+  globalRef.__hallmarkServerMetrics = true;
+  const registers = [metrics.register];
+  new client.Gauge({
+    name: "hallmark_log_tree_size",
+    help: "Entries in the log, per its newest checkpoint.",
+    registers,
+    async collect() {
+      const cp = await getStore().reads.latestCheckpoint();
+      if (cp) this.set(Number(cp.treeSize));
+    },
+  });
+  new client.Gauge({
+    name: "hallmark_log_checkpoint_age_seconds",
+    help: "Seconds since the newest checkpoint was signed (a new one is signed with every append).",
+    registers,
+    async collect() {
+      const cp = await getStore().reads.latestCheckpoint();
+      if (cp) this.set((Date.now() - cp.timestamp.getTime()) / 1000);
+    },
+  });
+  new client.Gauge({
+    name: "hallmark_sequencer_queued_entries",
+    help: "Entries waiting for this instance's next append transaction.",
+    registers,
+    collect() {
+      this.set(getSequencer().queuedEntries());
+    },
+  });
+  new client.Gauge({
+    name: "hallmark_db_pool_connections",
+    help: "PostgreSQL pool connections by state (total, idle, waiting: requests queued for one). SQLite has one writer and one reader connection and no pool.",
+    labelNames: ["state"],
+    registers,
+    collect() {
+      const pool = getDb().pg;
+      if (!pool) return;
+      this.set({ state: "total" }, pool.totalCount);
+      this.set({ state: "idle" }, pool.idleCount);
+      this.set({ state: "waiting" }, pool.waitingCount);
+    },
+  });
+}
