@@ -1,8 +1,9 @@
 // `npm run bench`: Hallmark's throughput against `next start` on SQLite, each figure beside a
 // bare route handler (app/bench/bare) measured in the same run, so the ratios hold on a noisy
 // machine. Options: --leaves N (size of the big log, default 1,000,000), --seconds S per run
-// (default 4), --rounds R (default 8; each runs every workload once, see compare.ts), --only writes|reads|gate|postgres|witness|public|batch,
-// --latency-seconds L (default 20) for the writes' latency runs, --no-build to measure the last
+// (default 4), --rounds R (default 8; each runs every workload once, see compare.ts), --only writes|reads|gate|postgres|witness|public|batch|startup,
+// --latency-seconds L (default 20) for the writes' latency runs, --against DIR to compare this
+// tree with another checkout's build in the same rounds, --no-build to measure the last
 // benchmark build instead of building the working tree.
 // The big log is seeded once into bench/.cache and reused.
 import { execFileSync } from "node:child_process";
@@ -19,6 +20,7 @@ import { DIST_DIR, envFor, migrate, startServer, type Server } from "./server";
 import { TestWitness } from "../e2e/witness/test-witness";
 import { publicBench } from "./public";
 import { batchLoad, missingFrom, signingLimit } from "./batch";
+import { startup } from "./startup";
 
 const { values } = parseArgs({
   options: {
@@ -28,6 +30,7 @@ const { values } = parseArgs({
     "latency-seconds": { type: "string", default: "20" },
     only: { type: "string" },
     build: { type: "boolean", default: true },
+    against: { type: "string" },
   },
   allowNegative: true,
 });
@@ -371,6 +374,106 @@ async function batches(): Promise<string[]> {
   }
 }
 
+/**
+ * This tree against another checkout (--against DIR, built there into the same dist folder:
+ * `HALLMARK_DIST_DIR=.next-bench node scripts/build.mjs`), in the same rounds: each write and a
+ * proof bundle on both, every figure as a ratio of this tree to the other. What changed between
+ * them costs the hot paths this much.
+ */
+async function overhead(): Promise<string[]> {
+  const other = path.resolve(values.against!);
+  if (!fs.existsSync(path.join(other, DIST_DIR, "BUILD_ID"))) throw new Error(`no build in ${other}/${DIST_DIR}`);
+  const dirs = [0, 1].map((i) => fs.mkdtempSync(path.join(os.tmpdir(), `hallmark-bench-o${i}-`)));
+  for (const d of dirs) migrate(d);
+  const creds = dirs.map((d) => seed(d, SMALL));
+  const servers = [
+    await startServer(dirs[0]!, { logFile: path.join(dirs[0]!, "server.log") }),
+    await startServer(dirs[1]!, { root: other, logFile: path.join(dirs[1]!, "server.log") }),
+  ];
+  try {
+    const post = (i: number, url: string, body: string, key: string, extra = {}) => ({
+      method: "POST" as const,
+      url: `${servers[i]!.url}${url}`,
+      headers: { "content-type": "application/json", "x-api-key": key },
+      bodyTemplate: body,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      ...extra,
+    });
+    const attest = (i: number) =>
+      post(
+        i,
+        "/v1/attestations",
+        JSON.stringify({ issuer_id: creds[i]!.issuer_id, payload: { content_hash: "CONTENT_HASH", title: "bench" } }),
+        creds[i]!.api_key,
+      );
+    const mint = (i: number) =>
+      post(
+        i,
+        "/v1/consumer/mint",
+        JSON.stringify({ content_hash: "CONTENT_HASH", title: "bench", file_name: "bench.png", category: "media", visibility: "public" }),
+        creds[i]!.consumer_key,
+        { idempotencyKeys: true },
+      );
+    const bundle = (i: number) => ({
+      method: "GET" as const,
+      url: servers[i]!.url,
+      pathTemplate: "/v1/attestations/ID/proof-bundle",
+      ids: creds[i]!.sample_ids,
+      headers: { "x-api-key": creds[i]!.api_key },
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+    });
+    const c = await compare(
+      { attest: attest(0), attestOther: attest(1), mint: mint(0), mintOther: mint(1), bundle: bundle(0), bundleOther: bundle(1) },
+      ROUNDS,
+    );
+    const r = c.mean;
+    return [
+      `this tree against ${other}, same rounds (ratio this/other; issue asks >= 0.95):`,
+      `  POST /v1/attestations: ${fmt(r.attest)} vs ${fmt(r.attestOther)}; ratio ${fmtRatio(c.ratio("attest", "attestOther"))}`,
+      `  POST /v1/consumer/mint: ${fmt(r.mint)} vs ${fmt(r.mintOther)}; ratio ${fmtRatio(c.ratio("mint", "mintOther"))}`,
+      `  proof bundle, log of ${SMALL.toLocaleString("en")}: ${fmt(r.bundle)} vs ${fmt(r.bundleOther)}; ratio ${fmtRatio(c.ratio("bundle", "bundleOther"))}`,
+    ];
+  } finally {
+    for (const s of servers) await s.stop();
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  }
+}
+
+/** Start to ready with no migration pending, on SQLite (a small and the big log) and PostgreSQL, beside bare `next start`. */
+async function startups(): Promise<string[]> {
+  const runs = Math.max(3, Math.min(ROUNDS, 7));
+  const fmtMs = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(", ");
+  const line = (what: string, r: Awaited<ReturnType<typeof startup>>) =>
+    `${what}: start to ready ${fmtMs(r.ready)} ms (median ${r.median(r.ready).toFixed(0)}; issue asks <= 2,000), SIGTERM to exit ${fmtMs(r.stop)} ms; bare next start to its first answer ${fmtMs(r.bare)} ms (median ${r.median(r.bare).toFixed(0)}); ratio ${(r.median(r.ready) / r.median(r.bare)).toFixed(2)}`;
+  const small = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-s-"));
+  migrate(small);
+  seed(small, SMALL);
+  const lines = [line(`npm start, SQLite, ${SMALL.toLocaleString("en")} leaves`, await startup(small, runs))];
+  fs.rmSync(small, { recursive: true, force: true });
+  const big = await bigLog();
+  lines.push(line(`npm start, SQLite, ${BIG.toLocaleString("en")} leaves`, await startup(big.dir, runs)));
+  const admin = process.env.HALLMARK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const name = `hallmark_bench_start_${process.pid}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-sp-"));
+    migrate(dir, url.toString());
+    seed(dir, SMALL, url.toString());
+    lines.push(line(`npm start, PostgreSQL, ${SMALL.toLocaleString("en")} leaves`, await startup(dir, runs, url.toString())));
+    fs.rmSync(dir, { recursive: true, force: true });
+  } finally {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  }
+  return lines;
+}
+
 async function bigLog(): Promise<{ dir: string; creds: Creds }> {
   const dir = path.resolve("bench/.cache", `log-${BIG}`);
   const credsFile = path.join(dir, "creds.json");
@@ -396,6 +499,8 @@ async function main() {
   if (values.only === "postgres") return console.log("\n" + [...lines, ...(await postgresWrites())].join("\n"));
   if (values.only === "witness") return console.log("\n" + [...lines, ...(await witnessing())].join("\n"));
   if (values.only === "batch") return console.log("\n" + [...lines, ...(await batches())].join("\n"));
+  if (values.against) return console.log("\n" + [...lines, ...(await overhead())].join("\n"));
+  if (values.only === "startup") return console.log("\n" + [...lines, ...(await startups())].join("\n"));
   const publicReads = () =>
     publicBench(fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-p-")), {
       seed,
@@ -408,7 +513,14 @@ async function main() {
   if (values.only !== "reads") lines.push(...(await writes()));
   if (values.only === "writes") return console.log("\n" + lines.join("\n"));
   if (values.only !== "reads")
-    lines.push(...(await batches()), ...(await gate()), ...(await postgresWrites()), ...(await witnessing()), ...(await publicReads()));
+    lines.push(
+      ...(await batches()),
+      ...(await startups()),
+      ...(await gate()),
+      ...(await postgresWrites()),
+      ...(await witnessing()),
+      ...(await publicReads()),
+    );
 
   const smallDir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-r-"));
   migrate(smallDir);

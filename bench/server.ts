@@ -1,5 +1,6 @@
 // Starts the production server (scripts/serve.mjs) on a data directory for the benchmark, and stops it.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
 
 export const DIST_DIR = process.env.HALLMARK_DIST_DIR || ".next-bench";
@@ -45,16 +46,19 @@ export interface Server {
  */
 export async function startServer(
   dataDir: string,
-  opts: { bare?: boolean; databaseUrl?: string; env?: Record<string, string> } = {},
+  opts: { bare?: boolean; databaseUrl?: string; env?: Record<string, string>; root?: string; logFile?: string } = {},
 ): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const [cmd, args] = opts.bare
     ? ["node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"]]
     : [process.execPath, ["scripts/serve.mjs", "-p", String(port), "-H", "127.0.0.1"]];
+  // `root`: another checkout with its own build (bench --against), served from there.
   const child: ChildProcess = spawn(cmd, args, {
+    cwd: opts.root,
     env: { ...envFor(dataDir, opts.databaseUrl), ...opts.env, PORT: String(port), HALLMARK_BASE_URL: url },
-    stdio: ["ignore", "ignore", "inherit"],
+    // The log lines go to a file, as a deployment's would, when one is named.
+    stdio: ["ignore", opts.logFile ? fs.openSync(opts.logFile, "a") : "ignore", "inherit"],
   });
   for (let i = 0; i < 300; i++) {
     try {

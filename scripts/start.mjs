@@ -10,7 +10,7 @@ import { logger } from "../server/observability/logger.mjs";
 
 const env = readEnvOrExit();
 const dev = process.argv.includes("--dev");
-if (!dev && !fs.existsSync(".next/BUILD_ID")) {
+if (!dev && !fs.existsSync(`${process.env.HALLMARK_DIST_DIR || ".next"}/BUILD_ID`)) {
   console.error("No build found: run `npm run build` first.");
   process.exit(1);
 }
