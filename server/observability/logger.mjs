@@ -36,7 +36,8 @@ function level() {
 }
 
 function prettyStream() {
-  if (process.env.NODE_ENV !== "development") return undefined;
+  // serve.mjs --dev sets NODE_ENV only after its imports (this module among them) have run.
+  if (process.env.NODE_ENV !== "development" && !process.argv.includes("--dev")) return undefined;
   try {
     // A stream in this thread, not a transport: pino's transport workers do not survive bundling.
     return createRequire(import.meta.url)("pino-pretty")({
@@ -58,7 +59,10 @@ function make() {
       redact: { paths: REDACT, censor: "[redacted]" },
       formatters: { level: (label) => ({ level: label }) },
     },
-    prettyStream(),
+    // Asynchronous writes: under load, the lines that arrive while one write is in flight go out
+    // together in the next (fewer system calls on the hot paths); pino flushes what is left
+    // when the process exits normally. A kill -9 may lose the last lines, never data.
+    prettyStream() ?? pino.destination({ dest: 1, sync: false }),
   );
 }
 
