@@ -8,6 +8,7 @@ import { AppError } from "@/server/domain/errors";
 import { errorToResponse } from "@/server/http/errors";
 import { requestIdOf } from "@/server/http/request-id";
 import { logger } from "@/server/observability/logger.mjs";
+import { noteRequest } from "@/server/observability/requests.mjs";
 import { otherMethods } from "@/server/http/method-not-allowed";
 import { screenTrpcRequest } from "@/server/http/trpc-request";
 
@@ -24,7 +25,11 @@ const handler = async (raw: Request): Promise<Response> => {
     req,
     router: appRouter,
     maxBatchSize: MAX_BATCH_CALLS,
-    createContext: async () => createContext(await dashboardPrincipal(req), req.headers),
+    createContext: async () => {
+      const principal = await dashboardPrincipal(req);
+      if (principal) noteRequest(req.headers.get("x-request-id"), { tenant: principal.tenantId });
+      return createContext(principal, req.headers);
+    },
     // A single call that failed with a domain AppError answers its status (and Retry-After…),
     // as /v1 does: tRPC alone would make it a 500. Batches keep tRPC's status; each item's
     // data.httpStatus is right either way (the error formatter sets it).
