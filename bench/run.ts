@@ -1,10 +1,13 @@
 // `npm run bench`: Hallmark's throughput against `next start` on SQLite, each figure beside a
 // bare route handler (app/bench/bare) measured in the same run, so the ratios hold on a noisy
 // machine. Options: --leaves N (size of the big log, default 1,000,000), --seconds S per run
-// (default 4), --rounds R (default 8; each runs every workload once, see compare.ts), --only writes|reads|gate|postgres|witness|public|batch|startup,
-// --latency-seconds L (default 20) for the writes' latency runs, --against DIR to compare this
-// tree with another checkout's build in the same rounds, --no-build to measure the last
-// benchmark build instead of building the working tree.
+// (default 4), --rounds R (default 8; each runs every workload once, see compare.ts), --only
+// writes|reads|gate|postgres|witness|public|batch|startup|memory, --latency-seconds L (default 20)
+// for the writes' latency runs, --against DIR to compare this tree with another checkout's build
+// in the same rounds, --no-build to measure the last benchmark build instead of building the
+// working tree. --only memory runs only the memory benchmark (bench/memory.ts: --minutes M of
+// mixed load, default 10; --arena-max N adds a server with MALLOC_ARENA_MAX=N beside it); it is
+// not part of the default run.
 // The big log is seeded once into bench/.cache and reused.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -21,6 +24,7 @@ import { TestWitness } from "../e2e/witness/test-witness";
 import { publicBench } from "./public";
 import { batchLoad, missingFrom, signingLimit } from "./batch";
 import { startup } from "./startup";
+import { memoryBench } from "./memory";
 
 const { values } = parseArgs({
   options: {
@@ -29,6 +33,8 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "8" },
     "latency-seconds": { type: "string", default: "20" },
     only: { type: "string" },
+    minutes: { type: "string", default: "10" },
+    "arena-max": { type: "string" },
     build: { type: "boolean", default: true },
     against: { type: "string" },
   },
@@ -501,6 +507,10 @@ async function main() {
   if (values.only === "batch") return console.log("\n" + [...lines, ...(await batches())].join("\n"));
   if (values.against) return console.log("\n" + [...lines, ...(await overhead())].join("\n"));
   if (values.only === "startup") return console.log("\n" + [...lines, ...(await startups())].join("\n"));
+  if (values.only === "memory") {
+    const arenaMax = values["arena-max"] ? Number(values["arena-max"]) : undefined;
+    return console.log("\n" + [...lines, ...(await memoryBench({ seed }, { minutes: Number(values.minutes), arenaMax }))].join("\n"));
+  }
   const publicReads = () =>
     publicBench(fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-p-")), {
       seed,

@@ -42,17 +42,18 @@ export interface Server {
 
 /**
  * Hallmark's server (scripts/serve.mjs: Next.js behind the gate), or with `bare` plain
- * `next start` on the same build, to measure what the gate costs.
+ * `next start` on the same build, to measure what the gate costs. `nodeArgs` go to node before
+ * the script (e.g. --heapsnapshot-signal=SIGUSR2).
  */
 export async function startServer(
   dataDir: string,
-  opts: { bare?: boolean; databaseUrl?: string; env?: Record<string, string>; root?: string; logFile?: string } = {},
+  opts: { bare?: boolean; databaseUrl?: string; env?: Record<string, string>; root?: string; logFile?: string; nodeArgs?: string[] } = {},
 ): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const [cmd, args] = opts.bare
     ? ["node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"]]
-    : [process.execPath, ["scripts/serve.mjs", "-p", String(port), "-H", "127.0.0.1"]];
+    : [process.execPath, [...(opts.nodeArgs ?? []), "scripts/serve.mjs", "-p", String(port), "-H", "127.0.0.1"]];
   // `root`: another checkout with its own build (bench --against), served from there.
   const child: ChildProcess = spawn(cmd, args, {
     cwd: opts.root,
