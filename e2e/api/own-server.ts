@@ -60,7 +60,8 @@ export class OwnServer {
     };
     child.stdout!.on("data", take);
     child.stderr!.on("data", take);
-    this.exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+    // "close": after the process ended and its output was read to the end.
+    this.exited = new Promise((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
   }
 
   get url(): string {
@@ -89,6 +90,17 @@ export class OwnServer {
       await sleep(20);
     }
     throw new Error(`the server was not ready in ${timeoutMs} ms:\n${this.output.slice(-2000)}`);
+  }
+
+  /** The first log line that `match` accepts, waiting for it (lines are flushed at least every second). */
+  async line(match: (l: LogLine) => boolean, timeoutMs = 5_000): Promise<LogLine> {
+    const until = performance.now() + timeoutMs;
+    for (;;) {
+      const found = this.lines.find(match);
+      if (found) return found;
+      if (performance.now() > until) throw new Error(`no such log line in ${timeoutMs} ms:\n${this.output.slice(-2000)}`);
+      await sleep(50);
+    }
   }
 
   /** Sends `signal` and resolves with how the process ended. */
