@@ -23,6 +23,7 @@ import { isStopping, markStopping, runShutdownHooks } from "../server/lifecycle.
 import { logger } from "../server/observability/logger.mjs";
 import { metrics } from "../server/observability/metrics.mjs";
 import { createRouteNamer, trackRequest } from "../server/observability/requests.mjs";
+import { refuseUnsafeSqliteAddon } from "../server/sqlite-addon.mjs";
 
 const SHUTDOWN_BOUND_MS = 15_000;
 
@@ -36,6 +37,7 @@ if (values.port) process.env.PORT = values.port;
 
 const startedAt = performance.now();
 const env = readEnvOrExit();
+refuseUnsafeSqliteAddon(env.dbKind);
 const hostname = values.hostname ?? process.env.HOSTNAME;
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const { default: next } = await import("next");

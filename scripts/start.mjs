@@ -7,8 +7,10 @@ import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import { readEnvOrExit } from "../server/env.mjs";
 import { logger } from "../server/observability/logger.mjs";
+import { refuseUnsafeSqliteAddon } from "../server/sqlite-addon.mjs";
 
 const env = readEnvOrExit();
+refuseUnsafeSqliteAddon(env.dbKind);
 const dev = process.argv.includes("--dev");
 if (!dev && !fs.existsSync(`${process.env.HALLMARK_DIST_DIR || ".next"}/BUILD_ID`)) {
   console.error("No build found: run `npm run build` first.");
