@@ -25,7 +25,7 @@ export function sqliteAddonProblem(file = sqliteAddonFile()) {
   return (
     `${file} was built against Node ${process.versions.node.split(".")[0]} headers whose node::ObjectWrap aborts the ` +
     "process under garbage collection (nodejs/node#65446). Reinstall with older headers of the same major: " +
-    'npm ci --nodedir="$(node scripts/node-version.mjs 24 --headers)" (README, Node versions).'
+    'npm_config_nodedir="$(node scripts/node-version.mjs 24 --headers)" npm ci (README, Node versions).'
   );
 }
 

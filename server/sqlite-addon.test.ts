@@ -22,7 +22,7 @@ describe("better-sqlite3's addon", () => {
       const problem = sqliteAddonProblem(file);
       expect(problem).toContain(file);
       expect(problem).toContain("nodejs/node#65446");
-      expect(problem).toContain("npm ci --nodedir=");
+      expect(problem).toContain("npm_config_nodedir=");
       fs.writeFileSync(file, Buffer.from("_ZN4node25AddEnvironmentCleanupHookEPN2v87IsolateEPFvPvES3_\0"));
       expect(sqliteAddonProblem(file)).toBeNull();
     } finally {
