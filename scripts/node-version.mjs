@@ -18,6 +18,7 @@
 // 3. The command runs in the copy with that Node first on PATH (so `node`, tsx and every spawned
 //    child use it). Without a command, prints the Node binary's and the copy's paths.
 // --discard removes the copy after the command (CI: a fresh clone would leave one per path).
+// One copy per checkout and major: two runs for the same pair at once would share it.
 // Env: HALLMARK_NODE_CACHE (default $XDG_CACHE_HOME/hallmark or ~/.cache/hallmark).
 // Exits with the command's exit code.
 import { execFileSync, spawnSync } from "node:child_process";
