@@ -8,19 +8,18 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyProofBundle } from "@/lib/verify";
 import { baseUrls, dbKind, randomContentHash } from "./helpers";
+import { freePort, sleep } from "./own-server";
 import { assertDescribed } from "./openapi-conformance";
 import { seedOrg } from "../accounts";
 
 const CLIENTS = 8;
 const onSqlite = dbKind === "sqlite" ? it : it.skip;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-backup-test-"));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
@@ -53,15 +52,6 @@ function ownEnv(dataDir: string): NodeJS.ProcessEnv {
   for (const name of ["HALLMARK_MASTER_KEY", "HALLMARK_WITNESS_POLICY", "HALLMARK_TSA_URL", "HALLMARK_TSA_CERT", "HALLMARK_TSA_INTERVAL"])
     delete env[name];
   return env;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Started as `npm start` does: pending migrations applied, then scripts/serve.mjs. */

@@ -6,12 +6,12 @@
 // retry met a 409, every checkpoint seen is consistent with the next, and the log audit passes.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import net from "node:net";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { verifyConsistencyProof, verifyProofBundle } from "@/lib/verify";
 import { baseUrls, createIssuer, createKey, dbKind, logKey, randomContentHash } from "./helpers";
+import { freePort, sleep } from "./own-server";
 import { assertDescribed } from "./openapi-conformance";
 import { seedConsumer, seedOrg } from "../accounts";
 
@@ -19,16 +19,6 @@ const LOAD_MS = Number(process.env.HALLMARK_CRASH_SECONDS ?? 45) * 1000;
 const KILLS = Number(process.env.HALLMARK_CRASH_KILLS ?? 5);
 const INSTANCES = dbKind === "postgres" ? 2 : 1;
 const CLIENTS = 16;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** One server process of our own, on a fixed port, that can be killed and started again. */
 class Instance {

@@ -2,18 +2,10 @@
 // or one of its own: started as `npm start` does (scripts/start.mjs) or as the suite does
 // (scripts/serve.mjs), its JSON log lines collected, stopped with a signal or killed.
 import { type ChildProcess, spawn } from "node:child_process";
-import net from "node:net";
 import path from "node:path";
+import { freePort } from "../../bench/server";
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
+export { freePort } from "../../bench/server";
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

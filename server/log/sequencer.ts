@@ -56,16 +56,17 @@ class Sequencer {
     });
   }
 
-  /** How many queued units the next transaction takes: at least one, then up to MAX_BATCH entries. */
-  private batchLength(): number {
-    let n = 0;
+  /** The queued units the next transaction takes (at least one, then up to MAX_BATCH entries) and their entries. */
+  private nextBatch(): { units: number; entries: number } {
+    let units = 0;
     let entries = 0;
     for (const w of this.queue) {
-      entries += unitSize(w.unit);
-      if (n > 0 && entries > MAX_BATCH) break;
-      n++;
+      const size = unitSize(w.unit);
+      if (units > 0 && entries + size > MAX_BATCH) break;
+      units++;
+      entries += size;
     }
-    return n;
+    return { units, entries };
   }
 
   private async drain(): Promise<void> {
@@ -74,10 +75,9 @@ class Sequencer {
       // Let requests that arrived in the same turn of the event loop join the first batch.
       await new Promise((r) => setImmediate(r));
       while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.batchLength());
+        const { units, entries } = this.nextBatch();
+        const batch = this.queue.splice(0, units);
         const started = performance.now();
-        let entries = 0;
-        for (const w of batch) entries += unitSize(w.unit);
         try {
           const identity = await getLogIdentity();
           const outcomes = await getStore().append((w) =>
