@@ -199,11 +199,15 @@ export class TestTsa {
   private async control(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     let text = "";
     for await (const chunk of req) text += chunk;
+    // A test's control calls come seconds apart: a kept-alive socket the server has just timed
+    // out would fail the next one ("other side closed"), so each control answer closes its own.
+    const close = { connection: "close" };
     if (req.url === "/_test/mode" && req.method === "POST") {
       this.mode = text.trim() as TsaMode;
-      res.writeHead(204).end();
-    } else if (req.url === "/_test/seen") res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(this.seen));
-    else res.writeHead(404, { "content-type": "text/plain" }).end("no such control\n");
+      res.writeHead(204, close).end();
+    } else if (req.url === "/_test/seen")
+      res.writeHead(200, { ...close, "content-type": "application/json" }).end(JSON.stringify(this.seen));
+    else res.writeHead(404, { ...close, "content-type": "text/plain" }).end("no such control\n");
   }
 
   async listen(port = 0, host = "127.0.0.1"): Promise<string> {

@@ -242,11 +242,19 @@ export class TestWitness {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse, text: string): Promise<void> {
     const url = new URL(req.url ?? "/", "http://witness");
+    const control = this.opts.testControl && url.pathname.startsWith("/_test/");
     const send = (status: number, contentType: string, body: string) => {
-      res.writeHead(status, { "content-type": contentType, "content-length": Buffer.byteLength(body) });
+      // A test's control calls come seconds apart: a kept-alive socket the server has just timed
+      // out would fail the next one ("other side closed"), so each control answer closes its own.
+      const headers = {
+        "content-type": contentType,
+        "content-length": Buffer.byteLength(body),
+        ...(control ? { connection: "close" } : {}),
+      };
+      res.writeHead(status, headers);
       res.end(body);
     };
-    if (this.opts.testControl && url.pathname.startsWith("/_test/")) {
+    if (control) {
       if (url.pathname === "/_test/mode" && req.method === "POST") this.mode = text.trim() as Mode;
       else if (url.pathname === "/_test/trust" && req.method === "POST") this.trust(text.trim());
       else if (url.pathname !== "/_test/submissions") return send(404, "text/plain", "no such control\n");
