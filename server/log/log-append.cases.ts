@@ -65,6 +65,19 @@ export function appendCases(name: string, log: () => TestLog): void {
       expect(await seq.append(entry())).toBe(before.size);
     });
 
+    it("is idle only once every queued unit has been answered, including units queued while it waited", async () => {
+      const seq = log().sequencer.getSequencer();
+      const answered: number[] = [];
+      const first = Array.from({ length: 50 }, (_, i) => seq.append(entry()).then(() => answered.push(i)));
+      const idle = seq.idle().then(() => answered.length);
+      // Queued after idle() began waiting, while the first batch is being written.
+      const late = seq.append(entry()).then(() => answered.push(50));
+      expect(await idle).toBe(51);
+      await Promise.all([...first, late]);
+      await seq.idle(); // nothing queued: resolves at once
+      expect(answered).toHaveLength(51);
+    });
+
     it("gives concurrent appends distinct, contiguous indexes", async () => {
       const seq = log().sequencer.getSequencer();
       const before = (await state()).size;

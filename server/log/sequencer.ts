@@ -29,7 +29,8 @@ interface Waiter {
  */
 class Sequencer {
   private queue: Waiter[] = [];
-  private running = false;
+  /** The drain in progress, if any: set whenever the queue is not empty. */
+  private draining: Promise<void> | null = null;
   private listeners: (() => void)[] = [];
 
   /** Entries waiting for the next transaction. */
@@ -41,7 +42,7 @@ class Sequencer {
 
   /** Resolves once nothing is queued or being written (at shutdown, after the last request). */
   async idle(): Promise<void> {
-    while (this.running || this.queue.length > 0) await new Promise((r) => setTimeout(r, 10));
+    while (this.draining) await this.draining;
   }
 
   /** Calls `fn` after every committed batch (the witnessing scheduler uses it); fn must not throw. */
@@ -52,7 +53,7 @@ class Sequencer {
   append(unit: LogUnit): Promise<number> {
     return new Promise((resolve, reject) => {
       this.queue.push({ unit, resolve, reject });
-      if (!this.running) void this.drain();
+      this.draining ??= this.drain();
     });
   }
 
@@ -69,8 +70,8 @@ class Sequencer {
     return { units, entries };
   }
 
+  /** Never rejects: a failed batch rejects its waiters. */
   private async drain(): Promise<void> {
-    this.running = true;
     try {
       // Let requests that arrived in the same turn of the event loop join the first batch.
       await new Promise((r) => setImmediate(r));
@@ -101,7 +102,8 @@ class Sequencer {
         }
       }
     } finally {
-      this.running = false;
+      // In the same turn as the queue was last seen empty: a unit queued after it starts a new drain.
+      this.draining = null;
     }
   }
 }
