@@ -15,7 +15,7 @@ const OPERATOR_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 const CALLER_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /** The request's id: the caller's X-Request-Id when it is a plain token (a proxy's, say), else a new UUID. */
-export function requestIdOf(sent) {
+export function assignRequestId(sent) {
   return typeof sent === "string" && CALLER_ID.test(sent) ? sent : crypto.randomUUID();
 }
 
@@ -75,7 +75,7 @@ export function createRouteNamer(distDir) {
  */
 export function trackRequest(req, res, routeOf) {
   const started = performance.now();
-  const id = requestIdOf(req.headers["x-request-id"]);
+  const id = assignRequestId(req.headers["x-request-id"]);
   req.headers["x-request-id"] = id;
   res.setHeader("x-request-id", id);
   const facts = {};
