@@ -60,11 +60,18 @@ export class OwnServer {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  /** Starts `scripts/<script>.mjs` on `port` (a free one by default) with `env`; resolves once the process runs. */
-  static async start(env: NodeJS.ProcessEnv, opts: { script?: "serve" | "start"; port?: number } = {}): Promise<OwnServer> {
+  /**
+   * Starts `scripts/<script>.mjs` on `port` (a free one by default) with `env`, `nodeArgs` going to
+   * node before the script; resolves once the process runs.
+   */
+  static async start(
+    env: NodeJS.ProcessEnv,
+    opts: { script?: "serve" | "start"; port?: number; nodeArgs?: string[] } = {},
+  ): Promise<OwnServer> {
     const port = opts.port ?? (await freePort());
     const url = `http://127.0.0.1:${port}`;
-    const child = spawn(process.execPath, [`scripts/${opts.script ?? "serve"}.mjs`, "-p", String(port), "-H", "127.0.0.1"], {
+    const args = [...(opts.nodeArgs ?? []), `scripts/${opts.script ?? "serve"}.mjs`, "-p", String(port), "-H", "127.0.0.1"];
+    const child = spawn(process.execPath, args, {
       env: { ...env, PORT: String(port), HALLMARK_BASE_URL: url, HALLMARK_LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "pipe"],
     });
