@@ -5,7 +5,7 @@
 // original's at that size, takes new attestations with the same keys, and passes the log audit.
 // Restore refuses a non-empty directory, a file that is not Hallmark's database and a master
 // key that does not fit, changing nothing. On PostgreSQL both commands refuse, naming pg_dump.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -14,7 +14,8 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyProofBundle } from "@/lib/verify";
 import { baseUrls, dbKind, randomContentHash } from "./helpers";
-import { freePort, sleep } from "./own-server";
+import { forEachConcurrently } from "./concurrently";
+import { OwnServer, sleep } from "./own-server";
 import { assertDescribed } from "./openapi-conformance";
 import { seedOrg } from "../accounts";
 
@@ -55,33 +56,19 @@ function ownEnv(dataDir: string): NodeJS.ProcessEnv {
 }
 
 /** Started as `npm start` does: pending migrations applied, then scripts/serve.mjs. */
-async function startServer(env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const serverEnv = { ...env, PORT: String(port), HALLMARK_BASE_URL: url };
+async function startServer(env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => Promise<unknown> }> {
   const deploy = await new Promise<number | null>((resolve) =>
-    spawn(process.execPath, ["scripts/prisma.mjs", "deploy"], { env: serverEnv, stdio: "ignore" }).on("exit", resolve),
+    spawn(process.execPath, ["scripts/prisma.mjs", "deploy"], { env, stdio: "ignore" }).on("exit", resolve),
   );
   expect(deploy, "prisma deploy").toBe(0);
-  const child: ChildProcess = spawn(process.execPath, ["scripts/serve.mjs", "-p", String(port), "-H", "127.0.0.1"], {
-    env: serverEnv,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const stop = () =>
-    new Promise<void>((r) => {
-      if (child.exitCode !== null) return r();
-      child.once("exit", () => r());
-      child.kill("SIGTERM");
-    });
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${url}/v1/log`)).ok) return { url, stop };
-    } catch {}
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    await sleep(100);
+  const server = await OwnServer.start(env);
+  try {
+    await server.ready(30_000);
+  } catch (err) {
+    await server.stop();
+    throw err;
   }
-  await stop();
-  throw new Error("the server did not start in 30 s");
+  return { url: server.url, stop: () => server.stop() };
 }
 
 /** One request to a server of ours; the answer must be one the OpenAPI document describes. */
@@ -196,26 +183,20 @@ describe(`backup and restore (${dbKind})`, () => {
         // Every attestation acknowledged before the backup is there, with a verifying bundle;
         // each acknowledged one is there exactly when its index is inside the backup's tree.
         const failed: string[] = [];
-        let next = 0;
-        await Promise.all(
-          Array.from({ length: 8 }, async () => {
-            for (let i = next++; i < acked.length; i = next++) {
-              const x = acked[i]!;
-              const got = await call(b!.url, "GET", `/v1/attestations/${x.id}`, key);
-              if (x.logIndex >= size) {
-                if (got.status !== 404) failed.push(`${x.id} (index ${x.logIndex}, past the backup): ${got.status}`);
-                continue;
-              }
-              if (got.status !== 200 || got.body.log_index !== x.logIndex) {
-                failed.push(`${x.id}: ${got.status} ${got.text.slice(0, 200)}`);
-                continue;
-              }
-              const bundle = await call(b!.url, "GET", `/v1/attestations/${x.id}/proof-bundle`, key);
-              const v = bundle.status === 200 ? verifyProofBundle(bundle.body, { logPublicKey: logB.public_key }) : null;
-              if (!v?.ok) failed.push(`${x.id}: bundle ${bundle.status} ${JSON.stringify(v ?? bundle.body).slice(0, 300)}`);
-            }
-          }),
-        );
+        await forEachConcurrently(acked, 8, async (x) => {
+          const got = await call(b!.url, "GET", `/v1/attestations/${x.id}`, key);
+          if (x.logIndex >= size) {
+            if (got.status !== 404) failed.push(`${x.id} (index ${x.logIndex}, past the backup): ${got.status}`);
+            return;
+          }
+          if (got.status !== 200 || got.body.log_index !== x.logIndex) {
+            failed.push(`${x.id}: ${got.status} ${got.text.slice(0, 200)}`);
+            return;
+          }
+          const bundle = await call(b!.url, "GET", `/v1/attestations/${x.id}/proof-bundle`, key);
+          const v = bundle.status === 200 ? verifyProofBundle(bundle.body, { logPublicKey: logB.public_key }) : null;
+          if (!v?.ok) failed.push(`${x.id}: bundle ${bundle.status} ${JSON.stringify(v ?? bundle.body).slice(0, 300)}`);
+        });
         expect(failed.slice(0, 10), `${failed.length} of ${acked.length}`).toEqual([]);
         expect(before.every((x) => x.logIndex < size)).toBe(true);
 

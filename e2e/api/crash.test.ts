@@ -11,6 +11,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { verifyConsistencyProof, verifyProofBundle } from "@/lib/verify";
 import { baseUrls, createIssuer, createKey, dbKind, logKey, randomContentHash } from "./helpers";
+import { forEachConcurrently } from "./concurrently";
 import { freePort, sleep } from "./own-server";
 import { assertDescribed } from "./openapi-conformance";
 import { seedConsumer, seedOrg } from "../accounts";
@@ -201,17 +202,11 @@ describe(`kill -9 under load (${dbKind}, ${INSTANCES} instance${INSTANCES > 1 ? 
           checks.push({ what: key, path: `/v1/attestations/${firsts[0]!.body.attestation_id}/proof-bundle`, key: m.key });
         }
         const failed: string[] = [];
-        let next = 0;
-        await Promise.all(
-          Array.from({ length: 8 }, async () => {
-            for (let i = next++; i < checks.length; i = next++) {
-              const c = checks[i]!;
-              const b = await bundleOf(c.path, c.key);
-              if (b.status !== 200 || !verifyProofBundle(b.body, { logPublicKey }).ok)
-                failed.push(`${c.what}: ${b.status} ${JSON.stringify(b.body).slice(0, 200)}`);
-            }
-          }),
-        );
+        await forEachConcurrently(checks, 8, async (c) => {
+          const b = await bundleOf(c.path, c.key);
+          if (b.status !== 200 || !verifyProofBundle(b.body, { logPublicKey }).ok)
+            failed.push(`${c.what}: ${b.status} ${JSON.stringify(b.body).slice(0, 200)}`);
+        });
         expect(failed.slice(0, 10), `${failed.length} of ${checks.length} acknowledged writes missing or not verifying`).toEqual([]);
 
         // Nothing half there: no protection attestation without its protection; one protection per
