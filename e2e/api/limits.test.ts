@@ -84,6 +84,29 @@ describe("per-key limits", () => {
     expectProblem(await api("/v1/issuers", { key: k.key }), 429, "rate_limited");
   });
 
+  it("counts one budget per key across every route, found or not", async () => {
+    const scopes = ["attestations:read", "issuers:read", "api_keys:read", "packs:read", "verifications:read"];
+    const k = await createKey(admin, scopes, { rate_limit_per_minute: 4 });
+    const id = randomUUID();
+    const paths = [
+      "/v1/issuers",
+      "/v1/api-keys",
+      "/v1/attestation-packs",
+      `/v1/attestations/${id}`,
+      "/v1/verifications",
+      `/v1/issuers/${id}`,
+      `/v1/attestations/${id}/proof-bundle`,
+      `/v1/attestations/${id}/tlog-proof`,
+      `/v1/attestation-packs/${id}`,
+      `/v1/verifications/${id}`,
+    ];
+    const seen: string[] = [];
+    for (const p of paths) seen.push(`${p} ${(await api(p, { key: k.key })).status}`);
+    // The first four spend the minute's budget (a 404 too); every later one is refused.
+    const expected = paths.map((p, i) => `${p} ${i < 4 ? (p.includes(id) ? 404 : 200) : 429}`);
+    expect(seen).toEqual(expected);
+  });
+
   it("refuses a write over the limit before anything of it happens", async () => {
     const k = await createKey(admin, ["issuers:read", "issuers:write"], { rate_limit_per_minute: 1 });
     expect((await api("/v1/issuers", { key: k.key })).status).toBe(200);

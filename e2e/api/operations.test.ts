@@ -103,6 +103,15 @@ describe(`operations (${dbKind})`, () => {
       sample(after, "hallmark_problems_total", { code: "rate_limited" })! -
         (sample(before, "hallmark_problems_total", { code: "rate_limited" }) ?? 0),
     ).toBe(1);
+    // A tile built here is in the tile cache, and shows in its gauges (one cache per process).
+    const size0 = (await api("/v1/log")).body.tree_size as number;
+    const tile = size0 >= 256 ? "000" : `000.p/${size0}`;
+    expect((await fetch(`${baseUrl}/v1/log/tile/entries/${tile}`)).status).toBe(200);
+    const cached = await scrape();
+    expect(sample(cached, "hallmark_cache_entries", { cache: "tiles" })).toBeGreaterThanOrEqual(1);
+    expect(sample(cached, "hallmark_cache_bytes", { cache: "tiles" })).toBeGreaterThan(0);
+    expect(sample(cached, "hallmark_cache_entries", { cache: "tree_nodes" })).toBeGreaterThanOrEqual(0);
+    expect(sample(cached, "hallmark_cache_bytes", { cache: "gzip" })).toBeGreaterThanOrEqual(0);
     expect(sample(after, "process_resident_memory_bytes")).toBeGreaterThan(0);
     expect(sample(after, "nodejs_heap_size_used_bytes")).toBeGreaterThan(0);
     if (dbKind === "postgres") expect(sample(after, "hallmark_db_pool_connections", { state: "total" })).toBeGreaterThan(0);

@@ -1,9 +1,10 @@
 import "server-only";
 import { getStore } from "../store";
+import { processWide } from "../process-wide";
 import { AppError, notFound } from "./errors";
 
 const TTL_MS = 5_000;
-const cache = new Map<string, { tenantId: string; status: string; until: number }>();
+const cache = processWide("issuer-cache", () => new Map<string, { tenantId: string; status: string; until: number }>());
 
 /** Statuses under which an issuer may sign. PENDING only means its domain is unverified. */
 const SIGNING_STATUSES = new Set(["PENDING", "ACTIVE"]);

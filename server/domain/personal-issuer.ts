@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb, isUniqueViolation } from "../db";
 import { insertIssuerWithKey } from "./issuers";
+import { processWide } from "../process-wide";
 
 /**
  * Every personal issuer's name. Not the account's: the issuer is in the public proof bundle and
@@ -9,7 +10,7 @@ import { insertIssuerWithKey } from "./issuers";
 export const PERSONAL_ISSUER_NAME = "Hallmark personal issuer";
 
 /** tenant id → its personal issuer's id. Never changes once made, so it is cached for good. */
-const known = new Map<string, string>();
+const known = processWide("personal-issuers", () => new Map<string, string>());
 
 /**
  * The consumer's personal issuer, made with its signing key on the first mint. Issuer.personalFor

@@ -1,4 +1,5 @@
 import "server-only";
+import { processWide } from "../process-wide";
 import { getConfig } from "../config";
 import { getDb } from "../db";
 import type { ProtectionInsert } from "../store/types";
@@ -51,7 +52,10 @@ export const urlsOf = (protectionId: string) => {
 };
 
 const CONSUMER_TTL_MS = 5_000;
-const consumers = new Map<string, { user: { id: string; plan: string; name: string }; until: number }>();
+const consumers = processWide(
+  "consumer-cache",
+  () => new Map<string, { user: { id: string; plan: string; name: string }; until: number }>(),
+);
 
 /**
  * The consumer behind a personal tenant (User.tenantId is unique), from a few-seconds cache on

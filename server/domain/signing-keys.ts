@@ -1,4 +1,5 @@
 import "server-only";
+import { processWide } from "../process-wide";
 import type crypto from "node:crypto";
 import { jwkThumbprint, publicKeyToPem } from "@/lib/verify/keys";
 import { getDb, type Tx } from "../db";
@@ -91,7 +92,7 @@ export interface Signer {
 }
 
 const SIGNER_TTL_MS = 5_000;
-const signers = new Map<string, { signer: Signer; until: number }>();
+const signers = processWide("signer-cache", () => new Map<string, { signer: Signer; until: number }>());
 
 /** Forget cached signers (after a rotation in this process). */
 export function forgetSigner(issuerId: string): void {

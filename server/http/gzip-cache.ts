@@ -1,12 +1,19 @@
 import "server-only";
 import { gzipSync } from "node:zlib";
 import { LRUCache } from "lru-cache";
+import { processWide } from "../process-wide";
 
 /**
  * Gzip for immutable bodies (tiles, entry bundles): each is compressed once per process and
  * kept, bounded by bytes. Only for bodies that never change under their key.
  */
-const compressed = new LRUCache<string, Uint8Array>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (b) => Math.max(1, b.length) });
+const compressed = processWide(
+  "gzip-cache",
+  () => new LRUCache<string, Uint8Array>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (b) => Math.max(1, b.length) }),
+);
+
+/** The cache's fill, for /metrics. */
+export const gzipCacheUse = () => ({ entries: compressed.size, bytes: compressed.calculatedSize });
 
 export function acceptsGzip(req: Request): boolean {
   const accept = req.headers.get("accept-encoding") ?? "";

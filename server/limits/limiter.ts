@@ -3,6 +3,7 @@ import { logger } from "../observability/logger.mjs";
 import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from "rate-limiter-flexible";
 import { getConfig } from "../config";
+import { processWide } from "../process-wide";
 
 /**
  * Fixed-window counters from rate-limiter-flexible: in memory when this instance is alone,
@@ -17,34 +18,37 @@ import { getConfig } from "../config";
  */
 export type Limiter = Pick<RateLimiterAbstract, "consume" | "penalty" | "reward" | "get" | "delete">;
 
-let redis: Redis | undefined;
-let redisFailing = false;
-let lastComplaint = 0;
-const limiters = new Map<string, Limiter>();
+/** One per process: counters kept per compiled copy of this module would each hold a budget of their own. */
+const state = processWide("limiter", () => ({
+  redis: undefined as Redis | undefined,
+  redisFailing: false,
+  lastComplaint: 0,
+  limiters: new Map<string, Limiter>(),
+}));
 
 function redisClient(url: string): Redis {
-  if (!redis) {
+  if (!state.redis) {
     // Auto-pipelining: the commands of one event-loop turn (every request's minute and day
     // budgets, across concurrent requests) go to Redis in one write, not one round trip each.
     const client = new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false, enableAutoPipelining: true });
     client.on("ready", () => {
-      redisFailing = false;
+      state.redisFailing = false;
     });
     client.on("error", (err: Error) => {
-      redisFailing = true;
+      state.redisFailing = true;
       // One line every 30 s at most, instead of ioredis's unhandled-error noise.
-      if (Date.now() - lastComplaint < 30_000) return;
-      lastComplaint = Date.now();
+      if (Date.now() - state.lastComplaint < 30_000) return;
+      state.lastComplaint = Date.now();
       logger.error({ err: err.message }, "Redis unavailable: limits are counted per instance until it is back");
     });
-    redis = client;
+    state.redis = client;
   }
-  return redis;
+  return state.redis;
 }
 
 /** A Redis limiter that turns to its in-memory insurance while the connection is failing. */
 function failover(client: Redis, shared: RateLimiterRedis, insurance: RateLimiterMemory): Limiter {
-  const pick = (): RateLimiterAbstract => (redisFailing && client.status !== "ready" ? insurance : shared);
+  const pick = (): RateLimiterAbstract => (state.redisFailing && client.status !== "ready" ? insurance : shared);
   return {
     consume: (key, points, options) => pick().consume(key, points, options),
     penalty: (key, points, options) => pick().penalty(key, points, options),
@@ -57,7 +61,7 @@ function failover(client: Redis, shared: RateLimiterRedis, insurance: RateLimite
 /** One limiter per (name, points, duration); points per `duration` seconds. */
 export function getLimiter(name: string, points: number, duration: number): Limiter {
   const id = `${name}:${points}:${duration}`;
-  let limiter = limiters.get(id);
+  let limiter = state.limiters.get(id);
   if (!limiter) {
     const { redisUrl, logOrigin } = getConfig();
     const keyPrefix = `hallmark:${logOrigin}:${name}`; // one log, one budget
@@ -69,7 +73,7 @@ export function getLimiter(name: string, points: number, duration: number): Limi
     } else {
       limiter = new RateLimiterMemory({ keyPrefix, points, duration });
     }
-    limiters.set(id, limiter);
+    state.limiters.set(id, limiter);
   }
   return limiter;
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { getStore } from "../store";
+import { processWide } from "../process-wide";
 import { buildConsistencyProof, buildInclusionProof, type RangeCache } from "./merkle-proof";
 import { readNodesCached } from "./node-cache";
 import type { NodePosition } from "./merkle-tree";
@@ -13,7 +14,7 @@ const getNodes = (positions: NodePosition[]) => readNodesCached(positions, readS
  * their pieces and hashing them again. Bounded: when full, it starts over.
  */
 const RANGE_CAPACITY = 4096;
-const ranges = new Map<string, Uint8Array>();
+const ranges = processWide("tree-range-cache", () => new Map<string, Uint8Array>());
 const rangeCache: RangeCache = {
   get: (lo, hi) => ranges.get(`${lo}:${hi}`),
   set: (lo, hi, hash) => {

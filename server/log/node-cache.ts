@@ -1,5 +1,6 @@
 import "server-only";
 import { nodeKey, type NodePosition } from "./merkle-tree";
+import { processWide } from "../process-wide";
 
 /**
  * Stored nodes are immutable (a perfect subtree's hash never changes), so the upper levels of
@@ -11,7 +12,10 @@ import { nodeKey, type NodePosition } from "./merkle-tree";
 /** The lowest level kept in memory; a proof reads its nodes below this level from the database. */
 export const MIN_LEVEL = 5;
 const CAPACITY = 250_000;
-const cache = new Map<string, Uint8Array>();
+const cache = processWide("tree-node-cache", () => new Map<string, Uint8Array>());
+
+/** Nodes kept, for /metrics. */
+export const nodeCacheEntries = () => cache.size;
 
 type Read = (positions: readonly NodePosition[]) => Promise<Map<string, Uint8Array>>;
 

@@ -4,6 +4,7 @@ import { encodeEntryBundle, leavesPerTileHash, TILE_HEIGHT, TILE_WIDTH, tileExis
 import { leafDataOf } from "../crypto/attestation-bytes";
 import { getDb } from "../db";
 import { getStore } from "../store";
+import { processWide } from "../process-wide";
 import { nodeKey, type NodePosition } from "./merkle-tree";
 
 /**
@@ -12,9 +13,15 @@ import { nodeKey, type NodePosition } from "./merkle-tree";
  * tile, full or partial, is immutable, and a built one is kept (bounded by bytes) and never
  * rebuilt while it stays in memory.
  */
-const built = new LRUCache<string, Uint8Array>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (b) => Math.max(1, b.length) });
+const built = processWide(
+  "tile-cache",
+  () => new LRUCache<string, Uint8Array>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (b) => Math.max(1, b.length) }),
+);
 
 const key = (t: TileAddress) => `${t.level}/${t.index}/${t.width}`;
+
+/** The built-tile cache's fill, for /metrics. */
+export const tileCacheUse = () => ({ entries: built.size, bytes: built.calculatedSize });
 
 /** The tile's bytes, or null when a tree of `treeSize` does not have it. */
 export async function readTile(t: TileAddress, treeSize: number): Promise<Uint8Array | null> {

@@ -1,5 +1,8 @@
 import "server-only";
 import { getDb } from "../db";
+import { gzipCacheUse } from "../http/gzip-cache";
+import { nodeCacheEntries } from "../log/node-cache";
+import { tileCacheUse } from "../log/tiles";
 import { getSequencer } from "../log/sequencer";
 import { getStore } from "../store";
 import { client, metrics } from "./metrics.mjs";
@@ -9,7 +12,9 @@ const globalRef = globalThis as unknown as { __hallmarkServerMetrics?: boolean }
 /**
  * The gauges read when /metrics is scraped: the log's size and the age of its newest
  * checkpoint (a log that stopped signing shows here first), the sequencer's queue, and the
- * PostgreSQL pool's connections. Registered once per process (instrumentation.ts).
+ * PostgreSQL pool's connections, and the fill of the in-memory caches (each bounded; together
+ * most of what a long-running server's memory grows by). Registered once per process
+ * (instrumentation.ts).
  */
 export function registerServerMetrics(): void {
   if (globalRef.__hallmarkServerMetrics) return;
@@ -39,6 +44,27 @@ export function registerServerMetrics(): void {
     registers,
     collect() {
       this.set(getSequencer().queuedEntries());
+    },
+  });
+  new client.Gauge({
+    name: "hallmark_cache_entries",
+    help: "Entries in each in-memory cache: built tiles (tiles), gzipped immutable bodies (gzip), tree nodes (tree_nodes, at most 250,000).",
+    labelNames: ["cache"],
+    registers,
+    collect() {
+      this.set({ cache: "tiles" }, tileCacheUse().entries);
+      this.set({ cache: "gzip" }, gzipCacheUse().entries);
+      this.set({ cache: "tree_nodes" }, nodeCacheEntries());
+    },
+  });
+  new client.Gauge({
+    name: "hallmark_cache_bytes",
+    help: "Bytes held by the caches bounded by size: built tiles (at most 64 MiB) and gzipped immutable bodies (at most 32 MiB).",
+    labelNames: ["cache"],
+    registers,
+    collect() {
+      this.set({ cache: "tiles" }, tileCacheUse().bytes);
+      this.set({ cache: "gzip" }, gzipCacheUse().bytes);
     },
   });
   new client.Gauge({
