@@ -7,9 +7,12 @@
 // Every 10 s it samples the server's RSS (/proc/<pid>/status) and its V8 heap and external
 // memory (/metrics); it prints the table, the slope of RSS and heap over the last half and the
 // maxima. Heap snapshots (--heapsnapshot-signal=SIGUSR2; V8 collects garbage before writing one)
-// are taken after the first minute and at the end, once the load has stopped, and compared by
-// bench/heap-diff.ts. With --arena-max N, a second server with MALLOC_ARENA_MAX=N takes the same
-// load beside the first, in the same minutes, so their RSS compares on the same machine.
+// are taken at the end, once the load has stopped, to show the live heap; with --heap-diff one
+// is taken under load after the first minute too and the two are compared by bench/heap-diff.ts
+// (that early snapshot costs the process a lasting ~250 MB of RSS in glibc's main arena, so the
+// RSS verdict comes from a run without it). With --arena-max N or --node-args="FLAGS", a second
+// server with MALLOC_ARENA_MAX=N or those node flags takes the same load beside the first, in
+// the same minutes, so their RSS compares on the same machine.
 // Memory, not speed, is measured: it holds on a machine whose cores are shared.
 import { execFileSync } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
@@ -27,6 +30,10 @@ export interface MemoryOptions {
   minutes: number;
   /** MALLOC_ARENA_MAX of a second server under the same load, or none. */
   arenaMax?: number;
+  /** Node flags of a second server under the same load, or none. */
+  nodeArgs?: string[];
+  /** Take a heap snapshot under load after the warm-up too, and diff it with the end's. */
+  heapDiff?: boolean;
   /** Clients per server. */
   connections?: number;
   /** Seconds between samples. */
@@ -462,21 +469,22 @@ export async function memoryBench(deps: Deps, opts: MemoryOptions): Promise<stri
   const warmup = Math.min(opts.warmup ?? 60, (minutes * 60) / 2);
   const connections = opts.connections ?? 16;
   fs.mkdirSync(SNAPSHOT_DIR, { recursive: true });
-  const variants: { label: string; env: Record<string, string> }[] = [{ label: "default", env: {} }];
-  if (opts.arenaMax) variants.push({ label: `arenas=${opts.arenaMax}`, env: { MALLOC_ARENA_MAX: String(opts.arenaMax) } });
+  const variants: { label: string; env: Record<string, string>; nodeArgs: string[] }[] = [{ label: "default", env: {}, nodeArgs: [] }];
+  if (opts.arenaMax) variants.push({ label: `arenas=${opts.arenaMax}`, env: { MALLOC_ARENA_MAX: String(opts.arenaMax) }, nodeArgs: [] });
+  if (opts.nodeArgs?.length) variants.push({ label: opts.nodeArgs.join(" "), env: {}, nodeArgs: opts.nodeArgs });
   const runs: Run[] = [];
   try {
     for (const v of variants) {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-m-"));
       migrate(dir);
       const creds = deps.seed(dir, 1000);
-      const snapDir = path.join(SNAPSHOT_DIR, v.label);
+      const snapDir = path.join(SNAPSHOT_DIR, v.label.replace(/[^\w=.-]+/g, "_"));
       fs.rmSync(snapDir, { recursive: true, force: true });
       fs.mkdirSync(snapDir, { recursive: true });
       const token = hex(16);
       const server = await startServer(dir, {
         env: { ...v.env, HALLMARK_METRICS_TOKEN: token },
-        nodeArgs: ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${snapDir}`],
+        nodeArgs: [...v.nodeArgs, "--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${snapDir}`],
       });
       runs.push({
         label: v.label,
@@ -493,7 +501,7 @@ export async function memoryBench(deps: Deps, opts: MemoryOptions): Promise<stri
     const elapsed = () => (performance.now() - started) / 1000;
     for (const run of runs) run.samples.push(await sampleOf(run, 0, "idle, before the load"));
     const loads = runs.map((run) => run.load.run());
-    let snapped = false;
+    let snapped = !opts.heapDiff;
     for (let next = every; next <= minutes * 60 + 0.001; next += every) {
       await new Promise((r) => setTimeout(r, Math.max(0, started + next * 1000 - performance.now())));
       const t = elapsed();
@@ -535,12 +543,14 @@ export async function memoryBench(deps: Deps, opts: MemoryOptions): Promise<stri
       "columns: RSS and its anonymous part from /proc/<pid>/status; v8-pages (256 KiB mappings: every isolate's heap pages), [heap] (glibc's main arena), arenas (glibc's other arenas) and other anonymous memory from /proc/<pid>/smaps; heap used and total (main isolate) and external from /metrics",
     ];
     for (const run of runs) lines.push(...table(run), ...summary(run, minutes));
-    const heapDiff = execFileSync(
-      process.execPath,
-      ["--max-old-space-size=6144", "--import", "tsx", "bench/heap-diff.ts", ...runs[0]!.snapshots, "--top", "25"],
-      { encoding: "utf8", maxBuffer: 64 * MB, stdio: ["ignore", "pipe", "inherit"] },
-    );
-    lines.push(`heap diff (${runs[0]!.label}): early snapshot (after ${warmup} s) → end snapshot`, ...heapDiff.trimEnd().split("\n"));
+    if (runs[0]!.snapshots.length === 2) {
+      const heapDiff = execFileSync(
+        process.execPath,
+        ["--max-old-space-size=6144", "--import", "tsx", "bench/heap-diff.ts", ...runs[0]!.snapshots, "--top", "25"],
+        { encoding: "utf8", maxBuffer: 64 * MB, stdio: ["ignore", "pipe", "inherit"] },
+      );
+      lines.push(`heap diff (${runs[0]!.label}): early snapshot (after ${warmup} s) → end snapshot`, ...heapDiff.trimEnd().split("\n"));
+    }
     lines.push(`heap snapshots kept in ${SNAPSHOT_DIR}`);
     return lines;
   } finally {

@@ -6,8 +6,9 @@
 // for the writes' latency runs, --against DIR to compare this tree with another checkout's build
 // in the same rounds, --no-build to measure the last benchmark build instead of building the
 // working tree. --only memory runs only the memory benchmark (bench/memory.ts: --minutes M of
-// mixed load, default 10; --arena-max N adds a server with MALLOC_ARENA_MAX=N beside it); it is
-// not part of the default run.
+// mixed load, default 10; --arena-max N adds a server with MALLOC_ARENA_MAX=N beside it,
+// --node-args="FLAGS" one started with those node flags; --heap-diff takes a heap snapshot under
+// load after the first minute too, for a diff); it is not part of the default run.
 // The big log is seeded once into bench/.cache and reused.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -35,6 +36,8 @@ const { values } = parseArgs({
     only: { type: "string" },
     minutes: { type: "string", default: "10" },
     "arena-max": { type: "string" },
+    "node-args": { type: "string" },
+    "heap-diff": { type: "boolean", default: false },
     build: { type: "boolean", default: true },
     against: { type: "string" },
   },
@@ -509,7 +512,9 @@ async function main() {
   if (values.only === "startup") return console.log("\n" + [...lines, ...(await startups())].join("\n"));
   if (values.only === "memory") {
     const arenaMax = values["arena-max"] ? Number(values["arena-max"]) : undefined;
-    return console.log("\n" + [...lines, ...(await memoryBench({ seed }, { minutes: Number(values.minutes), arenaMax }))].join("\n"));
+    const nodeArgs = values["node-args"]?.split(/\s+/).filter(Boolean);
+    const opts = { minutes: Number(values.minutes), arenaMax, nodeArgs, heapDiff: values["heap-diff"] };
+    return console.log("\n" + [...lines, ...(await memoryBench({ seed }, opts))].join("\n"));
   }
   const publicReads = () =>
     publicBench(fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-p-")), {
