@@ -58,6 +58,8 @@ interface Sample {
   heapUsed: number;
   heapTotal: number;
   external: number;
+  /** Bytes in the size-bounded caches (tiles, gzip), from /metrics. */
+  caches: number;
   requests: number;
   note: string;
 }
@@ -110,6 +112,8 @@ async function metricsOf(url: string, token: string): Promise<Record<string, num
         line,
       );
     if (m) out[m[1]!] = Number(m[2]);
+    const c = /^hallmark_cache_bytes\{cache="(\w+)"\} ([\d.e+]+)/.exec(line);
+    if (c) out.caches = (out.caches ?? 0) + Number(c[2]);
   }
   return out;
 }
@@ -409,6 +413,7 @@ async function sampleOf(run: Run, t: number, note: string): Promise<Sample> {
     heapUsed: m.nodejs_heap_size_used_bytes ?? Number.NaN,
     heapTotal: m.nodejs_heap_size_total_bytes ?? Number.NaN,
     external: m.nodejs_external_memory_bytes ?? Number.NaN,
+    caches: m.caches ?? Number.NaN,
     requests: run.load.total,
     note,
   };
@@ -417,12 +422,12 @@ async function sampleOf(run: Run, t: number, note: string): Promise<Sample> {
 function table(run: Run): string[] {
   const f = (b: number) => (b / MB).toFixed(0).padStart(6);
   const lines = [
-    `${run.label}:  time    RSS   anon  v8-pages  [heap]  arenas  other  heap-used  heap-total  external  threads  requests (in the interval)   (MB)`,
+    `${run.label}:  time    RSS   anon  v8-pages  [heap]  arenas  other  heap-used  heap-total  external  caches  threads  requests (in the interval)   (MB)`,
   ];
   let last = 0;
   for (const s of run.samples) {
     lines.push(
-      `${run.label}: ${`${(s.t / 60).toFixed(1)}m`.padStart(5)} ${f(s.rss)} ${f(s.rssAnon)}    ${f(s.v8Pages)} ${f(s.mainArena)}  ${f(s.threadArenas)} ${f(s.otherAnon)}     ${f(s.heapUsed)}      ${f(s.heapTotal)}    ${f(s.external)}  ${String(s.threads).padStart(7)}  ${String(s.requests).padStart(8)} (${s.requests - last})${s.note ? `  ${s.note}` : ""}`,
+      `${run.label}: ${`${(s.t / 60).toFixed(1)}m`.padStart(5)} ${f(s.rss)} ${f(s.rssAnon)}    ${f(s.v8Pages)} ${f(s.mainArena)}  ${f(s.threadArenas)} ${f(s.otherAnon)}     ${f(s.heapUsed)}      ${f(s.heapTotal)}    ${f(s.external)}  ${f(s.caches)}  ${String(s.threads).padStart(7)}  ${String(s.requests).padStart(8)} (${s.requests - last})${s.note ? `  ${s.note}` : ""}`,
     );
     last = s.requests;
   }
@@ -540,7 +545,7 @@ export async function memoryBench(deps: Deps, opts: MemoryOptions): Promise<stri
     const limit = execFileSync(process.execPath, ["-p", "require('v8').getHeapStatistics().heap_size_limit"], { encoding: "utf8" });
     const lines: string[] = [
       `memory: ${minutes} min of mixed load, ${connections} clients per server, a sample every ${every} s; V8's heap limit here (Node's default) ${(Number(limit) / MB).toFixed(0)} MB`,
-      "columns: RSS and its anonymous part from /proc/<pid>/status; v8-pages (256 KiB mappings: every isolate's heap pages), [heap] (glibc's main arena), arenas (glibc's other arenas) and other anonymous memory from /proc/<pid>/smaps; heap used and total (main isolate) and external from /metrics",
+      "columns: RSS and its anonymous part from /proc/<pid>/status; v8-pages (256 KiB mappings: every isolate's heap pages), [heap] (glibc's main arena), arenas (glibc's other arenas) and other anonymous memory from /proc/<pid>/smaps; heap used and total (main isolate), external and the size-bounded caches (tiles, gzip: at most 96 MiB) from /metrics",
     ];
     for (const run of runs) lines.push(...table(run), ...summary(run, minutes));
     if (runs[0]!.snapshots.length === 2) {

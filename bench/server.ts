@@ -2,6 +2,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
+import { readEnv, serverNodeArgs } from "../server/env.mjs";
 
 export const DIST_DIR = process.env.HALLMARK_DIST_DIR || ".next-bench";
 
@@ -43,7 +44,7 @@ export interface Server {
 /**
  * Hallmark's server (scripts/serve.mjs: Next.js behind the gate), or with `bare` plain
  * `next start` on the same build, to measure what the gate costs. `nodeArgs` go to node before
- * the script (e.g. --heapsnapshot-signal=SIGUSR2).
+ * the script (e.g. --heapsnapshot-signal=SIGUSR2), after the heap limit `npm start` sets.
  */
 export async function startServer(
   dataDir: string,
@@ -51,13 +52,16 @@ export async function startServer(
 ): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = { ...envFor(dataDir, opts.databaseUrl), ...opts.env, PORT: String(port), HALLMARK_BASE_URL: url };
+  // As `npm start` runs it (the heap limit), then any flags of the caller's, which win.
+  const nodeArgs = [...serverNodeArgs(readEnv(env), env.NODE_OPTIONS), ...(opts.nodeArgs ?? [])];
   const [cmd, args] = opts.bare
     ? ["node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"]]
-    : [process.execPath, [...(opts.nodeArgs ?? []), "scripts/serve.mjs", "-p", String(port), "-H", "127.0.0.1"]];
+    : [process.execPath, [...nodeArgs, "scripts/serve.mjs", "-p", String(port), "-H", "127.0.0.1"]];
   // `root`: another checkout with its own build (bench --against), served from there.
   const child: ChildProcess = spawn(cmd, args, {
     cwd: opts.root,
-    env: { ...envFor(dataDir, opts.databaseUrl), ...opts.env, PORT: String(port), HALLMARK_BASE_URL: url },
+    env,
     // The log lines go to a file, as a deployment's would, when one is named.
     stdio: ["ignore", opts.logFile ? fs.openSync(opts.logFile, "a") : "ignore", "inherit"],
   });

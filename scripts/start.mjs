@@ -5,7 +5,7 @@
 // Both are scripts/serve.mjs: Next.js's request handler behind Hallmark's gate.
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
-import { readEnvOrExit } from "../server/env.mjs";
+import { readEnvOrExit, serverNodeArgs } from "../server/env.mjs";
 import { logger } from "../server/observability/logger.mjs";
 import { refuseUnsafeSqliteAddon } from "../server/sqlite-addon.mjs";
 
@@ -23,7 +23,8 @@ if (!fs.existsSync("server/generated/sqlite")) execFileSync("node", ["scripts/pr
 execFileSync("node", ["scripts/prisma.mjs", "deploy", "--if-needed"], { stdio: ["ignore", "ignore", "inherit"] });
 logger.info({ db: env.dbKind }, "database migrated");
 
-const child = spawn(process.execPath, ["scripts/serve.mjs", ...(dev ? ["--dev"] : []), "-p", String(env.port)], {
+const args = [...serverNodeArgs(env), "scripts/serve.mjs", ...(dev ? ["--dev"] : []), "-p", String(env.port)];
+const child = spawn(process.execPath, args, {
   stdio: "inherit",
   env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: env.databaseUrl },
 });

@@ -26,6 +26,9 @@ export type HallmarkEnv = {
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /** Bearer token that /metrics requires; without one, /metrics is not served. */
   metricsToken: string | undefined;
+  /** V8's old-space limit for the server process, in MB (serverNodeArgs). */
+  heapMb: number;
 };
 export function readEnv(source?: Record<string, string | undefined>): HallmarkEnv;
 export function readEnvOrExit(): HallmarkEnv;
+export function serverNodeArgs(env: HallmarkEnv, nodeOptions?: string): string[];

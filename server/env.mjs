@@ -45,6 +45,7 @@ const ZEnv = z.object({
   HALLMARK_TSA_INTERVAL: z.coerce.number().int().min(1).max(86_400).default(60),
   HALLMARK_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   HALLMARK_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(256).optional(),
+  HALLMARK_HEAP_MB: z.coerce.number().int().min(128).max(65_536).default(512),
 });
 
 /** @typedef {import("./env.d.mts").HallmarkEnv} HallmarkEnv */
@@ -97,5 +98,19 @@ export function readEnv(source = process.env) {
     tsaIntervalSeconds: e.HALLMARK_TSA_INTERVAL,
     logLevel: e.HALLMARK_LOG_LEVEL,
     metricsToken: e.HALLMARK_METRICS_TOKEN,
+    heapMb: e.HALLMARK_HEAP_MB,
   };
+}
+
+/**
+ * The node flags the server process starts with: V8's old-space limit from HALLMARK_HEAP_MB,
+ * unless NODE_OPTIONS already sets one (the operator's own wins). Node's default limit is a
+ * share of the machine's memory (about 4 GB here), and V8 grows a heap with a large limit by
+ * larger steps: under a steady load the server then holds three to four times its live heap.
+ * A limit of 512 MB keeps it to about twice (README, Performance, Memory).
+ * @param {HallmarkEnv} env
+ * @returns {string[]}
+ */
+export function serverNodeArgs(env, nodeOptions = process.env.NODE_OPTIONS ?? "") {
+  return /--max-old-space-size\b/.test(nodeOptions) ? [] : [`--max-old-space-size=${env.heapMb}`];
 }

@@ -1,6 +1,6 @@
 // The environment's rules: a bad value fails at start with a message naming it.
 import { describe, expect, it } from "vitest";
-import { readEnv } from "./env.mjs";
+import { readEnv, serverNodeArgs } from "./env.mjs";
 
 describe("readEnv: time-stamping", () => {
   it("is off by default, and takes a TSA URL only with the certificate its tokens must chain to", () => {
@@ -16,5 +16,19 @@ describe("readEnv: time-stamping", () => {
     expect(() => readEnv({ HALLMARK_TSA_URL: "ftp://tsa.example/", HALLMARK_TSA_CERT: "x" })).toThrow(/HALLMARK_TSA_URL/);
     expect(() => readEnv({ HALLMARK_TSA_INTERVAL: "0" })).toThrow(/HALLMARK_TSA_INTERVAL/);
     expect(() => readEnv({ HALLMARK_TSA_INTERVAL: "86401" })).toThrow(/HALLMARK_TSA_INTERVAL/);
+  });
+});
+
+describe("serverNodeArgs: the server's heap limit", () => {
+  it("is 512 MB by default, HALLMARK_HEAP_MB otherwise, and none when NODE_OPTIONS sets one", () => {
+    expect(serverNodeArgs(readEnv({}), "")).toEqual(["--max-old-space-size=512"]);
+    expect(serverNodeArgs(readEnv({ HALLMARK_HEAP_MB: "1024" }), "")).toEqual(["--max-old-space-size=1024"]);
+    expect(serverNodeArgs(readEnv({}), "--enable-source-maps --max-old-space-size=2048")).toEqual([]);
+    expect(serverNodeArgs(readEnv({}), "--max-semi-space-size=16")).toEqual(["--max-old-space-size=512"]);
+  });
+
+  it("refuses a limit too small to serve or not a number", () => {
+    expect(() => readEnv({ HALLMARK_HEAP_MB: "64" })).toThrow(/HALLMARK_HEAP_MB/);
+    expect(() => readEnv({ HALLMARK_HEAP_MB: "lots" })).toThrow(/HALLMARK_HEAP_MB/);
   });
 });

@@ -172,6 +172,10 @@ describe(`restarts under load (${dbKind})`, () => {
         const b = await OwnServer.start(env, { script: "start" });
         const readyMs = await b.ready();
         expect(b.output).not.toContain("WASM_ERROR");
+        // npm start runs the server with its heap limit (HALLMARK_HEAP_MB, 512 MB by default).
+        const pid = b.child.pid!;
+        const [servePid] = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/);
+        expect(fs.readFileSync(`/proc/${servePid}/cmdline`, "utf8").split("\0")).toContain("--max-old-space-size=512");
         urls = [a.url, b.url];
         await sleep(1000);
         expect(await a.stop()).toEqual({ code: 0, signal: null });
