@@ -151,7 +151,8 @@ export async function certificatePdf(d: CertificateData): Promise<Buffer> {
     doc.moveDown(0.5);
   };
   const LABEL = 118;
-  const row = (label: string, value: string, font: "sans" | "mono" = "sans") => {
+  /** A labelled value; `link`: the value is a URL, clickable wherever the line wraps it. */
+  const row = (label: string, value: string, font: "sans" | "mono" = "sans", link = false) => {
     const y = doc.y;
     doc
       .font("sans")
@@ -163,7 +164,7 @@ export async function certificatePdf(d: CertificateData): Promise<Buffer> {
       .font(font)
       .fontSize(font === "mono" ? 9 : 10)
       .fillColor(INK)
-      .text(value, MARGIN + LABEL, y, { width: width - LABEL, lineGap: 1 });
+      .text(value, MARGIN + LABEL, y, { width: width - LABEL, lineGap: 1, ...(link ? { link: value } : {}) });
     doc.y = Math.max(after, doc.y) + 4;
   };
 
@@ -175,7 +176,7 @@ export async function certificatePdf(d: CertificateData): Promise<Buffer> {
     if (p.file_name)
       row("File", [p.file_name, p.content_type, p.file_size !== null ? sizeOf(p.file_size) : null].filter(Boolean).join(" · "));
     if (p.description) row("Description", p.description.length > 600 ? `${p.description.slice(0, 600)}…` : p.description);
-    row("Portfolio", p.creator.portfolio_url);
+    row("Portfolio", p.creator.portfolio_url, "sans", true);
   } else {
     row("Title", workTitle);
     row("Details", "Its creator keeps them private: this certificate shows only what its verify link shows.");
@@ -194,7 +195,7 @@ export async function certificatePdf(d: CertificateData): Promise<Buffer> {
   row("Witnesses", witnesses.length ? `Cosigned by ${witnesses.join(", ")}` : "Not yet cosigned by a witness");
   const t = d.timestamped;
   if (t) row("Time-stamped", `Existed no later than ${utc(t.existed_by)}, per ${t.tsa} (an RFC 3161 token in the attached bundle)`);
-  row("Verify online", p.verify_url);
+  row("Verify online", p.verify_url, "sans", true);
 
   section("Check it without Hallmark");
   const how = howToCheck(d);
