@@ -187,10 +187,12 @@ export function createGate({ baseUrl, trustedProxies = 0, dev = false }) {
     /** A request the HTTP parser refused (unknown method, bad header, oversized headers). */
     onClientError(err, socket) {
       if (err.code === "ECONNRESET" || !socket.writable) return socket.destroy();
-      // The problem body only when the failed packet shows a request line that is not HEAD (a
-      // packet may be a later piece of the request, whose method cannot be known).
+      // The problem body unless the failed packet shows a HEAD request line. A packet may be a
+      // later piece of the request, whose method cannot be known: it gets the body, since a
+      // HEAD with headers that large is rare, and the connection closes after the answer, so
+      // a client that expected no body reads nothing after it.
       const line = /^([A-Z-]+) /.exec(err.rawPacket?.subarray(0, 16).toString("latin1") ?? "");
-      const withBody = line !== null && line[1] !== "HEAD";
+      const withBody = line?.[1] !== "HEAD";
       socket.end(
         err.code === "HPE_HEADER_OVERFLOW"
           ? rawAnswer(431, "Request Header Fields Too Large", "headers_too_large", "The request headers are too large.", { withBody })

@@ -75,7 +75,11 @@ describe("the gate", () => {
     const huge = await raw(https.url, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
     expect(huge).toMatch(/^HTTP\/1\.1 431 /);
     expect(huge).toContain('"code":"headers_too_large"');
-    // To HEAD, the same answer without a body (a body would read as the start of another answer).
+    // Headers too large in a later piece of the request than its request line: the same answer.
+    const split = await raw(https.url, [`GET / HTTP/1.1\r\nHost: x\r\n`, `X-Big: ${"a".repeat(20_000)}\r\n\r\n`]);
+    expect(split).toMatch(/^HTTP\/1\.1 431 /);
+    expect(split).toContain('"code":"headers_too_large"');
+    // To a HEAD seen as such, the same answer without a body (a body would read as the start of another answer).
     const headAnswer = await raw(https.url, `HEAD / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
     expect(headAnswer).toMatch(/^HTTP\/1\.1 431 /);
     expect(headAnswer.endsWith("\r\n\r\n")).toBe(true);

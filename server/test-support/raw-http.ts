@@ -41,11 +41,17 @@ export function httpRequest(
   });
 }
 
-/** Raw bytes on a new connection; the whole answer, up to the server closing it. */
-export function rawHttp(baseUrl: string, request: string): Promise<string> {
+/**
+ * Raw bytes on a new connection; the whole answer, up to the server closing it. Pieces are
+ * written 50 ms apart, so the server reads each on its own.
+ */
+export function rawHttp(baseUrl: string, request: string | readonly string[]): Promise<string> {
   const { hostname, port } = new URL(baseUrl);
+  const pieces = typeof request === "string" ? [request] : request;
   return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname, () => socket.write(request));
+    const socket = net.connect(Number(port), hostname, () => {
+      pieces.forEach((piece, i) => setTimeout(() => socket.writable && socket.write(piece), i * 50));
+    });
     let out = "";
     socket.setEncoding("utf8");
     socket.on("data", (d) => (out += d));
