@@ -50,7 +50,9 @@ export function rawHttp(baseUrl: string, request: string | readonly string[]): P
   const pieces = typeof request === "string" ? [request] : request;
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname, () => {
-      pieces.forEach((piece, i) => setTimeout(() => socket.writable && socket.write(piece), i * 50));
+      pieces.forEach((piece, i) => {
+        setTimeout(() => socket.writable && socket.write(piece), i * 50);
+      });
     });
     let out = "";
     socket.setEncoding("utf8");
