@@ -2,7 +2,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
-import { readEnv, serverNodeArgs } from "../server/env.mjs";
+import { serverNodeArgs } from "../server/env.mjs";
 
 export const DIST_DIR = process.env.HALLMARK_DIST_DIR || ".next-bench";
 
@@ -54,7 +54,7 @@ export async function startServer(
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = { ...envFor(dataDir, opts.databaseUrl), ...opts.env, PORT: String(port), HALLMARK_BASE_URL: url };
   // As `npm start` runs it (the heap limit), then any flags of the caller's, which win.
-  const nodeArgs = [...serverNodeArgs(readEnv(env), env.NODE_OPTIONS), ...(opts.nodeArgs ?? [])];
+  const nodeArgs = [...serverNodeArgs(env), ...(opts.nodeArgs ?? [])];
   const [cmd, args] = opts.bare
     ? ["node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"]]
     : [process.execPath, [...nodeArgs, "scripts/serve.mjs", "-p", String(port), "-H", "127.0.0.1"]];

@@ -23,7 +23,7 @@ if (!fs.existsSync("server/generated/sqlite")) execFileSync("node", ["scripts/pr
 execFileSync("node", ["scripts/prisma.mjs", "deploy", "--if-needed"], { stdio: ["ignore", "ignore", "inherit"] });
 logger.info({ db: env.dbKind }, "database migrated");
 
-const args = [...serverNodeArgs(env), "scripts/serve.mjs", ...(dev ? ["--dev"] : []), "-p", String(env.port)];
+const args = [...serverNodeArgs(), "scripts/serve.mjs", ...(dev ? ["--dev"] : []), "-p", String(env.port)];
 const child = spawn(process.execPath, args, {
   stdio: "inherit",
   env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: env.databaseUrl },

@@ -23,7 +23,7 @@ import path from "node:path";
 import pg from "pg";
 import { Redis } from "ioredis";
 import { SMTPServer } from "smtp-server";
-import { readEnv, serverNodeArgs } from "../server/env.mjs";
+import { serverNodeArgs } from "../server/env.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -60,12 +60,15 @@ async function startServer(env) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   // Started with the node flags `npm start` gives it (the heap limit).
-  const nodeArgs = serverNodeArgs(readEnv(env), env.NODE_OPTIONS);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, "scripts/serve.mjs"), "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: root,
-    env: { ...env, PORT: String(port), HALLMARK_BASE_URL: baseUrl },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...serverNodeArgs(env), path.join(root, "scripts/serve.mjs"), "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: root,
+      env: { ...env, PORT: String(port), HALLMARK_BASE_URL: baseUrl },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   children.add(child);
   child.on("exit", () => children.delete(child));
   for (let i = 0; i < 300; i++) {

@@ -31,4 +31,4 @@ export type HallmarkEnv = {
 };
 export function readEnv(source?: Record<string, string | undefined>): HallmarkEnv;
 export function readEnvOrExit(): HallmarkEnv;
-export function serverNodeArgs(env: HallmarkEnv, nodeOptions?: string): string[];
+export function serverNodeArgs(source?: Record<string, string | undefined>): string[];

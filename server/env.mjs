@@ -103,14 +103,15 @@ export function readEnv(source = process.env) {
 }
 
 /**
- * The node flags the server process starts with: V8's old-space limit from HALLMARK_HEAP_MB,
- * unless NODE_OPTIONS already sets one (the operator's own wins). Node's default limit is a
- * share of the machine's memory (about 4 GB here), and V8 grows a heap with a large limit by
- * larger steps: under a steady load the server then holds three to four times its live heap.
- * A limit of 512 MB keeps it to about twice (README, Performance, Memory).
- * @param {HallmarkEnv} env
+ * The node flags the server process starts with, in the environment `source` it will have:
+ * V8's old-space limit from HALLMARK_HEAP_MB, unless its NODE_OPTIONS already sets one (the
+ * operator's own wins). Node's default limit is a share of the machine's memory (about 4 GB
+ * here), and V8 grows a heap with a large limit by larger steps: under a steady load the server
+ * then holds three to four times its live heap. A limit of 512 MB keeps it to about 1.5 times
+ * (README, Performance, Memory).
  * @returns {string[]}
  */
-export function serverNodeArgs(env, nodeOptions = process.env.NODE_OPTIONS ?? "") {
-  return /--max-old-space-size\b/.test(nodeOptions) ? [] : [`--max-old-space-size=${env.heapMb}`];
+export function serverNodeArgs(source = process.env) {
+  if (/--max-old-space-size\b/.test(source.NODE_OPTIONS ?? "")) return [];
+  return [`--max-old-space-size=${readEnv(source).heapMb}`];
 }

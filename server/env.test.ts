@@ -21,10 +21,10 @@ describe("readEnv: time-stamping", () => {
 
 describe("serverNodeArgs: the server's heap limit", () => {
   it("is 512 MB by default, HALLMARK_HEAP_MB otherwise, and none when NODE_OPTIONS sets one", () => {
-    expect(serverNodeArgs(readEnv({}), "")).toEqual(["--max-old-space-size=512"]);
-    expect(serverNodeArgs(readEnv({ HALLMARK_HEAP_MB: "1024" }), "")).toEqual(["--max-old-space-size=1024"]);
-    expect(serverNodeArgs(readEnv({}), "--enable-source-maps --max-old-space-size=2048")).toEqual([]);
-    expect(serverNodeArgs(readEnv({}), "--max-semi-space-size=16")).toEqual(["--max-old-space-size=512"]);
+    expect(serverNodeArgs({})).toEqual(["--max-old-space-size=512"]);
+    expect(serverNodeArgs({ HALLMARK_HEAP_MB: "1024" })).toEqual(["--max-old-space-size=1024"]);
+    expect(serverNodeArgs({ NODE_OPTIONS: "--enable-source-maps --max-old-space-size=2048" })).toEqual([]);
+    expect(serverNodeArgs({ NODE_OPTIONS: "--max-semi-space-size=16" })).toEqual(["--max-old-space-size=512"]);
   });
 
   it("refuses a limit too small to serve or not a number", () => {
