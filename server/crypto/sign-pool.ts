@@ -1,4 +1,5 @@
 import "server-only";
+import { processWide } from "../process-wide";
 import { logger } from "../observability/logger.mjs";
 import type { KeyObject } from "node:crypto";
 import os from "node:os";
@@ -101,17 +102,15 @@ class SignPool {
   }
 }
 
-const globalRef = globalThis as unknown as { __hallmarkSignPool?: SignPool };
-
 /**
  * The signature of each job's message, in order. Many messages go to the worker pool; a few,
  * or any the pool fails to sign (a worker that cannot start or died), are signed here.
  */
 export async function signAll(jobs: SignJob[]): Promise<Uint8Array[]> {
   if (jobs.length >= MIN_POOLED) {
-    globalRef.__hallmarkSignPool ??= new SignPool(Math.max(1, Math.min(4, os.availableParallelism() - 1)));
+    const pool = processWide("sign-pool", () => new SignPool(Math.max(1, Math.min(4, os.availableParallelism() - 1))));
     try {
-      return await globalRef.__hallmarkSignPool.signAll(jobs);
+      return await pool.signAll(jobs);
     } catch (err) {
       logger.error({ err }, "the signing workers failed; signing on the main thread");
     }

@@ -1,4 +1,5 @@
 import "server-only";
+import { processWide } from "../process-wide";
 import { getDb } from "../db";
 import { getStore } from "../store";
 import type { Checkpoint } from "../store/types";
@@ -12,24 +13,24 @@ import { witnessPolicy } from "./witness-policy";
  */
 const CACHE_MS = 500;
 type Cached = { at: number; value: Promise<Checkpoint | null> };
-const globalRef = globalThis as unknown as { __hallmarkPublished?: Cached };
+const cached = processWide("published-checkpoint", () => ({ hit: undefined as Cached | undefined }));
 
 export function publishedCheckpoint(): Promise<Checkpoint | null> {
   const policy = witnessPolicy();
   if (!policy || policy.witnesses.length === 0) return getStore().reads.latestCheckpoint();
-  const hit = globalRef.__hallmarkPublished;
+  const hit = cached.hit;
   if (hit && Date.now() - hit.at < CACHE_MS) return hit.value;
   const value = readPublished(policy.quorum === "none");
-  globalRef.__hallmarkPublished = { at: Date.now(), value };
+  cached.hit = { at: Date.now(), value };
   value.catch(() => {
-    if (globalRef.__hallmarkPublished?.value === value) globalRef.__hallmarkPublished = undefined;
+    if (cached.hit?.value === value) cached.hit = undefined;
   });
   return value;
 }
 
 /** Forgets the cached value (after this process published a newer checkpoint). */
 export function forgetPublished(): void {
-  globalRef.__hallmarkPublished = undefined;
+  cached.hit = undefined;
 }
 
 async function readPublished(newest: boolean): Promise<Checkpoint | null> {

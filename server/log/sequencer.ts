@@ -1,4 +1,5 @@
 import "server-only";
+import { processWide } from "../process-wide";
 import { logger } from "../observability/logger.mjs";
 import { metrics } from "../observability/metrics.mjs";
 import { getStore } from "../store";
@@ -115,9 +116,6 @@ function observeBatch(entries: number, started: number, outcome: "committed" | "
   logger.info({ entries, ms: Math.round(seconds * 10_000) / 10, outcome }, "sequencer batch");
 }
 
-const globalRef = globalThis as unknown as { __hallmarkSequencer?: Sequencer };
-
 export function getSequencer(): Sequencer {
-  globalRef.__hallmarkSequencer ??= new Sequencer();
-  return globalRef.__hallmarkSequencer;
+  return processWide("sequencer", () => new Sequencer());
 }

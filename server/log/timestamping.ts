@@ -1,4 +1,5 @@
 import "server-only";
+import { processWide } from "../process-wide";
 import { logger } from "../observability/logger.mjs";
 import fs from "node:fs";
 import { parseCertificates, verifyTimestampToken } from "@/lib/verify/rfc3161";
@@ -27,7 +28,7 @@ import { requestTimestamp } from "./tsa-client";
 const MAX_BACKOFF_MS = 10 * 60_000;
 const CLOCK_SKEW_MS = 5 * 60_000;
 type TimestampingState = { timer: NodeJS.Timeout | undefined; round: Promise<void>; stopped: boolean };
-const globalRef = globalThis as unknown as { __hallmarkTimestamping?: TimestampingState };
+const running = processWide("timestamping", () => ({ state: undefined as TimestampingState | undefined }));
 
 /** HALLMARK_TSA_CERT's text, read once: what /v1/log publishes for verifiers to compare with their own pin. */
 let pem: string | undefined;
@@ -86,7 +87,7 @@ export async function timestampRound(url: string): Promise<boolean> {
 /** Starts time-stamping in this process if HALLMARK_TSA_URL is set (idempotent). */
 export function startTimestamping(): void {
   const { tsaUrl, tsaIntervalSeconds } = getConfig();
-  if (!tsaUrl || globalRef.__hallmarkTimestamping) return;
+  if (!tsaUrl || running.state) return;
   const interval = tsaIntervalSeconds * 1000;
   let failures = 0;
   const state: TimestampingState = { timer: undefined, round: Promise.resolve(), stopped: false };
@@ -105,13 +106,13 @@ export function startTimestamping(): void {
     }
     schedule(failures ? Math.max(interval, Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(failures, 20))) : interval);
   };
-  globalRef.__hallmarkTimestamping = state;
+  running.state = state;
   schedule(Math.min(interval, 1_000));
 }
 
 /** Stops time-stamping in this process (at shutdown), after the round under way. */
 export async function stopTimestamping(): Promise<void> {
-  const state = globalRef.__hallmarkTimestamping;
+  const state = running.state;
   if (!state) return;
   state.stopped = true;
   clearTimeout(state.timer);

@@ -1,4 +1,5 @@
 import "server-only";
+import { processWide } from "../process-wide";
 import { logger } from "../observability/logger.mjs";
 import { quorumMet, type Policy, type PolicyWitness } from "@/lib/verify";
 import { parseSignedNote } from "@/lib/verify/checkpoint";
@@ -38,7 +39,7 @@ const MAX_BACKOFF_MS = 5 * 60_000;
 /** Witnesses the log submits to: those of the policy with a submission URL. */
 const submitted = (policy: Policy) => policy.witnesses.filter((w): w is PolicyWitness & { url: string } => Boolean(w.url));
 
-const globalRef = globalThis as unknown as { __hallmarkWitnessing?: Scheduler };
+const running = processWide("witnessing", () => ({ scheduler: undefined as Scheduler | undefined }));
 
 class Scheduler {
   private running = false;
@@ -93,13 +94,13 @@ class Scheduler {
 /** Starts witnessing in this process if a policy is configured (idempotent). */
 export function startWitnessing(): void {
   const policy = witnessPolicy();
-  if (!policy || submitted(policy).length === 0 || globalRef.__hallmarkWitnessing) return;
-  globalRef.__hallmarkWitnessing = new Scheduler(policy);
+  if (!policy || submitted(policy).length === 0 || running.scheduler) return;
+  running.scheduler = new Scheduler(policy);
 }
 
 /** Stops witnessing in this process (at shutdown), after the round under way. */
 export async function stopWitnessing(): Promise<void> {
-  await globalRef.__hallmarkWitnessing?.stop();
+  await running.scheduler?.stop();
 }
 
 /** One round: the newest checkpoint to every witness that has not cosigned it, then publication. */
