@@ -1,4 +1,5 @@
 import "server-only";
+import { processWide } from "./process-wide";
 import fs from "node:fs";
 import type BetterSqlite3 from "better-sqlite3";
 import path from "node:path";
@@ -8,7 +9,7 @@ import pg from "pg";
 import { PrismaClient as SqliteClient, type Prisma } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { getConfig } from "./config";
-import { READ_PRAGMAS } from "./sqlite-pragmas.mjs";
+import { readPragmas } from "./sqlite-pragmas.mjs";
 
 /** Both generated clients have the same model API; the SQLite one names the type. */
 export type Client = SqliteClient;
@@ -61,7 +62,7 @@ class SqliteAdapter extends PrismaBetterSQLite3 {
     raw.pragma("journal_mode = WAL");
     raw.pragma("synchronous = FULL");
     raw.pragma("foreign_keys = ON");
-    for (const pragma of READ_PRAGMAS) raw.pragma(pragma);
+    for (const pragma of readPragmas(getConfig().sqliteCacheMb)) raw.pragma(pragma);
     if (this.readOnly) raw.pragma("query_only = ON");
     return adapter;
   }
@@ -129,15 +130,12 @@ function openPostgres(url: string): Database {
   };
 }
 
-const globalRef = globalThis as unknown as { __hallmarkDb?: Database };
-
 /** The one database handle of this process. */
 export function getDb(): Database {
-  if (!globalRef.__hallmarkDb) {
+  return processWide("db", () => {
     const { databaseUrl, dbKind } = getConfig();
-    globalRef.__hallmarkDb = dbKind === "sqlite" ? openSqlite(databaseUrl) : openPostgres(databaseUrl);
-  }
-  return globalRef.__hallmarkDb;
+    return dbKind === "sqlite" ? openSqlite(databaseUrl) : openPostgres(databaseUrl);
+  });
 }
 
 /** Prisma's Bytes input type wants an ArrayBuffer-backed array; ours always are. */

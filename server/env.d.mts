@@ -28,6 +28,8 @@ export type HallmarkEnv = {
   metricsToken: string | undefined;
   /** V8's old-space limit for the server process, in MB (serverNodeArgs). */
   heapMb: number;
+  /** SQLite's page cache per connection, in MB (server/sqlite-pragmas.mjs). */
+  sqliteCacheMb: number;
 };
 export function readEnv(source?: Record<string, string | undefined>): HallmarkEnv;
 export function readEnvOrExit(): HallmarkEnv;

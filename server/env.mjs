@@ -46,6 +46,7 @@ const ZEnv = z.object({
   HALLMARK_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   HALLMARK_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(256).optional(),
   HALLMARK_HEAP_MB: z.coerce.number().int().min(128).max(65_536).default(512),
+  HALLMARK_SQLITE_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
 });
 
 /** @typedef {import("./env.d.mts").HallmarkEnv} HallmarkEnv */
@@ -99,6 +100,7 @@ export function readEnv(source = process.env) {
     logLevel: e.HALLMARK_LOG_LEVEL,
     metricsToken: e.HALLMARK_METRICS_TOKEN,
     heapMb: e.HALLMARK_HEAP_MB,
+    sqliteCacheMb: e.HALLMARK_SQLITE_CACHE_MB,
   };
 }
 

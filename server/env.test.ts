@@ -32,3 +32,12 @@ describe("serverNodeArgs: the server's heap limit", () => {
     expect(() => readEnv({ HALLMARK_HEAP_MB: "lots" })).toThrow(/HALLMARK_HEAP_MB/);
   });
 });
+
+describe("HALLMARK_SQLITE_CACHE_MB: each SQLite connection's page cache", () => {
+  it("is 64 MB by default, the value given otherwise, and refuses none or not a number", () => {
+    expect(readEnv({}).sqliteCacheMb).toBe(64);
+    expect(readEnv({ HALLMARK_SQLITE_CACHE_MB: "8" }).sqliteCacheMb).toBe(8);
+    expect(() => readEnv({ HALLMARK_SQLITE_CACHE_MB: "0" })).toThrow(/HALLMARK_SQLITE_CACHE_MB/);
+    expect(() => readEnv({ HALLMARK_SQLITE_CACHE_MB: "lots" })).toThrow(/HALLMARK_SQLITE_CACHE_MB/);
+  });
+});

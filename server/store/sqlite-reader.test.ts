@@ -19,7 +19,7 @@ const turn = () => new Promise((r) => setImmediate(r)); // the batch of this tur
 beforeAll(async () => {
   m = await openTestLog(dir);
   ({ WorkerReads: Reads } = await import("./sqlite-reader"));
-  reads = new Reads(`${dir}/hallmark.db`);
+  reads = new Reads(`${dir}/hallmark.db`, 8);
 }, 60_000);
 
 afterAll(async () => {
@@ -50,6 +50,10 @@ describe("SQLite read worker", () => {
     await expect(reads.get(sql, [])).rejects.toThrow(/no such table/); // the text is kept, not lost
     await m.db.getDb().write((tx) => tx.$executeRawUnsafe("CREATE TABLE appears_later (x INTEGER)"));
     expect(await reads.get(sql, [])).toEqual({ n: 0n });
+  });
+
+  it("gives its connection the page cache it was given (HALLMARK_SQLITE_CACHE_MB), in KiB as SQLite counts it", async () => {
+    expect(await reads.get("PRAGMA cache_size", [])).toEqual({ cache_size: -8192n });
   });
 
   it("never writes", async () => {
@@ -84,7 +88,7 @@ describe("SQLite read worker", () => {
 
   it("fails reads fast while a worker cannot start, and tries again later", async () => {
     const logged = vi.spyOn(logger, "error").mockImplementation(() => {});
-    const broken = new Reads(`${dir}/missing/hallmark.db`);
+    const broken = new Reads(`${dir}/missing/hallmark.db`, 8);
     await expect(broken.get("SELECT 1", [])).rejects.toThrow(/unable to open|does not exist|directory/i);
     const started = Date.now();
     await expect(broken.get("SELECT 1", [])).rejects.toThrow(/unable to open|does not exist|directory/i);
@@ -101,7 +105,7 @@ describe("SQLite read worker", () => {
     // A child process that reads once and ends without closing: it must print, then exit.
     const script = `
       import { WorkerReads } from ${JSON.stringify(new URL("./sqlite-reader.ts", import.meta.url).pathname)};
-      const r = new WorkerReads(${JSON.stringify(`${dir}/hallmark.db`)});
+      const r = new WorkerReads(${JSON.stringify(`${dir}/hallmark.db`)}, 8);
       console.log(JSON.stringify(await r.get("SELECT 6 AS six", []), (_k, v) => (typeof v === "bigint" ? Number(v) : v)));`;
     const file = path.join(dir, "read-once.mts");
     fs.writeFileSync(file, script);

@@ -54,7 +54,11 @@ export class WorkerReads implements ReadExecutor {
   private nextId = 0;
   private flushScheduled = false;
 
-  constructor(private readonly file: string) {}
+  /** cacheMb: the worker connection's page cache (HALLMARK_SQLITE_CACHE_MB). */
+  constructor(
+    private readonly file: string,
+    private readonly cacheMb: number,
+  ) {}
 
   get(sql: string, args: unknown[], opts: { expand?: boolean } = {}): Promise<unknown> {
     return this.send(sql, args, false, opts.expand ?? false);
@@ -128,7 +132,7 @@ export class WorkerReads implements ReadExecutor {
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     if (this.startFailure && Date.now() - this.startFailure.at < RESTART_PAUSE_MS) throw this.startFailure.err;
-    const worker = new Worker(WORKER_FILE, { workerData: { file: this.file } });
+    const worker = new Worker(WORKER_FILE, { workerData: { file: this.file, cacheMb: this.cacheMb } });
     worker.on("message", (results: Result[]) => {
       this.answered = true;
       this.startFailure = null;

@@ -7,11 +7,11 @@
 // { id, error: { message, code } }, in the order received.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
-import { READ_PRAGMAS } from "../sqlite-pragmas.mjs";
+import { readPragmas } from "../sqlite-pragmas.mjs";
 
 const db = new Database(workerData.file, { fileMustExist: true });
 // The same settings as the database handle's connections (server/db.ts), and never a write.
-for (const pragma of READ_PRAGMAS) db.pragma(pragma);
+for (const pragma of readPragmas(workerData.cacheMb)) db.pragma(pragma);
 db.pragma("query_only = ON");
 db.defaultSafeIntegers(true);
 
