@@ -112,6 +112,9 @@ describe(`operations (${dbKind})`, () => {
     expect(sample(cached, "hallmark_cache_bytes", { cache: "tiles" })).toBeGreaterThan(0);
     expect(sample(cached, "hallmark_cache_entries", { cache: "tree_nodes" })).toBeGreaterThanOrEqual(0);
     expect(sample(cached, "hallmark_cache_bytes", { cache: "gzip" })).toBeGreaterThanOrEqual(0);
+    // The attestations above went through the issuer and signer caches of the instance they reached.
+    expect(sample(after, "hallmark_cache_entries", { cache: "issuers" })).toBeGreaterThanOrEqual(1);
+    expect(sample(after, "hallmark_cache_entries", { cache: "signers" })).toBeGreaterThanOrEqual(1);
     expect(sample(after, "process_resident_memory_bytes")).toBeGreaterThan(0);
     expect(sample(after, "nodejs_heap_size_used_bytes")).toBeGreaterThan(0);
     if (dbKind === "postgres") expect(sample(after, "hallmark_db_pool_connections", { state: "total" })).toBeGreaterThan(0);

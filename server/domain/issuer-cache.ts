@@ -1,10 +1,15 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { getStore } from "../store";
 import { processWide } from "../process-wide";
 import { AppError, notFound } from "./errors";
 
 const TTL_MS = 5_000;
-const cache = processWide("issuer-cache", () => new Map<string, { tenantId: string; status: string; until: number }>());
+/** Bounded in count as well as time: a process serving many issuers keeps only the recent ones. */
+const cache = processWide("issuer-cache", () => new LRUCache<string, { tenantId: string; status: string }>({ max: 10_000, ttl: TTL_MS }));
+
+/** Issuers kept, for /metrics. */
+export const issuerCacheEntries = () => cache.size;
 
 /** Statuses under which an issuer may sign. PENDING only means its domain is unverified. */
 const SIGNING_STATUSES = new Set(["PENDING", "ACTIVE"]);
@@ -14,12 +19,11 @@ const SIGNING_STATUSES = new Set(["PENDING", "ACTIVE"]);
  * hot path (an issuer's tenant never changes; a suspension takes effect within TTL_MS).
  */
 export async function getActiveIssuer(tenantId: string, issuerId: string): Promise<void> {
-  const now = Date.now();
   let hit = cache.get(issuerId);
-  if (!hit || hit.until <= now) {
+  if (!hit) {
     const row = await getStore().reads.issuer(issuerId);
     if (!row) throw notFound("Issuer");
-    hit = { tenantId: row.tenantId, status: row.status, until: now + TTL_MS };
+    hit = { tenantId: row.tenantId, status: row.status };
     cache.set(issuerId, hit);
   }
   if (hit.tenantId !== tenantId) throw notFound("Issuer");

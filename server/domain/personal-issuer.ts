@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { getDb, isUniqueViolation } from "../db";
 import { insertIssuerWithKey } from "./issuers";
 import { processWide } from "../process-wide";
@@ -9,8 +10,11 @@ import { processWide } from "../process-wide";
  */
 export const PERSONAL_ISSUER_NAME = "Hallmark personal issuer";
 
-/** tenant id → its personal issuer's id. Never changes once made, so it is cached for good. */
-const known = processWide("personal-issuers", () => new Map<string, string>());
+/** tenant id → its personal issuer's id. Never changes once made, so it needs no expiry; bounded to the recent tenants. */
+const known = processWide("personal-issuers", () => new LRUCache<string, string>({ max: 50_000 }));
+
+/** Personal issuers kept, for /metrics. */
+export const personalIssuerCacheEntries = () => known.size;
 
 /**
  * The consumer's personal issuer, made with its signing key on the first mint. Issuer.personalFor

@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { processWide } from "../process-wide";
 import { getConfig } from "../config";
 import { getDb } from "../db";
@@ -54,20 +55,22 @@ export const urlsOf = (protectionId: string) => {
 const CONSUMER_TTL_MS = 5_000;
 const consumers = processWide(
   "consumer-cache",
-  () => new Map<string, { user: { id: string; plan: string; name: string }; until: number }>(),
+  () => new LRUCache<string, { id: string; plan: string; name: string }>({ max: 10_000, ttl: CONSUMER_TTL_MS }),
 );
+
+/** Consumers kept, for /metrics. */
+export const consumerCacheEntries = () => consumers.size;
 
 /**
  * The consumer behind a personal tenant (User.tenantId is unique), from a few-seconds cache on
  * the mint's hot path (a user's id never changes; a plan change holds within CONSUMER_TTL_MS).
  */
 export async function consumerOf(tenantId: string) {
-  const now = Date.now();
   const hit = consumers.get(tenantId);
-  if (hit && hit.until > now) return hit.user;
+  if (hit) return hit;
   const user = await getDb().read.user.findUnique({ where: { tenantId }, select: { id: true, plan: true, name: true } });
   if (!user) throw new AppError("insufficient_scope", "Only a consumer account can hold protections.");
-  consumers.set(tenantId, { user, until: now + CONSUMER_TTL_MS });
+  consumers.set(tenantId, user);
   return user;
 }
 

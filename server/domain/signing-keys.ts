@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { processWide } from "../process-wide";
 import type crypto from "node:crypto";
 import { jwkThumbprint, publicKeyToPem } from "@/lib/verify/keys";
@@ -92,7 +93,10 @@ export interface Signer {
 }
 
 const SIGNER_TTL_MS = 5_000;
-const signers = processWide("signer-cache", () => new Map<string, { signer: Signer; until: number }>());
+const signers = processWide("signer-cache", () => new LRUCache<string, Signer>({ max: 10_000, ttl: SIGNER_TTL_MS }));
+
+/** Signers kept, for /metrics. */
+export const signerCacheEntries = () => signers.size;
 
 /** Forget cached signers (after a rotation in this process). */
 export function forgetSigner(issuerId: string): void {
@@ -106,7 +110,7 @@ export function forgetSigner(issuerId: string): void {
 export async function getSigner(issuerId: string): Promise<Signer> {
   const now = Date.now();
   const hit = signers.get(issuerId);
-  if (hit && hit.until > now && hit.signer.expiresAt > now) return hit.signer;
+  if (hit && hit.expiresAt > now) return hit;
   let row = await getDb().read.signingKey.findFirst({ where: { issuerId, status: "ACTIVE" } });
   if (!row || row.expiresAt.getTime() <= now) {
     row = await getDb().write(async (tx) => {
@@ -123,6 +127,6 @@ export async function getSigner(issuerId: string): Promise<Signer> {
     notBefore: row.notBefore.getTime(),
     expiresAt: row.expiresAt.getTime(),
   };
-  signers.set(issuerId, { signer, until: now + SIGNER_TTL_MS });
+  signers.set(issuerId, signer);
   return signer;
 }

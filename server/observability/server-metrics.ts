@@ -1,13 +1,16 @@
 import "server-only";
+import { processWide } from "../process-wide";
 import { getDb } from "../db";
+import { issuerCacheEntries } from "../domain/issuer-cache";
+import { personalIssuerCacheEntries } from "../domain/personal-issuer";
+import { consumerCacheEntries } from "../domain/protections";
+import { signerCacheEntries } from "../domain/signing-keys";
 import { gzipCacheUse } from "../http/gzip-cache";
 import { nodeCacheEntries } from "../log/node-cache";
 import { tileCacheUse } from "../log/tiles";
 import { getSequencer } from "../log/sequencer";
 import { getStore } from "../store";
 import { client, metrics } from "./metrics.mjs";
-
-const globalRef = globalThis as unknown as { __hallmarkServerMetrics?: boolean };
 
 /**
  * The gauges read when /metrics is scraped: the log's size and the age of its newest
@@ -17,8 +20,9 @@ const globalRef = globalThis as unknown as { __hallmarkServerMetrics?: boolean }
  * (instrumentation.ts).
  */
 export function registerServerMetrics(): void {
-  if (globalRef.__hallmarkServerMetrics) return;
-  globalRef.__hallmarkServerMetrics = true;
+  const registered = processWide("server-metrics", () => ({ done: false }));
+  if (registered.done) return;
+  registered.done = true;
   const registers = [metrics.register];
   new client.Gauge({
     name: "hallmark_log_tree_size",
@@ -48,13 +52,17 @@ export function registerServerMetrics(): void {
   });
   new client.Gauge({
     name: "hallmark_cache_entries",
-    help: "Entries in each in-memory cache: built tiles (tiles), gzipped immutable bodies (gzip), tree nodes (tree_nodes, at most 250,000).",
+    help: "Entries in each in-memory cache: built tiles (tiles), gzipped immutable bodies (gzip), tree nodes (tree_nodes, at most 250,000), and the hot path's few-seconds caches of issuers, consumers and signers (at most 10,000 each) and of personal issuers (at most 50,000).",
     labelNames: ["cache"],
     registers,
     collect() {
       this.set({ cache: "tiles" }, tileCacheUse().entries);
       this.set({ cache: "gzip" }, gzipCacheUse().entries);
       this.set({ cache: "tree_nodes" }, nodeCacheEntries());
+      this.set({ cache: "issuers" }, issuerCacheEntries());
+      this.set({ cache: "consumers" }, consumerCacheEntries());
+      this.set({ cache: "signers" }, signerCacheEntries());
+      this.set({ cache: "personal_issuers" }, personalIssuerCacheEntries());
     },
   });
   new client.Gauge({
@@ -69,7 +77,7 @@ export function registerServerMetrics(): void {
   });
   new client.Gauge({
     name: "hallmark_db_pool_connections",
-    help: "PostgreSQL pool connections by state (total, idle, waiting: requests queued for one). SQLite has one writer and one reader connection and no pool.",
+    help: "PostgreSQL pool connections by state (total, idle, waiting: requests queued for one). SQLite has no pool: a writer, a reader and the read worker's connection.",
     labelNames: ["state"],
     registers,
     collect() {
