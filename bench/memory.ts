@@ -1,4 +1,4 @@
-// `npm run bench -- --only memory [--minutes 10] [--arena-max N]`: does the server's resident
+// `npm run bench -- --only memory [--minutes 10] [--env "K=V …"] [--node-args=FLAGS]`: does the server's resident
 // memory stay flat under a long mixed load? One production server (scripts/serve.mjs) on a fresh
 // SQLite log takes writes (attestations, mints with fresh Idempotency-Keys, batches of 100), reads
 // (proof bundles, lookups, verify pages, the checkpoint and tiles) and hostile traffic (unknown
@@ -10,9 +10,10 @@
 // are taken at the end, once the load has stopped, to show the live heap; with --heap-diff one
 // is taken under load after the first minute too and the two are compared by bench/heap-diff.ts
 // (that early snapshot costs the process a lasting ~250 MB of RSS in glibc's main arena, so the
-// RSS verdict comes from a run without it). With --arena-max N or --node-args="FLAGS", a second
-// server with MALLOC_ARENA_MAX=N or those node flags takes the same load beside the first, in
-// the same minutes, so their RSS compares on the same machine.
+// RSS verdict comes from a run without it). With --env "K=V …" (e.g. MALLOC_ARENA_MAX=2, or
+// LD_PRELOAD of another allocator) and/or --node-args="FLAGS", a second server with that
+// environment and those node flags takes the same load beside the first, in the same minutes, so
+// their RSS compares on the same machine.
 // Memory, not speed, is measured: it holds on a machine whose cores are shared.
 import { execFileSync } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
@@ -28,8 +29,8 @@ interface Deps {
 }
 export interface MemoryOptions {
   minutes: number;
-  /** MALLOC_ARENA_MAX of a second server under the same load, or none. */
-  arenaMax?: number;
+  /** Environment of a second server under the same load, or none. */
+  env?: Record<string, string>;
   /** Node flags of a second server under the same load, or none. */
   nodeArgs?: string[];
   /** Take a heap snapshot under load after the warm-up too, and diff it with the end's. */
@@ -475,8 +476,12 @@ export async function memoryBench(deps: Deps, opts: MemoryOptions): Promise<stri
   const connections = opts.connections ?? 16;
   fs.mkdirSync(SNAPSHOT_DIR, { recursive: true });
   const variants: { label: string; env: Record<string, string>; nodeArgs: string[] }[] = [{ label: "default", env: {}, nodeArgs: [] }];
-  if (opts.arenaMax) variants.push({ label: `arenas=${opts.arenaMax}`, env: { MALLOC_ARENA_MAX: String(opts.arenaMax) }, nodeArgs: [] });
-  if (opts.nodeArgs?.length) variants.push({ label: opts.nodeArgs.join(" "), env: {}, nodeArgs: opts.nodeArgs });
+  const env = opts.env ?? {};
+  const nodeArgs = opts.nodeArgs ?? [];
+  if (Object.keys(env).length || nodeArgs.length) {
+    const label = [...Object.entries(env).map(([k, v]) => `${k}=${path.basename(v)}`), ...nodeArgs].join(" ");
+    variants.push({ label, env, nodeArgs });
+  }
   const runs: Run[] = [];
   try {
     for (const v of variants) {

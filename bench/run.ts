@@ -6,8 +6,8 @@
 // for the writes' latency runs, --against DIR to compare this tree with another checkout's build
 // in the same rounds, --no-build to measure the last benchmark build instead of building the
 // working tree. --only memory runs only the memory benchmark (bench/memory.ts: --minutes M of
-// mixed load, default 10; --arena-max N adds a server with MALLOC_ARENA_MAX=N beside it,
-// --node-args="FLAGS" one started with those node flags; --heap-diff takes a heap snapshot under
+// mixed load, default 10; --env "K=V …" and/or --node-args="FLAGS" add a server with that
+// environment and those node flags beside it; --heap-diff takes a heap snapshot under
 // load after the first minute too, for a diff); it is not part of the default run.
 // The big log is seeded once into bench/.cache and reused.
 import { execFileSync } from "node:child_process";
@@ -35,7 +35,7 @@ const { values } = parseArgs({
     "latency-seconds": { type: "string", default: "20" },
     only: { type: "string" },
     minutes: { type: "string", default: "10" },
-    "arena-max": { type: "string" },
+    env: { type: "string" },
     "node-args": { type: "string" },
     "heap-diff": { type: "boolean", default: false },
     build: { type: "boolean", default: true },
@@ -511,9 +511,14 @@ async function main() {
   if (values.against) return console.log("\n" + [...lines, ...(await overhead())].join("\n"));
   if (values.only === "startup") return console.log("\n" + [...lines, ...(await startups())].join("\n"));
   if (values.only === "memory") {
-    const arenaMax = values["arena-max"] ? Number(values["arena-max"]) : undefined;
+    const env = Object.fromEntries(
+      (values.env ?? "")
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+    );
     const nodeArgs = values["node-args"]?.split(/\s+/).filter(Boolean);
-    const opts = { minutes: Number(values.minutes), arenaMax, nodeArgs, heapDiff: values["heap-diff"] };
+    const opts = { minutes: Number(values.minutes), env, nodeArgs, heapDiff: values["heap-diff"] };
     return console.log("\n" + [...lines, ...(await memoryBench({ seed }, opts))].join("\n"));
   }
   const publicReads = () =>
