@@ -1,8 +1,14 @@
-// The one factory for test accounts, shared by the REST and browser suites: every account is
-// made through the operator CLI (`npm run admin`), exactly as the README shows an operator
-// making one, beside the running server and on its database (the environment's DATABASE_URL).
-import { execFileSync } from "node:child_process";
+// The one factory for test accounts, shared by the REST and browser suites. Every account is
+// made by the functions behind the operator CLI (`npm run admin -- create-org | create-consumer`),
+// beside the running server and on its database (the environment's DATABASE_URL):
+// - in the REST suite (Vitest, where server modules load), in the test's own process: one CLI
+//   start costs about 2 s, and the suite makes hundreds of accounts;
+// - in the browser suite, and for a test that passes an environment of its own (a server on
+//   another database), through the CLI itself, exactly as the README shows an operator.
+// The CLI's own answers are tested where it is the subject (api-keys, org-owner, backup).
+import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { promisify } from "node:util";
 
 export type Plan = "free" | "creator" | "pro";
 
@@ -36,13 +42,13 @@ const unique = (tag: string) => `${tag}-${randomUUID().slice(0, 12)}@example.org
  * Runs `npm run admin -- <args> --json`, as the README does, and returns its JSON. Its stdout must
  * be the JSON alone (scripts pipe it to jq); a failing command throws with the CLI's stderr.
  */
-function admin(args: string[], env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+async function admin(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Record<string, string>> {
   let out: string;
   try {
-    out = execFileSync("npm", ["run", "admin", "--", ...args, "--json"], { encoding: "utf8", env, stdio: ["ignore", "pipe", "pipe"] });
+    out = (await promisify(execFile)("npm", ["run", "admin", "--", ...args, "--json"], { encoding: "utf8", env })).stdout;
   } catch (err) {
-    const e = err as { status?: number | null; stderr?: string; message: string };
-    throw new Error(`npm run admin -- ${args[0]} failed (exit ${e.status ?? "?"}): ${String(e.stderr ?? "").trim() || e.message}`);
+    const e = err as { code?: number | string; stderr?: string; message: string };
+    throw new Error(`npm run admin -- ${args[0]} failed (exit ${e.code ?? "?"}): ${String(e.stderr ?? "").trim() || e.message}`);
   }
   try {
     return JSON.parse(out);
@@ -51,16 +57,27 @@ function admin(args: string[], env: NodeJS.ProcessEnv = process.env): Record<str
   }
 }
 
+/** In the REST suite's process, the domain functions the CLI calls (loaded only there: they are server code). */
+const inProcess = process.env.VITEST === "true";
+const domain = () =>
+  Promise.all([import("../server/domain/consumers"), import("../server/domain/tenants")]).then(([c, t]) => ({ ...c, ...t }));
+
 /** A consumer account (verified unless asked otherwise) with its API key. */
-export function seedConsumer(
+export async function seedConsumer(
   opts: { plan?: Plan; verified?: boolean; name?: string; email?: string; password?: string } = {},
-): SeededConsumer {
+): Promise<SeededConsumer> {
   const email = opts.email ?? unique("consumer");
   const password = opts.password ?? `pw-${randomUUID()}`;
   const name = opts.name ?? "Ada Lovelace";
-  const args = ["create-consumer", "--email", email, "--password", password, "--plan", opts.plan ?? "free", "--name", name];
-  if (opts.verified ?? true) args.push("--verified");
-  const r = admin(args);
+  const plan = opts.plan ?? "free";
+  const verified = opts.verified ?? true;
+  if (inProcess) {
+    const r = await (await domain()).createConsumer({ email, password, name, plan, verified, withApiKey: true });
+    return { userId: r.userId, tenantId: r.tenantId, apiKey: r.apiKey!, email, password, name };
+  }
+  const args = ["create-consumer", "--email", email, "--password", password, "--plan", plan, "--name", name];
+  if (verified) args.push("--verified");
+  const r = await admin(args);
   return { userId: r.user_id!, tenantId: r.tenant_id!, apiKey: r.api_key!, email, password, name };
 }
 
@@ -73,20 +90,27 @@ export interface SeedOrgOptions {
 }
 
 /** An organisation with its first API key and, when asked, an owner who logs in to the console. */
-export function seedOrg(opts: SeedOrgOptions & { owner: true | { name?: string } }): SeededOrgWithOwner;
-export function seedOrg(opts?: SeedOrgOptions & { owner?: false }): SeededOrg;
-export function seedOrg(opts?: SeedOrgOptions): SeededOrg | SeededOrgWithOwner;
-export function seedOrg(opts: SeedOrgOptions = {}): SeededOrg | SeededOrgWithOwner {
+export function seedOrg(opts: SeedOrgOptions & { owner: true | { name?: string } }): Promise<SeededOrgWithOwner>;
+export function seedOrg(opts?: SeedOrgOptions & { owner?: false }): Promise<SeededOrg>;
+export function seedOrg(opts?: SeedOrgOptions): Promise<SeededOrg | SeededOrgWithOwner>;
+export async function seedOrg(opts: SeedOrgOptions = {}): Promise<SeededOrg | SeededOrgWithOwner> {
   const name = opts.name ?? `Org ${randomUUID().slice(0, 8)}`;
-  const args = ["create-org", "--name", name];
-  if (!opts.owner) {
-    const r = admin(args, opts.env);
-    return { tenantId: r.tenant_id!, apiKey: r.api_key!, name };
-  }
   const email = unique("owner");
   const password = `pw-${randomUUID()}`;
-  args.push("--owner-email", email, "--owner-password", password);
-  if (typeof opts.owner === "object" && opts.owner.name) args.push("--owner-name", opts.owner.name);
-  const r = admin(args, opts.env);
+  // The CLI's default owner name is the e-mail's local part.
+  const ownerName = (typeof opts.owner === "object" && opts.owner.name) || email.slice(0, email.indexOf("@"));
+  if (inProcess && !opts.env) {
+    const owner = opts.owner ? { email, password, name: ownerName } : undefined;
+    const r = await (await domain()).createOrganization({ name, owner });
+    if (!opts.owner) return { tenantId: r.tenantId, apiKey: r.apiKey, name };
+    return { tenantId: r.tenantId, apiKey: r.apiKey, name, ownerId: r.ownerId!, email, password };
+  }
+  const args = ["create-org", "--name", name];
+  if (!opts.owner) {
+    const r = await admin(args, opts.env);
+    return { tenantId: r.tenant_id!, apiKey: r.api_key!, name };
+  }
+  args.push("--owner-email", email, "--owner-password", password, "--owner-name", ownerName);
+  const r = await admin(args, opts.env);
   return { tenantId: r.tenant_id!, apiKey: r.api_key!, name, ownerId: r.owner_id!, email, password };
 }

@@ -36,8 +36,8 @@ function everyEndpoint(k: string, issuerId: string) {
 
 describe("api keys", () => {
   let admin: string;
-  beforeAll(() => {
-    admin = seedOrg().apiKey;
+  beforeAll(async () => {
+    admin = (await seedOrg()).apiKey;
   });
 
   it("lists keys as a bare array of exactly the interface's fields, never the secret", async () => {
@@ -106,7 +106,7 @@ describe("api keys", () => {
   });
 
   it("answers another tenant's key id exactly like an unknown one, and leaves that key working", async () => {
-    const theirAdmin = seedOrg().apiKey;
+    const theirAdmin = (await seedOrg()).apiKey;
     const theirs = await createKey(theirAdmin, ["issuers:read"]);
     const res = await api(`/v1/api-keys/${theirs.id}/revoke`, { key: admin, method: "POST" });
     expectProblem(res, 404, "not_found");

@@ -60,7 +60,7 @@ describe("attestations", () => {
 
   it("answers another tenant's attestation exactly like an unknown one", async () => {
     const mine = await attest(key, issuerId);
-    const other = seedOrg().apiKey;
+    const other = (await seedOrg()).apiKey;
     const theirs = await api(`/v1/attestations/${mine.id}`, { key: other });
     const unknown = await api(`/v1/attestations/${randomUUID()}`, { key: other });
     expectProblem(theirs, 404, "not_found");

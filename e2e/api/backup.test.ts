@@ -100,7 +100,7 @@ describe(`backup and restore (${dbKind})`, () => {
       const a = await startServer(envA);
       let b: Awaited<ReturnType<typeof startServer>> | undefined;
       try {
-        const key = seedOrg({ env: envA }).apiKey;
+        const key = (await seedOrg({ env: envA })).apiKey;
         const issuer = await call(a.url, "POST", "/v1/issuers", key, { name: "Backup Issuer", domain: "backup.example.org" });
         expect(issuer.status, issuer.text).toBe(201);
 

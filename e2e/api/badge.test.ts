@@ -9,7 +9,7 @@ const day = (iso: string) =>
   new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(new Date(iso));
 
 async function minted(body: Record<string, unknown>) {
-  const { apiKey } = seedConsumer({ name: "Badge Maker" });
+  const { apiKey } = await seedConsumer({ name: "Badge Maker" });
   const res = await mint(apiKey, { content_hash: randomContentHash(), ...body });
   expect(res.status, res.text).toBe(201);
   return res.body as { protection_id: string; protected_at: string; verify_url: string };

@@ -20,7 +20,7 @@ const run = (cmd: string, ...args: string[]) => spawnSync(cmd, args, { encoding:
 const verify = (...args: string[]) => run("npm", "run", "-s", "verify", "--", ...args);
 
 async function minted(body: Record<string, unknown>) {
-  const creator = seedConsumer({ name: "Certified Créatrice" });
+  const creator = await seedConsumer({ name: "Certified Créatrice" });
   const res = await mint(creator.apiKey, { content_hash: randomContentHash(), ...body });
   expect(res.status, res.text).toBe(201);
   return { ...(res.body as { protection_id: string; content_hash: string; verify_url: string }), creator };
@@ -197,7 +197,7 @@ describe("certificates", () => {
     expect(refused).toHaveLength(1);
     expectProblem(refused[0]!, 429, "rate_limited");
     expect(Number(refused[0]!.headers.get("retry-after"))).toBeGreaterThan(0);
-    const { apiKey } = seedConsumer();
+    const { apiKey } = await seedConsumer();
     const keyed = await api(`/v1/protections/${id}/certificate.pdf`, { key: apiKey, headers: { "x-forwarded-for": client } });
     expectProblem(keyed, 404, "not_found");
   });

@@ -118,7 +118,7 @@ describe("consumer sign-up, verification, login and logout", () => {
 
   it("a session sees its own tenant: the consumer's API key, and only its own", async () => {
     const email = newEmail();
-    const { apiKey } = seedConsumer({ email, password: PASSWORD });
+    const { apiKey } = await seedConsumer({ email, password: PASSWORD });
     const res = await login(email.toUpperCase(), PASSWORD);
     expect(res.status, res.text).toBe(200);
     const keys = await api("/v1/api-keys", { headers: bearer(res.body.session_token) });
@@ -146,7 +146,7 @@ describe("consumer sign-up, verification, login and logout", () => {
 
   it("a wrong password and an unknown e-mail get the very same 401", async () => {
     const email = newEmail();
-    seedConsumer({ email, password: PASSWORD });
+    await seedConsumer({ email, password: PASSWORD });
     const wrong = await login(email, "not the password");
     const unknown = await login(newEmail(), "not the password");
     expectProblem(wrong, 401, "invalid_credentials");
@@ -175,7 +175,7 @@ describe("consumer sign-up, verification, login and logout", () => {
 
   it("signing up again with a taken address answers the same and mails the owner a notice", async () => {
     const email = newEmail();
-    seedConsumer({ email, password: PASSWORD });
+    await seedConsumer({ email, password: PASSWORD });
     const fresh = await api("/v1/consumer/signup", { json: { email: newEmail(), password: PASSWORD, name: "X" } });
     const taken = await api("/v1/consumer/signup", { json: { email, password: "another password", name: "Mallory" } });
     expect(taken.status).toBe(202);
@@ -217,7 +217,7 @@ describe("consumer sign-up, verification, login and logout", () => {
 
   it("throttles failed logins per account: 429 with Retry-After, even for the right password", async () => {
     const email = newEmail();
-    seedConsumer({ email, password: PASSWORD });
+    await seedConsumer({ email, password: PASSWORD });
     for (let i = 0; i < 5; i++) expectProblem(await login(email, `wrong-${i}-password`), 401, "invalid_credentials");
     for (const password of ["wrong again!", PASSWORD]) {
       const blocked = await login(email, password);
@@ -233,7 +233,7 @@ describe("consumer sign-up, verification, login and logout", () => {
 
   it("a successful login resets the account's failure count", async () => {
     const email = newEmail();
-    seedConsumer({ email, password: PASSWORD });
+    await seedConsumer({ email, password: PASSWORD });
     for (let i = 0; i < 4; i++) expectProblem(await login(email, "wrong password"), 401, "invalid_credentials");
     expect((await login(email, PASSWORD)).status).toBe(200);
     for (let i = 0; i < 4; i++) expectProblem(await login(email, "wrong password"), 401, "invalid_credentials");
@@ -280,7 +280,7 @@ describe("consumer sign-up, verification, login and logout", () => {
 
   it("login needs no API key, but an invalid one sent is still 401; logout needs a session", async () => {
     const email = newEmail();
-    const { apiKey } = seedConsumer({ email, password: PASSWORD });
+    const { apiKey } = await seedConsumer({ email, password: PASSWORD });
     expectProblem(await api("/v1/consumer/login", { json: { email, password: PASSWORD }, key: "hm_live_invalid" }), 401, "invalid_api_key");
     expectProblem(await api("/v1/consumer/logout", { method: "POST" }), 401, "unauthenticated");
     expectProblem(await api("/v1/consumer/logout", { method: "POST", key: apiKey }), 401, "unauthenticated");
@@ -288,7 +288,7 @@ describe("consumer sign-up, verification, login and logout", () => {
 
   it.runIf(baseUrls.length > 1)(`a session ended on one instance is 401 on the other (${dbKind})`, async () => {
     const email = newEmail();
-    seedConsumer({ email, password: PASSWORD });
+    await seedConsumer({ email, password: PASSWORD });
     const res = await login(email, PASSWORD, { instance: 0 });
     expect(res.status).toBe(200);
     const token = res.body.session_token;

@@ -7,8 +7,8 @@ import { seedConsumer, seedOrg, type SeededConsumer } from "../accounts";
 
 describe("consumer API keys", () => {
   let consumer: SeededConsumer;
-  beforeAll(() => {
-    consumer = seedConsumer();
+  beforeAll(async () => {
+    consumer = await seedConsumer();
   });
 
   it("lists the consumer's own key, holding exactly the consumer scopes", async () => {
@@ -44,14 +44,14 @@ describe("consumer API keys", () => {
   });
 
   it("an organisation key cannot grant consumer scopes", async () => {
-    const admin = seedOrg().apiKey;
+    const admin = (await seedOrg()).apiKey;
     const res = await api("/v1/api-keys", { key: admin, json: { name: "x", scopes: ["protections:write"] } });
     expectProblem(res, 403, "insufficient_scope");
   });
 
   it("a consumer key gets 403 on every organisation endpoint, and 404 for an organisation's attestation", async () => {
     const k = consumer.apiKey;
-    const org = seedOrg().apiKey;
+    const org = (await seedOrg()).apiKey;
     const issuerId = (await createIssuer(org)).id;
     const orgAttestation = (await api("/v1/attestations", { key: org, json: { issuer_id: issuerId, payload: { a: 1 } } })).body.id;
     const answers = await Promise.all(organisationRequests(k, issuerId, orgAttestation));
@@ -62,7 +62,7 @@ describe("consumer API keys", () => {
   });
 
   it("keeps accounts apart: neither side sees or revokes the other's keys", async () => {
-    const admin = seedOrg().apiKey;
+    const admin = (await seedOrg()).apiKey;
     const orgKey = await createKey(admin, ["issuers:read"]);
     const mine = await createKey(consumer.apiKey, ["protections:read"]);
     expectProblem(await api(`/v1/api-keys/${orgKey.id}/revoke`, { key: consumer.apiKey, method: "POST" }), 404, "not_found");

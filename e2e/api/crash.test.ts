@@ -95,12 +95,12 @@ describe(`kill -9 under load (${dbKind}, ${INSTANCES} instance${INSTANCES > 1 ? 
   it(
     "loses nothing acknowledged, duplicates no retry, and leaves the log and the accounts consistent",
     async () => {
-      const org = seedOrg().apiKey;
+      const org = (await seedOrg()).apiKey;
       const issuer = (await createIssuer(org)).id;
       // Keys whose rate limits the load cannot reach: a 429 here would only hide what is tested.
       const consumers = await Promise.all(
         Array.from({ length: 4 }, async () => {
-          const c = seedConsumer({ plan: "pro" });
+          const c = await seedConsumer({ plan: "pro" });
           const key = await createKey(c.apiKey, ["protections:read", "protections:write"], {
             rate_limit_per_minute: 1_000_000,
             daily_quota: 1_000_000_000,

@@ -25,7 +25,7 @@ describe("cookie-borne changes from other origins", () => {
   let consumer: SeededConsumer;
   let cookie: string;
   beforeAll(async () => {
-    consumer = seedConsumer();
+    consumer = await seedConsumer();
     cookie = cookieOf(await sessionToken(consumer.email, consumer.password));
   });
 
@@ -74,7 +74,7 @@ describe("cookie-borne changes from other origins", () => {
   });
 
   it("an organisation owner's issuer key is not rotated from elsewhere", async () => {
-    const owner = seedOrg({ owner: true });
+    const owner = await seedOrg({ owner: true });
     const issuer = await createIssuer(owner.apiKey);
     const ownerCookie = cookieOf(await sessionToken(owner.email, owner.password));
     const keyCount = async () => (await api(`/v1/issuers/${issuer.id}`, { key: owner.apiKey })).body.keys.length as number;

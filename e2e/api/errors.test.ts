@@ -44,7 +44,7 @@ describe("errors", () => {
   });
 
   it("signs exactly what was sent, or refuses it: duplicate members and inexact numbers are 422 with pointers, and write nothing", async () => {
-    const consumer = seedConsumer();
+    const consumer = await seedConsumer();
     const raw = (path: string, text: string, k = key) => api(path, { key: k, raw: text, headers: { "content-type": "application/json" } });
     const before = await logInfo();
     const cases: [string, string, string, string[]][] = [

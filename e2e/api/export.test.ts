@@ -48,8 +48,8 @@ const filesUnder = (dir: string): string[] =>
 
 describe("export", () => {
   it("holds every protection of the account, and only those, each verifying offline with the CLI", async () => {
-    const owner = seedConsumer({ plan: "creator" });
-    const other = seedConsumer();
+    const owner = await seedConsumer({ plan: "creator" });
+    const other = await seedConsumer();
     const ids: string[] = [];
     for (const visibility of ["public", "private", "private"]) {
       const res = await mint(owner.apiKey, {
@@ -106,7 +106,7 @@ describe("export", () => {
   });
 
   it("answers a session (the dashboard's button) as it answers the account's key, and an empty account with the log's files alone", async () => {
-    const fresh = seedConsumer();
+    const fresh = await seedConsumer();
     const token = await sessionToken(fresh.email, fresh.password);
     const out = await download({ authorization: `Bearer ${token}` });
     expect(filesUnder(out)).toEqual(["README.txt", "log/log.pem", "log/policy.txt", "log/verifier-key.txt"]);
@@ -115,6 +115,6 @@ describe("export", () => {
 
   it("is refused without credentials, and to an organisation's key", async () => {
     expectProblem(await api("/v1/consumer/export"), 401, "unauthenticated");
-    expectProblem(await api("/v1/consumer/export", { key: seedOrg().apiKey }), 403, "insufficient_scope");
+    expectProblem(await api("/v1/consumer/export", { key: (await seedOrg()).apiKey }), 403, "insufficient_scope");
   });
 });

@@ -86,7 +86,7 @@ export async function sessionToken(email: string, password: string, instance = 0
 
 /** A fresh organisation with one issuer: the usual starting point of a test file. */
 export async function orgWithIssuer(): Promise<{ key: string; issuerId: string }> {
-  const key = seedOrg().apiKey;
+  const key = (await seedOrg()).apiKey;
   return { key, issuerId: (await createIssuer(key)).id };
 }
 

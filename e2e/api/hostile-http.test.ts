@@ -70,7 +70,7 @@ describe("hostile HTTP", () => {
   });
 
   it("treats a malformed session cookie as no cookie at all", async () => {
-    const { apiKey } = seedConsumer();
+    const { apiKey } = await seedConsumer();
     for (const cookie of [
       "next-auth.session-token=%",
       "next-auth.session-token=%E0%A4%A",
@@ -166,7 +166,7 @@ describe("hostile HTTP", () => {
   });
 
   it("next-auth sends a login back to Hallmark's own origin, whatever callbackUrl it was given", async () => {
-    const consumer = seedConsumer();
+    const consumer = await seedConsumer();
     for (const callbackUrl of [
       "https://evil.example/x",
       "//evil.example",
@@ -232,9 +232,9 @@ describe("hostile HTTP", () => {
   });
 
   it("refuses a string that is not well-formed Unicode with 422 and a pointer, on every route and procedure that takes one", async () => {
-    const org = seedOrg();
+    const org = await seedOrg();
     const issuer = await createIssuer(org.apiKey);
-    const consumer = seedConsumer();
+    const consumer = await seedConsumer();
     const cookie = `next-auth.session-token=${await sessionToken(consumer.email, consumer.password)}`;
     const lone = '"x\\ud800y"';
     const rest: [string, string, string | undefined, string][] = [

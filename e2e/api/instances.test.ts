@@ -21,7 +21,7 @@ describe("instances", () => {
   let issuerId: string;
   beforeAll(async () => {
     if (!multi) return;
-    key = seedOrg().apiKey;
+    key = (await seedOrg()).apiKey;
     issuerId = (await createIssuer(key)).id;
   });
 

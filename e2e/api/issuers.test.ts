@@ -35,8 +35,8 @@ type Key = {
 describe("issuers", () => {
   let org: { tenantId: string; apiKey: string };
   let key: string;
-  beforeAll(() => {
-    org = seedOrg();
+  beforeAll(async () => {
+    org = await seedOrg();
     key = org.apiKey;
   });
 
@@ -77,7 +77,7 @@ describe("issuers", () => {
     expect(one.status).toBe(200);
     expect(one.body).toEqual(created);
 
-    const otherList = await api("/v1/issuers", { key: seedOrg().apiKey });
+    const otherList = await api("/v1/issuers", { key: (await seedOrg()).apiKey });
     expect(otherList.body).toEqual({ items: [], total: 0 });
   });
 
@@ -125,7 +125,7 @@ describe("issuers", () => {
 
   it("hides another tenant's issuer exactly like an unknown one, for reading, rotating and attesting", async () => {
     const mine = await createIssuer(key);
-    const other = seedOrg().apiKey;
+    const other = (await seedOrg()).apiKey;
     const unknownId = randomUUID();
 
     const theirs = await api(`/v1/issuers/${mine.id}`, { key: other });

@@ -25,8 +25,8 @@ function secondsToUtcMidnight(): number {
 
 describe("per-key limits", () => {
   let admin: string;
-  beforeAll(() => {
-    admin = seedOrg().apiKey;
+  beforeAll(async () => {
+    admin = (await seedOrg()).apiKey;
   });
 
   it("announces the key's policies and counts down the remaining requests on successful answers", async () => {

@@ -95,7 +95,7 @@ describe("log key rotation", () => {
       await sleep(100);
     }
     witness.trust(JSON.parse(await get("/v1/log")).verifier_key);
-    key = seedOrg({ name: "rotation", env }).apiKey;
+    key = (await seedOrg({ name: "rotation", env })).apiKey;
     const issuer = await fetch(`${url}/v1/issuers`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-key": key },

@@ -23,7 +23,7 @@ function tally(statuses: number[]) {
 describe("login throttle under concurrency and batching", () => {
   it("100 concurrent logins for one account, from 100 addresses, check exactly 5 passwords", async () => {
     const email = newEmail();
-    seedConsumer({ email, password: PASSWORD });
+    await seedConsumer({ email, password: PASSWORD });
     const attempts = Array.from({ length: 100 }, (_, i) => login(email, `wrong-${i}`, newClient(), i % baseUrls.length));
     const t = tally((await Promise.all(attempts)).map((r) => r.status));
     expect(t).toEqual({ checked: 5, refused: 95, other: [] });
@@ -40,7 +40,7 @@ describe("login throttle under concurrency and batching", () => {
 
   it("a tRPC batch of 300 logins is refused before any password is checked", async () => {
     const email = newEmail();
-    seedConsumer({ email, password: PASSWORD });
+    await seedConsumer({ email, password: PASSWORD });
     const calls = Array.from({ length: 300 }, (_, i) => (i === 299 ? PASSWORD : `guess-${i}`));
     const input = Object.fromEntries(calls.map((password, i) => [i, { email, password }]));
     const path = `/api/trpc/${Array(300).fill("consumerAuth.login").join(",")}?batch=1`;
@@ -71,7 +71,7 @@ describe("login throttle under concurrency and batching", () => {
 
   it("logins through tRPC spend the same budget as REST logins", async () => {
     const email = newEmail();
-    seedConsumer({ email, password: PASSWORD });
+    await seedConsumer({ email, password: PASSWORD });
     const viaTrpc = () =>
       api("/api/trpc/consumerAuth.login", { json: { email, password: "wrong" }, headers: { "x-forwarded-for": newClient() } });
     const statuses = (await Promise.all(Array.from({ length: 20 }, viaTrpc))).map((r) => r.status);

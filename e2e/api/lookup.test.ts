@@ -11,7 +11,7 @@ const lookup = (query: string, headers: Record<string, string> = { "x-forwarded-
   api(`/v1/lookup?${query}`, { headers });
 
 async function protect(hash: string, body: Record<string, unknown>) {
-  const consumer = seedConsumer({ name: `Creator ${randomUUID().slice(0, 8)}` });
+  const consumer = await seedConsumer({ name: `Creator ${randomUUID().slice(0, 8)}` });
   const res = await mint(consumer.apiKey, { content_hash: hash, ...body });
   expect(res.status, res.text).toBe(201);
   return { ...consumer, protection: res.body as { protection_id: string; protected_at: string } };
@@ -106,7 +106,7 @@ describe("lookup by content hash", () => {
     expect(refused[0]!.headers.get("ratelimit")).toMatch(/^"lookup";r=0;t=\d+$/);
     // Another address is not affected, and neither is an API key from the spent one.
     expect((await lookup(`content_hash=${hash}`)).status).toBe(200);
-    const { apiKey } = seedOrg();
+    const { apiKey } = await seedOrg();
     const keyed = await lookup(`content_hash=${hash}`, { "x-forwarded-for": client, "x-api-key": apiKey });
     expect(keyed.status).toBe(200);
     expect(keyed.headers.get("ratelimit-policy")).toMatch(/^"minute";q=\d+;w=60, "day"/);

@@ -9,7 +9,7 @@ const used = async (key: string) => (await api("/v1/consumer/usage", { key })).b
 
 describe("consumer mint", () => {
   it("answers 201 with the protection record and defaults (private, other)", async () => {
-    const { apiKey } = seedConsumer();
+    const { apiKey } = await seedConsumer();
     const hex = randomContentHash();
     const res = await mint(apiKey, { content_hash: `sha256:${hex.toUpperCase()}` });
     expect(res.status, res.text).toBe(201);
@@ -38,8 +38,8 @@ describe("consumer mint", () => {
   });
 
   it("a consumer reads its mint's attestation and proof bundle by attestation id; another account's is a 404", async () => {
-    const owner = seedConsumer();
-    const other = seedConsumer();
+    const owner = await seedConsumer();
+    const other = await seedConsumer();
     const res = await mint(owner.apiKey, { content_hash: randomContentHash(), visibility: "private" });
     expect(res.status, res.text).toBe(201);
     const id = res.body.attestation_id;
@@ -58,12 +58,12 @@ describe("consumer mint", () => {
         status: 404,
         body: { ...unknown.body, detail: undefined, request_id: undefined },
       });
-      expectProblem(await api(path, { key: seedOrg().apiKey }), 404, "not_found");
+      expectProblem(await api(path, { key: (await seedOrg()).apiKey }), 404, "not_found");
     }
   });
 
   it("signs only cryptographic facts, and the proof bundle verifies offline", async () => {
-    const { apiKey } = seedConsumer();
+    const { apiKey } = await seedConsumer();
     const hex = randomContentHash();
     const res = await mint(apiKey, {
       content_hash: hex,
@@ -86,13 +86,13 @@ describe("consumer mint", () => {
     const result = verifyProofBundle(bundle.body, { logPublicKey: await logKey() });
     expect(result.ok, JSON.stringify(result)).toBe(true);
     // Another account's protection is not found, exactly like an unknown one.
-    const other = seedConsumer().apiKey;
+    const other = (await seedConsumer()).apiKey;
     expectProblem(await api(`/v1/consumer/protections/${res.body.protection_id}/proof-bundle`, { key: other }), 404, "not_found");
     expectProblem(await api(`/v1/consumer/protections/not-a-uuid/proof-bundle`, { key: apiKey }), 404, "not_found");
   });
 
   it("creates the personal issuer once when ten first mints race", async () => {
-    const { apiKey } = seedConsumer({ plan: "creator" });
+    const { apiKey } = await seedConsumer({ plan: "creator" });
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) => mint(apiKey, { content_hash: randomContentHash() }, undefined, i % baseUrls.length)),
     );
@@ -108,7 +108,7 @@ describe("consumer mint", () => {
   });
 
   it("rejects every invalid field with 422 and a pointer, and writes nothing", async () => {
-    const { apiKey } = seedConsumer();
+    const { apiKey } = await seedConsumer();
     const h = randomContentHash();
     const cases: [unknown, string][] = [
       [{}, "/content_hash"],
@@ -162,7 +162,7 @@ describe("consumer mint", () => {
   });
 
   it("stores any text but U+0000 exactly, and a refused mint never fails the mints committed beside it", async () => {
-    const { apiKey } = seedConsumer();
+    const { apiKey } = await seedConsumer();
     const odd = 'quote " backslash \\ braces {} comma , NULL emoji \u{1F600} tab\t line\nsep \u2028';
     const together = await Promise.all([
       ...Array.from({ length: 6 }, () =>
@@ -178,7 +178,7 @@ describe("consumer mint", () => {
   });
 
   it("refuses an organisation key (403), no credentials (401) and other methods (405)", async () => {
-    const org = seedOrg().apiKey;
+    const org = (await seedOrg()).apiKey;
     expectProblem(await mint(org, { content_hash: randomContentHash() }), 403, "insufficient_scope");
     expectProblem(await api("/v1/consumer/protections", { key: org }), 403, "insufficient_scope");
     expectProblem(await api("/v1/consumer/usage", { key: org }), 403, "insufficient_scope");
@@ -191,7 +191,7 @@ describe("consumer mint", () => {
 
 describe("Idempotency-Key on mint", () => {
   it("replays the first answer for the same key and body, without a second mint or quota use", async () => {
-    const { apiKey } = seedConsumer();
+    const { apiKey } = await seedConsumer();
     const body = { content_hash: randomContentHash(), title: "once" };
     const first = await mint(apiKey, body, "retry-1");
     expect(first.status, first.text).toBe(201);
@@ -207,14 +207,14 @@ describe("Idempotency-Key on mint", () => {
     expectProblem(other, 422, "idempotency_key_reused");
     expect(await used(apiKey)).toBe(1);
     // Keys are per account: another consumer's identical key mints afresh.
-    const stranger = seedConsumer().apiKey;
+    const stranger = (await seedConsumer()).apiKey;
     const theirs = await mint(stranger, body, "retry-1");
     expect(theirs.status).toBe(201);
     expect(theirs.body.protection_id).not.toBe(first.body.protection_id);
   });
 
   it("mints once when retries with one key arrive together: every one gets the first answer", async () => {
-    const { apiKey } = seedConsumer();
+    const { apiKey } = await seedConsumer();
     const body = { content_hash: randomContentHash() };
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => mint(apiKey, body, "burst", i % baseUrls.length)));
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(201));
@@ -232,7 +232,7 @@ describe("Idempotency-Key on mint", () => {
   });
 
   it("bounds the key, and does not store failures", async () => {
-    const { apiKey } = seedConsumer();
+    const { apiKey } = await seedConsumer();
     expectProblem(await mint(apiKey, { content_hash: randomContentHash() }, "k".repeat(256)), 400, "invalid_parameter");
     expectProblem(await mint(apiKey, { content_hash: "bad" }, "fail-then-fix"), 422, "validation_failed");
     const fixed = await mint(apiKey, { content_hash: randomContentHash() }, "fail-then-fix");

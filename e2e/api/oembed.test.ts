@@ -6,7 +6,7 @@ import { api, baseUrl, expectProblem, mint, randomContentHash } from "./helpers"
 import { seedConsumer } from "../accounts";
 
 async function minted(body: Record<string, unknown>) {
-  const creator = seedConsumer({ name: `Embed Creator ${randomUUID().slice(0, 6)}` });
+  const creator = await seedConsumer({ name: `Embed Creator ${randomUUID().slice(0, 6)}` });
   const res = await mint(creator.apiKey, { content_hash: randomContentHash(), ...body });
   expect(res.status, res.text).toBe(201);
   return { creator, p: res.body as { protection_id: string; verify_url: string; share_url: string } };

@@ -139,7 +139,7 @@ describe(`operations (${dbKind})`, () => {
     const server = await OwnServer.start(process.env);
     try {
       await server.ready();
-      const consumer = seedConsumer({ plan: "pro" });
+      const consumer = await seedConsumer({ plan: "pro" });
       const login = await fetch(`${server.url}/v1/consumer/login`, {
         method: "POST",
         headers: { "content-type": "application/json" },

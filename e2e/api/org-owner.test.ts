@@ -8,7 +8,7 @@ import { seedOrg } from "../accounts";
 
 describe("organisation owners", () => {
   it("log in with realm organization and act with the organisation's scopes", async () => {
-    const org = seedOrg({ name: "Owned Org", owner: { name: "Grace" } });
+    const org = await seedOrg({ name: "Owned Org", owner: { name: "Grace" } });
     const login = await api("/v1/consumer/login", { json: { email: org.email, password: org.password } });
     expect(login.status, login.text).toBe(200);
     expect(login.body.user).toEqual({ id: org.ownerId, email: org.email, name: "Grace", realm: "organization" });

@@ -47,7 +47,7 @@ async function templates(key: string) {
 
 describe("attestation packs", () => {
   it("a new tenant's first list shows the built-in templates, each with exactly the interface's fields", async () => {
-    const { apiKey, tenantId } = seedOrg();
+    const { apiKey, tenantId } = await seedOrg();
     const res = await list(apiKey);
     expect(res.status, res.text).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(["items", "total"]);
@@ -70,7 +70,7 @@ describe("attestation packs", () => {
   });
 
   it("racing first accesses (on every instance) create each template exactly once", async () => {
-    const { apiKey } = seedOrg();
+    const { apiKey } = await seedOrg();
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => list(apiKey, "", i % baseUrls.length)));
     for (const a of answers) expect(a.status, a.text).toBe(200);
     const ids = answers.map((a) => a.body.items.map((p: { id: string }) => p.id).join(","));
@@ -82,7 +82,7 @@ describe("attestation packs", () => {
   });
 
   it("lists templates first, then custom packs newest first; filters by status and kind, and pages", async () => {
-    const { apiKey } = seedOrg();
+    const { apiKey } = await seedOrg();
     const a = await newPack(apiKey, "Alpha");
     const b = await newPack(apiKey, "Bravo");
     const c = await newPack(apiKey, "Charlie");
@@ -112,7 +112,7 @@ describe("attestation packs", () => {
   });
 
   it("rejects bad list parameters with 400 and their names", async () => {
-    const { apiKey } = seedOrg();
+    const { apiKey } = await seedOrg();
     for (const [q, param] of [
       ["?status=deleted", "/status"],
       ["?is_template=yes", "/is_template"],
@@ -130,7 +130,7 @@ describe("attestation packs", () => {
   });
 
   it("reads one pack with its rules, count, status and metadata", async () => {
-    const { apiKey, tenantId } = seedOrg();
+    const { apiKey, tenantId } = await seedOrg();
     const [baseline] = await templates(apiKey);
     const res = await api(`/v1/attestation-packs/${baseline.id}`, { key: apiKey });
     expect(res.status, res.text).toBe(200);
@@ -156,15 +156,15 @@ describe("attestation packs", () => {
   });
 
   it("defaults description, category and region of a new pack; an empty rule set is allowed", async () => {
-    const { apiKey } = seedOrg();
+    const { apiKey } = await seedOrg();
     const res = await createPack(apiKey, { name: "  Crypto only  ", rules: {} });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ name: "Crypto only", description: "", category: "custom", region: "Global", rules: {} });
   });
 
   it("another tenant's pack answers 404 exactly like an unknown one, for every pack endpoint", async () => {
-    const mine = seedOrg().apiKey;
-    const theirs = seedOrg().apiKey;
+    const mine = (await seedOrg()).apiKey;
+    const theirs = (await seedOrg()).apiKey;
     const [theirTemplate] = await templates(theirs);
     const theirCustom = await newPack(theirs, "Theirs");
     const unknown = randomUUID();
@@ -183,7 +183,7 @@ describe("attestation packs", () => {
   });
 
   it("templates are read-only: PATCH answers 409 pack_read_only and changes nothing", async () => {
-    const { apiKey } = seedOrg();
+    const { apiKey } = await seedOrg();
     const all = await templates(apiKey);
     for (const body of [{ name: "Mine now" }, { status: "archived" }, { rules: {} }]) {
       const res = await patch(apiKey, all[2].id, body);
@@ -198,7 +198,7 @@ describe("attestation packs", () => {
   });
 
   it("updates a custom pack's fields and rules, counting revisions; archives and reactivates it", async () => {
-    const { apiKey } = seedOrg();
+    const { apiKey } = await seedOrg();
     const p = await newPack(apiKey, "Echo");
     const upd = await patch(apiKey, p.id, {
       name: "Echo 2",
@@ -227,7 +227,7 @@ describe("attestation packs", () => {
   });
 
   it("clones a template or a custom pack into a new custom pack", async () => {
-    const { apiKey } = seedOrg();
+    const { apiKey } = await seedOrg();
     const all = await templates(apiKey);
     const ai = await api(`/v1/attestation-packs/${all[1].id}`, { key: apiKey });
     const res = await api(`/v1/attestation-packs/${all[1].id}/clone`, { key: apiKey, json: {} });
@@ -260,7 +260,7 @@ describe("attestation packs", () => {
   });
 
   it("answers every validation failure with 422 and a pointer per problem", async () => {
-    const { apiKey } = seedOrg();
+    const { apiKey } = await seedOrg();
     const cases: [unknown, string[]][] = [
       [{}, ["/name", "/rules"]],
       [{ name: "", rules: {} }, ["/name"]],
@@ -344,7 +344,7 @@ describe("attestation packs", () => {
   });
 
   it("needs packs:read to list and read, packs:write to change; consumers hold neither", async () => {
-    const { apiKey } = seedOrg();
+    const { apiKey } = await seedOrg();
     const [t] = await templates(apiKey);
     const reader = await createKey(apiKey, ["packs:read"]);
     const nobody = await createKey(apiKey, ["attestations:read"]);
@@ -353,13 +353,13 @@ describe("attestation packs", () => {
     expectProblem(await api(`/v1/attestation-packs/${t.id}/clone`, { key: reader.key, json: {} }), 403, "insufficient_scope");
     expectProblem(await list(nobody.key), 403, "insufficient_scope");
     expectProblem(await api(`/v1/attestation-packs/${t.id}`, { key: nobody.key }), 403, "insufficient_scope");
-    const consumer = seedConsumer();
+    const consumer = await seedConsumer();
     expectProblem(await list(consumer.apiKey), 403, "insufficient_scope");
     expectProblem(await list(""), 401, "unauthenticated");
   });
 
   it("answers 405 with Allow for methods a pack route does not serve", async () => {
-    const { apiKey } = seedOrg();
+    const { apiKey } = await seedOrg();
     const [t] = await templates(apiKey);
     const del = await api(`/v1/attestation-packs/${t.id}`, { key: apiKey, method: "DELETE" });
     expectProblem(del, 405, "method_not_allowed");

@@ -5,7 +5,7 @@ import { seedConsumer } from "../accounts";
 
 describe("consumer protections list", () => {
   it("lists the caller's protections newest first, with attestation and protection fields", async () => {
-    const { apiKey } = seedConsumer();
+    const { apiKey } = await seedConsumer();
     const made = [];
     for (let i = 0; i < 3; i++) {
       const res = await mint(apiKey, {
@@ -78,7 +78,7 @@ describe("consumer protections list", () => {
   });
 
   it("pages with limit and an opaque cursor; total counts everything", async () => {
-    const { apiKey } = seedConsumer();
+    const { apiKey } = await seedConsumer();
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.unshift((await mint(apiKey, { content_hash: randomContentHash() })).body.protection_id);
     const seen: string[] = [];
@@ -101,7 +101,7 @@ describe("consumer protections list", () => {
   });
 
   it("answers invalid parameters with 400 invalid_parameter", async () => {
-    const { apiKey } = seedConsumer();
+    const { apiKey } = await seedConsumer();
     for (const q of ["limit=0", "limit=101", "limit=abc", "limit=-1", "limit=1.5", "cursor=%%%", "cursor=bm9wZQ"]) {
       const res = await api(`/v1/consumer/protections?${q}`, { key: apiKey });
       expectProblem(res, 400, "invalid_parameter");
@@ -110,8 +110,8 @@ describe("consumer protections list", () => {
   });
 
   it("shows nobody else's protections", async () => {
-    const a = seedConsumer();
-    const b = seedConsumer();
+    const a = await seedConsumer();
+    const b = await seedConsumer();
     const mine = await mint(a.apiKey, { content_hash: randomContentHash(), title: "mine" });
     expect(mine.status).toBe(201);
     const theirs = await api("/v1/consumer/protections", { key: b.apiKey });

@@ -12,7 +12,7 @@ async function minted(apiKey: string, body: Record<string, unknown>) {
 
 describe("public protection reads", () => {
   it("shows a public protection's metadata and creator to anyone, without credentials", async () => {
-    const { apiKey, userId } = seedConsumer();
+    const { apiKey, userId } = await seedConsumer();
     const p = await minted(apiKey, {
       title: "Cover art",
       description: "Final cut",
@@ -46,7 +46,7 @@ describe("public protection reads", () => {
 
   it("reveals only the cryptographic facts of a private protection, not even who made it", async () => {
     const secret = `secret-${randomContentHash().slice(0, 12)}`;
-    const { apiKey } = seedConsumer({ name: `Creator ${secret}` });
+    const { apiKey } = await seedConsumer({ name: `Creator ${secret}` });
     const p = await minted(apiKey, {
       title: secret,
       description: secret,
@@ -76,7 +76,7 @@ describe("public protection reads", () => {
   });
 
   it("serves a proof bundle that verifies offline against the log key", async () => {
-    const { apiKey } = seedConsumer();
+    const { apiKey } = await seedConsumer();
     const p = await minted(apiKey, { visibility: "private" });
     const bundle = await api(`/v1/protections/${p.protection_id}/proof-bundle`);
     expect(bundle.status, bundle.text).toBe(200);
@@ -98,7 +98,7 @@ describe("public protection reads", () => {
   });
 
   it("rejects invalid credentials even on a public read", async () => {
-    const { apiKey } = seedConsumer();
+    const { apiKey } = await seedConsumer();
     const p = await minted(apiKey, {});
     expectProblem(await api(`/v1/protections/${p.protection_id}`, { key: "hm_live_not-a-key" }), 401, "invalid_api_key");
   });
@@ -106,7 +106,7 @@ describe("public protection reads", () => {
 
 describe("portfolios", () => {
   it("lists only a creator's public protections, newest first", async () => {
-    const { apiKey, userId } = seedConsumer();
+    const { apiKey, userId } = await seedConsumer();
     const a = await minted(apiKey, { title: "A", visibility: "public" });
     await minted(apiKey, { title: "hidden", visibility: "private" });
     const c = await minted(apiKey, { title: "C", visibility: "public" });
@@ -125,7 +125,7 @@ describe("portfolios", () => {
   it("has no portfolio for an unknown id or an organisation", async () => {
     expectProblem(await api("/v1/portfolios/0190a0a0-0000-7000-8000-000000000000"), 404, "not_found");
     // An organisation's owner is a user, but not a creator with a portfolio.
-    const { ownerId } = seedOrg({ owner: true });
+    const { ownerId } = await seedOrg({ owner: true });
     expect(ownerId).toMatch(/^[0-9a-f-]{36}$/);
     expectProblem(await api(`/v1/portfolios/${ownerId}`), 404, "not_found");
   });
@@ -133,7 +133,7 @@ describe("portfolios", () => {
 
 describe("protections filters", () => {
   it("filters the caller's list by category and visibility; total counts the matches", async () => {
-    const { apiKey } = seedConsumer({ plan: "creator" });
+    const { apiKey } = await seedConsumer({ plan: "creator" });
     const pub = await minted(apiKey, { category: "design", visibility: "public" });
     const priv = await minted(apiKey, { category: "design", visibility: "private" });
     const code = await minted(apiKey, { category: "code", visibility: "public" });

@@ -29,7 +29,7 @@ describe("plan quotas", () => {
       ["creator", 500],
       ["pro", null],
     ] as const) {
-      const { apiKey } = seedConsumer({ plan });
+      const { apiKey } = await seedConsumer({ plan });
       const res = await api("/v1/consumer/usage", { key: apiKey });
       expect(res.status, res.text).toBe(200);
       expect(res.body).toEqual({ plan, month, used: 0, limit, remaining: limit, resets_at: nextMonth(now).toISOString() });
@@ -37,7 +37,7 @@ describe("plan quotas", () => {
   });
 
   it("lets exactly one of ten concurrent mints through at 49 of 50, then answers 429 with Retry-After", async () => {
-    const { apiKey } = seedConsumer({ plan: "free" });
+    const { apiKey } = await seedConsumer({ plan: "free" });
     await mintMany(apiKey, 49);
     expect((await api("/v1/consumer/usage", { key: apiKey })).body).toMatchObject({ used: 49, remaining: 1 });
     const burst = await Promise.all(
@@ -62,7 +62,7 @@ describe("plan quotas", () => {
   });
 
   it("does not limit Pro, and counts its mints", async () => {
-    const { apiKey } = seedConsumer({ plan: "pro" });
+    const { apiKey } = await seedConsumer({ plan: "pro" });
     await mintMany(apiKey, 12, 6);
     const usage = (await api("/v1/consumer/usage", { key: apiKey })).body;
     expect(usage).toMatchObject({ plan: "pro", used: 12, limit: null, remaining: null });

@@ -41,10 +41,10 @@ async function post(url: string, p: string, key: string, body: unknown, idempote
  * Clients minting as a careful client does: a fresh Idempotency-Key per protection, retried
  * (on the next instance) until answered. Runs until `stop()`; every answer is kept.
  */
-function mintLoad(urls: () => string[]) {
+async function mintLoad(urls: () => string[]) {
   const answers: { key: string; consumer: string; answer: Answer; retries: number }[] = [];
   let live = true;
-  const consumers = Array.from({ length: CLIENTS }, () => seedConsumer({ plan: "pro" }));
+  const consumers = await Promise.all(Array.from({ length: CLIENTS }, () => seedConsumer({ plan: "pro" })));
   const running = consumers.map(async (c, n) => {
     let turn = n;
     while (live) {
@@ -74,7 +74,7 @@ function mintLoad(urls: () => string[]) {
 }
 
 /** Every answer a 201 (or its replay), each key minted once, and every protection in the account's list. */
-async function expectNothingLost(load: ReturnType<typeof mintLoad>, url: string) {
+async function expectNothingLost(load: Awaited<ReturnType<typeof mintLoad>>, url: string) {
   const statuses = new Map<number, number>();
   for (const a of load.answers) statuses.set(a.answer.status, (statuses.get(a.answer.status) ?? 0) + 1);
   expect(Object.fromEntries(statuses)).toEqual({ 201: load.answers.length });
@@ -105,7 +105,7 @@ describe(`restarts under load (${dbKind})`, () => {
     await Promise.all(servers.map((s) => s.ready()));
     // The live set: a stopped instance leaves it, as a load balancer would stop routing to it.
     let live = servers.map((s) => s.url);
-    const load = mintLoad(() => live);
+    const load = await mintLoad(() => live);
     try {
       await sleep(1500);
       const first = servers[0]!;
@@ -139,7 +139,7 @@ describe(`restarts under load (${dbKind})`, () => {
       // The first start applies the migrations (none applied yet), as `npm start` does.
       const a = await OwnServer.start(env, { script: "start" });
       await a.ready();
-      const key = seedOrg({ env }).apiKey;
+      const key = (await seedOrg({ env })).apiKey;
       const issuer = await (
         await fetch(`${a.url}/v1/issuers`, {
           method: "POST",

@@ -21,7 +21,7 @@ const verify = (...args: string[]) => spawnSync("npm", ["run", "-s", "verify", "
 const setMode = (mode: string) => fetch(`${testTsa!.url}_test/mode`, { method: "POST", body: mode });
 
 async function minted() {
-  const { apiKey } = seedConsumer();
+  const { apiKey } = await seedConsumer();
   const res = await mint(apiKey, { content_hash: randomContentHash(), visibility: "private" });
   expect(res.status, res.text).toBe(201);
   return res.body as { protection_id: string; protected_at: string };

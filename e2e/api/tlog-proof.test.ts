@@ -36,7 +36,7 @@ describe("tlog-proof downloads", () => {
   });
 
   it("a protection's public .tlog-proof verifies with the CLI under the policy, and with the log key alone", async () => {
-    const consumer = seedConsumer();
+    const consumer = await seedConsumer();
     const hash = randomContentHash();
     const minted = await mint(consumer.apiKey, { content_hash: hash, title: "Secret title", visibility: "private" });
     expect(minted.status, minted.text).toBe(201);

@@ -26,7 +26,7 @@ async function packsOf(key: string): Promise<Record<string, { id: string; name: 
 const verify = (key: string, body: unknown, instance = 0) => api("/v1/verifications", { key, json: body, instance });
 
 async function publicProtection(category = "design", visibility = "public") {
-  const consumer = seedConsumer();
+  const consumer = await seedConsumer();
   const hash = randomContentHash();
   const m = await mint(consumer.apiKey, { content_hash: hash, category, visibility, title: "Poster" });
   expect(m.status, m.text).toBe(201);
@@ -135,7 +135,7 @@ describe("verifications", () => {
 
   it("verifies a creator's protection from its public bundle, and counts it on the protection", async () => {
     const p = await publicProtection("design", "public");
-    const { apiKey: key } = seedOrg();
+    const { apiKey: key } = await seedOrg();
     const packs = await packsOf(key);
     const ip = packs["design-ip-registration"]!;
     const res = await verify(key, { bundle: p.bundle, pack_id: ip.id, content_hash: `sha256:${p.hash.toUpperCase()}` });
@@ -179,7 +179,7 @@ describe("verifications", () => {
     const bundle = (await api(`/v1/attestations/${a.id}/proof-bundle`, { key })).body;
     bundle.issuer.trust_level = "HIGH";
     bundle.issuer.status = "ACTIVE";
-    const other = seedOrg().apiKey;
+    const other = (await seedOrg()).apiKey;
     const strict = await api("/v1/attestation-packs", {
       key: other,
       json: { name: "Strict", rules: { min_trust_level: "VERIFIED", allowed_issuer_statuses: ["ACTIVE"] } },
@@ -195,7 +195,7 @@ describe("verifications", () => {
 
   it("a tampered or forged bundle fails with the cryptographic check's reason; its rules are not evaluated", async () => {
     const p = await publicProtection("design", "public");
-    const { apiKey: key } = seedOrg();
+    const { apiKey: key } = await seedOrg();
     const ip = (await packsOf(key))["design-ip-registration"]!;
     const before = (await api(`/v1/protections/${p.protectionId}`)).body.verification_count;
 
@@ -243,7 +243,7 @@ describe("verifications", () => {
 
   it("counts concurrent verifications exactly, on the pack and on the protection", async () => {
     const p = await publicProtection("digital-art", "public");
-    const { apiKey: key } = seedOrg();
+    const { apiKey: key } = await seedOrg();
     const ip = (await packsOf(key))["design-ip-registration"]!;
     const N = 20;
     const answers = await Promise.all(
@@ -378,7 +378,7 @@ describe("verifications", () => {
     expect((await verify(runner.key, { attestation_id: a.id })).status).toBe(201);
     expectProblem(await api("/v1/verifications", { key: runner.key }), 403, "insufficient_scope");
     expect((await api("/v1/verifications", { key: reader.key })).body.total).toBe(1);
-    const consumer = seedConsumer();
+    const consumer = await seedConsumer();
     expectProblem(await verify(consumer.apiKey, { attestation_id: a.id }), 403, "insufficient_scope");
     const put = await api("/v1/verifications", { key, method: "PUT" });
     expectProblem(put, 405, "method_not_allowed");

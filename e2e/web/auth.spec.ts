@@ -54,7 +54,7 @@ test("sign up, confirm from the e-mailed link, log in, log out for good", async 
 });
 
 test("a wrong password is refused without saying which part was wrong", async ({ page }) => {
-  const account = seedConsumer({ plan: "creator" });
+  const account = await seedConsumer({ plan: "creator" });
   await page.goto("/login");
   await page.getByLabel("E-mail").fill(account.email);
   await page.getByLabel("Password").fill("not the password");
@@ -64,7 +64,7 @@ test("a wrong password is refused without saying which part was wrong", async ({
 });
 
 test("a protected page sends a visitor to log in, and back afterwards", async ({ page }) => {
-  const account = seedConsumer({ plan: "creator" });
+  const account = await seedConsumer({ plan: "creator" });
   await page.goto("/dashboard/protections");
   await expect(page).toHaveURL(/\/login\?next=%2Fdashboard%2Fprotections/);
   await page.getByLabel("E-mail").fill(account.email);

@@ -9,7 +9,7 @@ import { seedConsumer } from "../accounts";
 const baseURL = (process.env.HALLMARK_TEST_BASE_URLS ?? "").split(",")[0]!;
 
 async function protect(hash: string, body: Record<string, unknown>, name: string) {
-  const { apiKey } = seedConsumer({ name });
+  const { apiKey } = await seedConsumer({ name });
   const res = await fetch(`${baseURL}/v1/consumer/mint`, {
     method: "POST",
     headers: { "x-api-key": apiKey, "content-type": "application/json" },

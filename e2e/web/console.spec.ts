@@ -30,7 +30,7 @@ const keyRow = (page: Page, name: string) => page.getByRole("row", { name: new R
 
 test.describe("organisation console", () => {
   test("a visitor opening /console is sent to log in, and comes back to the console", async ({ page }) => {
-    const org = seedOrg({ owner: { name: "Grace Hopper" } });
+    const org = await seedOrg({ owner: { name: "Grace Hopper" } });
     await page.goto("/console");
     await expect(page).toHaveURL(/\/login\?next=%2Fconsole$/);
     await page.getByLabel("E-mail").fill(org.email);
@@ -41,7 +41,7 @@ test.describe("organisation console", () => {
   });
 
   test("an owner logging in lands on the console; the dashboard of creators sends them there too", async ({ page }) => {
-    const org = seedOrg({ owner: { name: "Grace Hopper" } });
+    const org = await seedOrg({ owner: { name: "Grace Hopper" } });
     await logIn(page, org, /\/console$/);
     await expect(page.getByText(`${org.name} · Organisation console`)).toBeVisible();
     await page.goto("/dashboard/api-keys");
@@ -49,7 +49,7 @@ test.describe("organisation console", () => {
   });
 
   test("create a key: shown once, works over REST with its scope, revoke after confirming, then 401", async ({ page, request }) => {
-    const org = seedOrg({ owner: { name: "Grace Hopper" } });
+    const org = await seedOrg({ owner: { name: "Grace Hopper" } });
     await logIn(page, org);
     await page.goto("/console");
 
@@ -142,7 +142,7 @@ test.describe("organisation console", () => {
   });
 
   test("the revoke confirmation works from the keyboard alone", async ({ page, request }) => {
-    const org = seedOrg({ owner: { name: "Grace Hopper" } });
+    const org = await seedOrg({ owner: { name: "Grace Hopper" } });
     await logIn(page, org);
     await page.goto("/console");
     const secret = await createKey(page, { name: "Keyboard", scopes: ["api_keys:read"] });
@@ -177,7 +177,7 @@ test.describe("organisation console", () => {
   });
 
   test("issuers: create one, see its signing key, rotate it", async ({ page, request }) => {
-    const org = seedOrg({ owner: { name: "Grace Hopper" } });
+    const org = await seedOrg({ owner: { name: "Grace Hopper" } });
     await logIn(page, org);
     await page.goto("/console/issuers");
     await expect(page.getByRole("heading", { level: 1, name: "Issuers" })).toBeVisible();
@@ -250,7 +250,7 @@ test.describe("organisation console", () => {
   });
 
   test("an unknown issuer is not found", async ({ page }) => {
-    const org = seedOrg({ owner: { name: "Grace Hopper" } });
+    const org = await seedOrg({ owner: { name: "Grace Hopper" } });
     await logIn(page, org);
     const res = await page.goto("/console/issuers/01900000-0000-7000-8000-000000000000");
     expect(res?.status()).toBe(404);
@@ -260,7 +260,7 @@ test.describe("organisation console", () => {
 
 test.describe("a creator's API keys", () => {
   test("a consumer manages their own keys with consumer scopes only, and cannot open the console", async ({ page, request }) => {
-    const creator = seedConsumer({ plan: "creator" });
+    const creator = await seedConsumer({ plan: "creator" });
     await logIn(page, creator);
     await page.goto("/dashboard/api-keys");
     await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
@@ -291,7 +291,7 @@ test.describe("a creator's API keys", () => {
 test.describe("page quality", () => {
   test("the console, its issuers and an issuer page pass the checks @phone", async ({ page }, testInfo) => {
     test.setTimeout(120_000); // six pages and dialogs, each through axe and a full-page screenshot
-    const org = seedOrg({ owner: { name: "Grace Hopper" } });
+    const org = await seedOrg({ owner: { name: "Grace Hopper" } });
     await logIn(page, org);
     await page.goto("/console");
     await createKey(page, {
@@ -325,7 +325,7 @@ test.describe("page quality", () => {
   });
 
   test("a creator's API keys page passes the checks @phone", async ({ page }, testInfo) => {
-    const creator = seedConsumer({ plan: "creator" });
+    const creator = await seedConsumer({ plan: "creator" });
     await logIn(page, creator);
     await page.goto("/dashboard/api-keys");
     await expect(keyRowOrCard(page, "default")).toBeVisible();

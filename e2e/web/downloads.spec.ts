@@ -21,7 +21,7 @@ async function mintFor(apiKey: string, title: string) {
 }
 
 test("the export button downloads a zip of every protection with its proofs @phone", async ({ page }, testInfo) => {
-  const creator = seedConsumer({ plan: "creator" });
+  const creator = await seedConsumer({ plan: "creator" });
   const a = await mintFor(creator.apiKey, "First export work");
   const b = await mintFor(creator.apiKey, "Second export work");
   await logIn(page, creator);
@@ -54,7 +54,7 @@ test("the export button downloads a zip of every protection with its proofs @pho
 });
 
 test("a protection's badge renders and its snippets link to the verify page @phone", async ({ page }, testInfo) => {
-  const creator = seedConsumer({ plan: "creator" });
+  const creator = await seedConsumer({ plan: "creator" });
   const title = `Badge work ${randomUUID().slice(0, 6)}`;
   const minted = await mintFor(creator.apiKey, title);
   await logIn(page, creator);
@@ -92,7 +92,7 @@ test("a protection's badge renders and its snippets link to the verify page @pho
 test("a certificate downloads from the protections list, the verify page and the share page, and verifies offline @phone", async ({
   page,
 }, testInfo) => {
-  const creator = seedConsumer({ plan: "creator" });
+  const creator = await seedConsumer({ plan: "creator" });
   const title = `Certified work ${randomUUID().slice(0, 6)}`;
   const minted = await mintFor(creator.apiKey, title);
   const logPem = testInfo.outputPath("log.pem");

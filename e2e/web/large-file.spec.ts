@@ -81,7 +81,7 @@ test("hashing a 2 GiB file keeps the browser's memory flat", async ({}, testInfo
   const cspViolations = await watchCsp(context);
   try {
     const page = context.pages()[0] ?? (await context.newPage());
-    await logIn(page, seedConsumer({ plan: "creator" }), /\/dashboard$/);
+    await logIn(page, await seedConsumer({ plan: "creator" }), /\/dashboard$/);
     const root = browserPid(userDataDir);
     const before = treeRss(root);
     await page.getByLabel("Choose files").setInputFiles(file);

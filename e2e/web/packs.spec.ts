@@ -52,7 +52,7 @@ test.describe("verification packs", () => {
   test("templates first; a template is read-only and clones into a custom pack that is edited, validated by the server, archived and restored", async ({
     page,
   }) => {
-    const org = seedOrg({ owner: { name: "Grace Hopper" } });
+    const org = await seedOrg({ owner: { name: "Grace Hopper" } });
     await logIn(page, org);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Packs" }).click();
     await expect(page).toHaveURL(/\/console\/packs$/);
@@ -161,7 +161,7 @@ test.describe("verification packs", () => {
   });
 
   test("a new custom pack from the form; the server's errors show at their fields", async ({ page }) => {
-    const org = seedOrg({ owner: { name: "Grace Hopper" } });
+    const org = await seedOrg({ owner: { name: "Grace Hopper" } });
     await logIn(page, org);
     await page.goto("/console/packs");
     await page.getByRole("link", { name: "New pack" }).click();
@@ -183,7 +183,7 @@ test.describe("verification packs", () => {
     page,
     request,
   }) => {
-    const org = seedOrg({ owner: { name: "Grace Hopper" } });
+    const org = await seedOrg({ owner: { name: "Grace Hopper" } });
     const att = await attestation(request, org.apiKey);
     const pack = await clonePack(request, org.apiKey, "Content authenticity baseline", "Wire desk baseline");
     await logIn(page, org);
@@ -258,8 +258,8 @@ test.describe("verification packs", () => {
   });
 
   test("an unknown pack, another organisation's pack and an unknown verification are not found", async ({ page, request }) => {
-    const org = seedOrg({ owner: { name: "Grace Hopper" } });
-    const other = seedOrg({ owner: { name: "Grace Hopper" } });
+    const org = await seedOrg({ owner: { name: "Grace Hopper" } });
+    const other = await seedOrg({ owner: { name: "Grace Hopper" } });
     const foreign = (await packsOf(request, other.apiKey))[0]!;
     await logIn(page, org);
     for (const path of [
@@ -279,7 +279,7 @@ test.describe("verification packs", () => {
 
   test("the pages pass the quality checks @phone", async ({ page, request }, testInfo) => {
     test.setTimeout(120_000); // five pages, each through axe and a full-page screenshot
-    const org = seedOrg({ owner: { name: "Grace Hopper" } });
+    const org = await seedOrg({ owner: { name: "Grace Hopper" } });
     const att = await attestation(request, org.apiKey);
     const pack = await clonePack(request, org.apiKey, "Newsroom media authenticity", "Newsroom, 30 days");
     await logIn(page, org);

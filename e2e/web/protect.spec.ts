@@ -60,7 +60,7 @@ async function resultLinks(c: Locator) {
 
 test.describe("Protect page", () => {
   test("hashes a file in the browser, mints it, and its proof bundle verifies offline", async ({ page }, testInfo) => {
-    const creator = seedConsumer({ plan: "creator" });
+    const creator = await seedConsumer({ plan: "creator" });
     await logIn(page, creator);
     await page.goto("/dashboard");
     await expect(page.getByRole("heading", { name: "Protect your work" })).toBeVisible();
@@ -116,7 +116,7 @@ test.describe("Protect page", () => {
   });
 
   test("several files at once, Protect all; the list shows the newest first and filters", async ({ page }, testInfo) => {
-    const creator = seedConsumer({ plan: "creator" });
+    const creator = await seedConsumer({ plan: "creator" });
     await logIn(page, creator);
     await page.goto("/dashboard/protections");
     await expect(page.getByText("Nothing protected yet")).toBeVisible();
@@ -197,7 +197,7 @@ test.describe("Protect page", () => {
   });
 
   test("Load more pages through the list with the cursor", async ({ page }) => {
-    const creator = seedConsumer({ plan: "pro" });
+    const creator = await seedConsumer({ plan: "pro" });
     // 23 protections through the REST API (the same mint), so the list has two pages of 20.
     for (let i = 0; i < 23; i++) {
       const res = await page.request.post("/v1/consumer/mint", {
@@ -224,7 +224,7 @@ test.describe("Protect page", () => {
   });
 
   test("a file dropped on the drop zone is hashed", async ({ page }) => {
-    const creator = seedConsumer({ plan: "creator" });
+    const creator = await seedConsumer({ plan: "creator" });
     await logIn(page, creator);
     await page.goto("/dashboard");
     const text = `dropped ${randomUUID()}\n`;
@@ -243,7 +243,7 @@ test.describe("Protect page", () => {
   });
 
   test("hashes a 64 MiB file in chunks and gets the same hash as Node", async ({ page }, testInfo) => {
-    const creator = seedConsumer({ plan: "creator" });
+    const creator = await seedConsumer({ plan: "creator" });
     const big = makeSparseFile(testInfo, `footage-${randomUUID().slice(0, 6)}.mp4`, 64 * 1024 * 1024);
     const hash = await sha256OfFile(big.path);
     await logIn(page, creator);
@@ -257,7 +257,7 @@ test.describe("Protect page", () => {
   });
 
   test("cancels hashing a large file", async ({ page }, testInfo) => {
-    const creator = seedConsumer({ plan: "creator" });
+    const creator = await seedConsumer({ plan: "creator" });
     // 2 GiB, sparse: hashing it takes seconds, long enough to cancel half-way.
     const huge = makeSparseFile(testInfo, `archive-${randomUUID().slice(0, 6)}.bin`, 2 * 1024 * 1024 * 1024);
     await logIn(page, creator);
@@ -281,7 +281,7 @@ test.describe("Protect page", () => {
   });
 
   test("a mint over the plan's monthly quota says so on the file", async ({ page }, testInfo) => {
-    const creator = seedConsumer({ plan: "free" });
+    const creator = await seedConsumer({ plan: "free" });
     for (let i = 0; i < 50; i++) {
       const res = await page.request.post("/v1/consumer/mint", {
         headers: { "X-API-Key": creator.apiKey },
@@ -304,7 +304,7 @@ test.describe("Protect page", () => {
   });
 
   test("both pages on a phone @phone", async ({ page }, testInfo) => {
-    const creator = seedConsumer({ plan: "creator" });
+    const creator = await seedConsumer({ plan: "creator" });
     await logIn(page, creator);
     await page.goto("/dashboard/protections");
     await expect(page.getByText("Nothing protected yet")).toBeVisible();

@@ -17,7 +17,7 @@ test("a page on another origin of the same site cannot act with the visitor's se
   page,
   baseURL,
 }) => {
-  const creator = seedConsumer({ plan: "creator" });
+  const creator = await seedConsumer({ plan: "creator" });
   const keys = async () => {
     const res = await page.request.get("/v1/api-keys", { headers: { "x-api-key": creator.apiKey } });
     expect(res.status()).toBe(200);
@@ -80,7 +80,7 @@ const FOREIGN_NEXT = [
 
 test("after a real login no `next` leaves the origin: foreign and malformed ones land on the dashboard", async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
-  const creator = seedConsumer({ plan: "creator" });
+  const creator = await seedConsumer({ plan: "creator" });
   for (const next of FOREIGN_NEXT) {
     const context = await browser.newContext({ baseURL });
     const left: string[] = [];
@@ -100,7 +100,7 @@ test("after a real login no `next` leaves the origin: foreign and malformed ones
 });
 
 test("after a real login a `next` on this origin is honoured, query and all", async ({ page, baseURL }) => {
-  const creator = seedConsumer({ plan: "creator" });
+  const creator = await seedConsumer({ plan: "creator" });
   await page.goto(`/login?next=${encodeURIComponent("/dashboard/protections?visibility=public")}`);
   await page.getByLabel("E-mail").fill(creator.email);
   await page.getByLabel("Password").fill(creator.password);

@@ -13,7 +13,7 @@ let secret: Minted;
 
 test.beforeAll(async () => {
   dir = tempDir();
-  creator = seedConsumer({ plan: "creator", name: "Shirin Sharer" });
+  creator = await seedConsumer({ plan: "creator", name: "Shirin Sharer" });
   older = await mint(creator.apiKey, dir, {
     title: `Field recordings ${randomUUID().slice(0, 6)}`,
     visibility: "public",
@@ -89,7 +89,7 @@ test("the portfolio lists only public work, newest first, each linking to its sh
 });
 
 test("a portfolio pages through older work", async ({ page }) => {
-  const prolific = seedConsumer({ plan: "creator", name: "Paz Prolific" });
+  const prolific = await seedConsumer({ plan: "creator", name: "Paz Prolific" });
   const titles: string[] = [];
   for (let i = 1; i <= 13; i++) {
     titles.push(`Sketch number ${i} ${randomUUID().slice(0, 4)}`);
@@ -109,7 +109,7 @@ test("a portfolio pages through older work", async ({ page }) => {
 });
 
 test("a creator without public work has an empty portfolio; unknown ids are a 404 @phone", async ({ page }, testInfo) => {
-  const quiet = seedConsumer({ plan: "creator", name: "Quinn Quiet" });
+  const quiet = await seedConsumer({ plan: "creator", name: "Quinn Quiet" });
   await mint(quiet.apiKey, dir, { title: "Only private", visibility: "private", fileName: "only-private.txt" });
   await page.goto(`/portfolio/${quiet.userId}`);
   await expect(page.getByRole("heading", { level: 1, name: "Quinn Quiet" })).toBeVisible();

@@ -44,7 +44,7 @@ let secret: Minted;
 
 test.beforeAll(async () => {
   dir = tempDir();
-  creator = seedConsumer({ plan: "creator", name: "Verity Visitor-Test" });
+  creator = await seedConsumer({ plan: "creator", name: "Verity Visitor-Test" });
   work = await mint(creator.apiKey, dir, {
     title: `Harbour at dawn ${randomUUID().slice(0, 6)}`,
     visibility: "public",
@@ -187,7 +187,7 @@ const tamperings: Array<{ what: string; failing: string; tamper: (b: any) => Pro
     what: "the issuer key, swapped for another issuer's",
     failing: "Signature by the issuer's key",
     tamper: async (b) => {
-      const stranger = seedConsumer({ plan: "creator", name: "Someone Else" });
+      const stranger = await seedConsumer({ plan: "creator", name: "Someone Else" });
       const theirs = await mint(stranger.apiKey, dir, { title: "Not yours", visibility: "private", fileName: "theirs.txt" });
       const key = (await fetchBundle(theirs.protection_id)).key;
       b.key = { ...key, issuer_id: b.key.issuer_id };

@@ -37,7 +37,7 @@ const ORG_SCOPES = [
 const CONSUMER_SCOPES = ["protections:read", "protections:write", "api_keys:read", "api_keys:write"];
 
 async function organisation(owner?: { apiKey: string }) {
-  const admin = owner?.apiKey ?? seedOrg().apiKey;
+  const admin = owner?.apiKey ?? (await seedOrg()).apiKey;
   const key = (await createKey(admin, ORG_SCOPES, { name: "fuzz", ...LIMITS })).key;
   const issuer = await createIssuer(key);
   const attestation = await attest(key, issuer.id, { content_hash: randomContentHash() });
@@ -59,17 +59,17 @@ async function spares(account: { email: string; password: string }, n: number): 
 }
 
 export async function makeWorld(): Promise<World> {
-  const owner = seedOrg({ owner: true });
+  const owner = await seedOrg({ owner: true });
   const org = await organisation(owner);
   const other = await organisation();
   const verification = await api("/v1/verifications", { key: org.key, json: { attestation_id: org.attestation, pack_id: org.pack } });
   expect(verification.status, verification.text).toBe(201);
 
-  const creator = seedConsumer({ plan: "pro" });
+  const creator = await seedConsumer({ plan: "pro" });
   const consumerKey = (await createKey(creator.apiKey, CONSUMER_SCOPES, { name: "fuzz", ...LIMITS })).key;
   const minted = await mint(consumerKey, { content_hash: randomContentHash(), visibility: "public" }, randomUUID());
   expect(minted.status, minted.text).toBe(201);
-  const rival = seedConsumer({ plan: "pro" });
+  const rival = await seedConsumer({ plan: "pro" });
   const rivalMint = await mint(rival.apiKey, { content_hash: randomContentHash(), visibility: "private" });
   expect(rivalMint.status, rivalMint.text).toBe(201);
 
