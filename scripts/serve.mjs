@@ -95,6 +95,25 @@ const server = http.createServer((req, res) => {
   if ((req.method === "GET" || req.method === "HEAD") && operatorPath(req, res, q < 0 ? url : url.slice(0, q))) return;
   handle(req, res).catch((err) => gate.fail(req, res, err));
 });
+// Lingering close, as nginx's lingering_close: an answer that closes the connection while the
+// client is still sending (a 413 for an upload past the limit) would be followed by a reset, the
+// kernel's answer to a close with unread data, and a client that gets the reset before it has
+// read the answer loses the answer. Node closes such a connection with destroySoon(); here it
+// half-closes, reads and discards what still arrives, and closes once the client does, or after
+// LINGER_MS.
+const LINGER_MS = 2_000;
+server.on("connection", (socket) => {
+  const closeNow = socket.destroySoon;
+  socket.destroySoon = function lingeringClose() {
+    if (this.destroyed || this.readableEnded) return closeNow.call(this);
+    if (this.writable) this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once("end", () => this.destroy());
+    this.once("close", () => clearTimeout(timer));
+    this.resume();
+  };
+});
 server.on("connect", gate.onConnect);
 server.on("clientError", gate.onClientError);
 // Idle keep-alive sockets stay open longer than a proxy's or client's reuse window (Node's

@@ -231,6 +231,32 @@ describe("hostile HTTP", () => {
     expect(sent).toBeLessThan(24 * MiB);
   });
 
+  it("keeps its 413 readable for a client that reads only after it has sent more than the server will take", async () => {
+    // The client sends 12 MiB without reading, waits, then reads. The server stops at its limit
+    // and drain allowance and answers; had it then closed at once, the bytes still arriving would
+    // have drawn a reset that makes the client's kernel drop the answer before it is read.
+    const { hostname, port } = new URL(baseUrl);
+    const body = Buffer.alloc(12 * MiB, "a");
+    const answer = await new Promise<string>((resolve) => {
+      let text = "";
+      const socket = net.connect(Number(port), hostname, () => {
+        socket.pause();
+        socket.write(
+          `POST /v1/consumer/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+        );
+        socket.write(body);
+        setTimeout(() => socket.resume(), 1_000);
+      });
+      socket.setEncoding("utf8");
+      socket.on("data", (d) => (text += d));
+      socket.on("error", () => {}); // a reset after the answer was read is fine; before it, the answer is empty
+      socket.on("close", () => resolve(text));
+      setTimeout(() => socket.destroy(), 15_000);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toContain('"code":"payload_too_large"');
+  });
+
   it("refuses a string that is not well-formed Unicode with 422 and a pointer, on every route and procedure that takes one", async () => {
     const org = await seedOrg();
     const issuer = await createIssuer(org.apiKey);
