@@ -14,6 +14,9 @@ export default defineConfig({
           name: "unit",
           include: ["lib/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
+          // A guard against hangs, not a speed check: the exhaustive and property tests take up
+          // to 8 s while the other files run beside them on two cores.
+          testTimeout: 30_000,
           // The server code's info lines (a sequencer batch each) would bury the test output.
           env: { HALLMARK_LOG_LEVEL: process.env.HALLMARK_LOG_LEVEL ?? "warn" },
         },
@@ -25,7 +28,9 @@ export default defineConfig({
           name: "rest",
           include: ["e2e/api/**/*.test.ts"],
           environment: "node",
-          testTimeout: 30_000,
+          // A guard against hangs, not a speed check: tests that start servers or run the CLI
+          // several times take 20-40 s on two cores.
+          testTimeout: 90_000,
           hookTimeout: 120_000,
           fileParallelism: false,
         },

@@ -447,6 +447,10 @@ function summary(run: Run, minutes: number): string[] {
     `${run.label}: RSS ${(during[0]!.rss / MB).toFixed(0)} MB idle, ${(first.rss / MB).toFixed(0)} MB at ${(first.t / 60).toFixed(1)} min, ${(end.rss / MB).toFixed(0)} MB at the end, max ${max("rss").toFixed(0)} MB; slope over the last half ${slope(pts("rss")).toFixed(2)} MB/min`,
     `${run.label}: heap used ${(first.heapUsed / MB).toFixed(0)} MB at ${(first.t / 60).toFixed(1)} min, ${(end.heapUsed / MB).toFixed(0)} MB at the end, max ${max("heapUsed").toFixed(0)} MB; slope over the last half ${slope(pts("heapUsed")).toFixed(2)} MB/min; heap total max ${max("heapTotal").toFixed(0)} MB; external max ${max("external").toFixed(0)} MB`,
   ];
+  const lessCaches = half.map((s) => ({ t: s.t / 60, y: s.rss - s.caches }));
+  lines.push(
+    `${run.label}: RSS less the size-bounded caches' bytes ${((first.rss - first.caches) / MB).toFixed(0)} MB at ${(first.t / 60).toFixed(1)} min, ${((end.rss - end.caches) / MB).toFixed(0)} MB at the end; slope over the last half ${slope(lessCaches).toFixed(2)} MB/min`,
+  );
   const warm = during.find((s) => s.t >= Math.min(60, (minutes * 60) / 2)) ?? first;
   const kinds = ["v8Pages", "mainArena", "threadArenas", "otherAnon"] as const;
   lines.push(
