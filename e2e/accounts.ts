@@ -99,18 +99,16 @@ export async function seedOrg(opts: SeedOrgOptions = {}): Promise<SeededOrg | Se
   const password = `pw-${randomUUID()}`;
   // The CLI's default owner name is the e-mail's local part.
   const ownerName = (typeof opts.owner === "object" && opts.owner.name) || email.slice(0, email.indexOf("@"));
-  if (inProcess && !opts.env) {
-    const owner = opts.owner ? { email, password, name: ownerName } : undefined;
-    const r = await (await domain()).createOrganization({ name, owner });
-    if (!opts.owner) return { tenantId: r.tenantId, apiKey: r.apiKey, name };
-    return { tenantId: r.tenantId, apiKey: r.apiKey, name, ownerId: r.ownerId!, email, password };
-  }
+  const owner = opts.owner ? { email, password, name: ownerName } : undefined;
+  const made = inProcess && !opts.env ? await (await domain()).createOrganization({ name, owner }) : await orgByCli(name, owner, opts.env);
+  const org = { tenantId: made.tenantId, apiKey: made.apiKey, name };
+  return owner ? { ...org, ownerId: made.ownerId!, email, password } : org;
+}
+
+/** `npm run admin -- create-org`, answering as createOrganization does. */
+async function orgByCli(name: string, owner: { email: string; password: string; name: string } | undefined, env?: NodeJS.ProcessEnv) {
   const args = ["create-org", "--name", name];
-  if (!opts.owner) {
-    const r = await admin(args, opts.env);
-    return { tenantId: r.tenant_id!, apiKey: r.api_key!, name };
-  }
-  args.push("--owner-email", email, "--owner-password", password, "--owner-name", ownerName);
-  const r = await admin(args, opts.env);
-  return { tenantId: r.tenant_id!, apiKey: r.api_key!, name, ownerId: r.owner_id!, email, password };
+  if (owner) args.push("--owner-email", owner.email, "--owner-password", owner.password, "--owner-name", owner.name);
+  const r = await admin(args, env);
+  return { tenantId: r.tenant_id!, apiKey: r.api_key!, ownerId: r.owner_id };
 }
