@@ -3,6 +3,7 @@
 // streamed in slices), shared by "Check your file" and "Who protected this file?". The file is
 // never uploaded.
 import { useId, useRef, useState, type DragEvent } from "react";
+import { useFilesPickedEarly } from "./files-picked-early";
 import { hashFile } from "./hash-file";
 import { cx } from "./ui";
 
@@ -45,6 +46,8 @@ export function FileDropZone({ label, hint, onFile }: { label: string; hint: str
   const inputId = `${id}-file`;
   const hintId = `${id}-hint`;
   const [dragging, setDragging] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  useFilesPickedEarly(input, (files) => onFile(files[0]));
   function onDrop(e: DragEvent<HTMLDivElement>) {
     e.preventDefault();
     setDragging(false);
@@ -66,6 +69,7 @@ export function FileDropZone({ label, hint, onFile }: { label: string; hint: str
     >
       <input
         id={inputId}
+        ref={input}
         type="file"
         className="peer sr-only"
         aria-label={label}

@@ -2,7 +2,7 @@
 // GET /v1/lookup, and the page names the first claim in words, with a verify link for each
 // public protection and nothing of private ones but their count.
 import { randomUUID } from "node:crypto";
-import { expect, test, checkPageQuality } from "./support";
+import { expect, test, checkPageQuality, openBeforeScripts } from "./support";
 import { tempDir, writeFile } from "./visitor-fixtures";
 import { seedConsumer } from "../accounts";
 
@@ -64,6 +64,13 @@ test("the header leads to /check, where a protected file names its first creator
     .getByRole("link", { name: /^Verify/ })
     .click();
   await expect(page).toHaveURL(new RegExp(`/verify/${first.protection_id}$`));
+});
+
+test("a file chosen before the page's scripts have run is looked up once they have", async ({ page }) => {
+  const { release } = await openBeforeScripts(page, "/check");
+  await page.getByLabel("Choose a file to look up").setInputFiles(work.path);
+  release();
+  await expect(page.getByRole("status")).toContainText(new RegExp(`First protected by ${firstName} on `));
 });
 
 test("a file no one protected says so plainly @phone", async ({ page }, testInfo) => {

@@ -4,7 +4,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import type { Locator, Page, TestInfo } from "@playwright/test";
 import { verifyProofBundle } from "../../lib/verify";
-import { expect, test, checkPageQuality, logIn } from "./support";
+import { expect, test, checkPageQuality, logIn, openBeforeScripts } from "./support";
 import { seedConsumer } from "../accounts";
 
 /** A file on disk, written by the test, with its SHA-256 computed here in Node. */
@@ -59,6 +59,15 @@ async function resultLinks(c: Locator) {
 }
 
 test.describe("Protect page", () => {
+  test("takes a file chosen before the page's scripts have run", async ({ page }, testInfo) => {
+    await logIn(page, await seedConsumer());
+    const { release } = await openBeforeScripts(page, "/dashboard");
+    const file = makeFile(testInfo, `early-${randomUUID().slice(0, 6)}.txt`);
+    await page.getByLabel("Choose files").setInputFiles(file.path);
+    release();
+    await expect(card(page, file.name).getByText(file.hash, { exact: true })).toBeVisible();
+  });
+
   test("hashes a file in the browser, mints it, and its proof bundle verifies offline", async ({ page }, testInfo) => {
     const creator = await seedConsumer({ plan: "creator" });
     await logIn(page, creator);

@@ -71,6 +71,23 @@ export const test = base.extend<{ cspViolations: string[]; missingFiles: string[
 export const uniqueEmail = (tag = "web") => `${tag}-${randomUUID().slice(0, 8)}@example.com`;
 
 /** Logs in through the login page, as a person would. */
+/**
+ * Opens `url` with the page's scripts held back, as a slow device or network would: the
+ * server-rendered page is there, React is not. `release()` lets the scripts load.
+ */
+export async function openBeforeScripts(page: Page, url: string): Promise<{ release: () => void }> {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  // Routing turns the browser's cache off, so every chunk comes through here.
+  await page.route("**/_next/static/chunks/**", async (route) => {
+    await released;
+    await route.continue();
+  });
+  // Not "load" nor "domcontentloaded": the document waits on its held scripts for both.
+  await page.goto(url, { waitUntil: "commit" });
+  return { release };
+}
+
 export async function logIn(page: Page, account: { email: string; password: string }, landing: RegExp = /\/(dashboard|console)/) {
   await page.goto("/login");
   await page.getByLabel("E-mail").fill(account.email);

@@ -1,10 +1,13 @@
 "use client";
-import { useState, type DragEvent } from "react";
+import { type DragEvent, useRef, useState } from "react";
+import { useFilesPickedEarly } from "@/app/_components/files-picked-early";
 import { cx } from "@/app/_components/ui";
 
 /** Where files come in: dropped on it, or picked with the file chooser. */
 export function DropZone({ onFiles }: { onFiles: (list: FileList) => void }) {
   const [dragging, setDragging] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  useFilesPickedEarly(input, onFiles);
 
   function onDrop(e: DragEvent) {
     e.preventDefault();
@@ -54,6 +57,7 @@ export function DropZone({ onFiles }: { onFiles: (list: FileList) => void }) {
         </label>
         <input
           id="choose-files"
+          ref={input}
           type="file"
           multiple
           onChange={(e) => {
