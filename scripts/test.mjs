@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, as CI runs it.
 //   1. unit tests (lib/verify, Merkle storage, crypto) with Vitest
-//   2. the REST suite through HTTP against `next start` on a fresh SQLite file,
-//      then the log audit (rebuild the tree from all leaves, match every checkpoint)
+//   2. the REST suite through HTTP against `next start` on a fresh SQLite file, its files in
+//      lanes side by side (restSuite), then the log audit (rebuild the tree from all leaves,
+//      match every checkpoint)
 //   3. on the same SQLite server, the browser suite: Playwright driving Debian's Chromium
 //      (e2e/web), skipped with the reason printed when /usr/bin/chromium is missing
 //   4. the REST suite against a fresh PostgreSQL database with TWO app instances sharing it,
@@ -89,9 +90,8 @@ const dbs = process.env.HALLMARK_TEST_DBS ?? "sqlite postgres";
 const distDir = process.env.HALLMARK_DIST_DIR || ".next";
 
 /** Runs Vitest without blocking this process: it also hosts the SMTP server the tests read mail from. */
-async function vitest(project, env, label) {
+async function vitest(project, env, label, files = []) {
   const out = path.join(os.tmpdir(), `hallmark-vitest-${label}-${process.pid}.json`);
-  const files = project === "rest" ? onlyFiles : [];
   const args = ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...files];
   // failures are counted from the report below, whatever the exit code
   await new Promise((resolve) => spawn("node_modules/.bin/vitest", args, { cwd: root, stdio: "inherit", env }).on("exit", resolve));
@@ -113,6 +113,29 @@ async function vitest(project, env, label) {
     totals.failed += 1;
     console.log(`[test] ${label}: the run produced no report (counted as a failure)`);
   }
+}
+
+// Most REST files spend their time waiting (on the server, a clock, a child process): the suite
+// runs in lanes, each a Vitest process of its own, side by side. A side lane's file appends
+// nothing to the suite's log (tests in the main lane check that a refused request leaves its
+// size as it was): it has a log of its own, or it only reads the suite's, or its requests are
+// on keys of its own and append nothing. The main lane holds the rest. The fuzz file runs alone afterwards: it accounts for every row each table
+// gains while it runs.
+const sideLanes = [
+  ["limits", "monitor"],
+  ["log-rotation", "backup"],
+].map((lane) => lane.map((n) => `e2e/api/${n}.test.ts`));
+const aloneLane = ["e2e/api/fuzz.test.ts"];
+
+async function restSuite(env, label) {
+  if (onlyFiles.length) return vitest("rest", env, label, onlyFiles);
+  const all = fs
+    .readdirSync(path.join(root, "e2e/api"), { recursive: true })
+    .filter((f) => f.endsWith(".test.ts"))
+    .map((f) => `e2e/api/${f}`);
+  const main = all.filter((f) => !sideLanes.flat().includes(f) && !aloneLane.includes(f));
+  await Promise.all([vitest("rest", env, label, main), ...sideLanes.map((lane, i) => vitest("rest", env, `${label}-side${i + 1}`, lane))]);
+  await vitest("rest", env, `${label}-alone`, aloneLane);
 }
 
 /** The browser suite (Playwright + Chromium), counted from its JSON report. */
@@ -298,7 +321,7 @@ async function suite(label, databaseUrl, instances) {
       HALLMARK_TEST_WITNESSES: JSON.stringify(witnessing.witnesses.map(({ name, url, vkey }) => ({ name, url, vkey }))),
       ...(tsa ? { HALLMARK_TEST_TSA: JSON.stringify({ url: tsa.url, root_pem: tsa.root_pem }) } : {}),
     };
-    if (suites.includes("rest")) await vitest("rest", testEnv, label);
+    if (suites.includes("rest")) await restSuite(testEnv, label);
     // The browser suite runs once, on the embedded default: the pages sit on the same procedures.
     if (label === "sqlite" && suites.includes("web")) await playwright(testEnv, label);
   } finally {
