@@ -56,11 +56,15 @@ interface Sample {
   mainArena: number;
   threadArenas: number;
   otherAnon: number;
+  /** Resident pages of the SQLite database file, mapped by its mmap (file-backed: the kernel reclaims them). */
+  dbFile: number;
   heapUsed: number;
   heapTotal: number;
   external: number;
   /** Bytes in the size-bounded caches (tiles, gzip), from /metrics. */
   caches: number;
+  /** Entries in the tree-node cache (at most 250,000; it grows with the log), from /metrics. */
+  treeNodes: number;
   requests: number;
   note: string;
 }
@@ -76,17 +80,28 @@ function procStatus(pid: number): { rss: number; rssAnon: number; threads: numbe
  * 256 KiB mappings (every isolate's: the main thread's and the workers'); glibc's main malloc
  * arena is [heap]; each other arena is a 64 MiB-aligned read-write mapping followed by the
  * reserved rest of its 64 MiB; the rest (V8's large objects and code, big malloc blocks,
- * thread stacks) is other.
+ * thread stacks) is other. Apart from these, dbFile: the resident pages of the SQLite database
+ * file (`*.db`), which SQLite maps with its mmap (file-backed, not anonymous).
  */
-export function smapsOf(pid: number): { v8Pages: number; mainArena: number; threadArenas: number; otherAnon: number } {
-  const out = { v8Pages: 0, mainArena: 0, threadArenas: 0, otherAnon: 0 };
-  const regions: { start: number; end: number; perm: string; name: string; anon: number }[] = [];
+export function smapsOf(pid: number): { v8Pages: number; mainArena: number; threadArenas: number; otherAnon: number; dbFile: number } {
+  const out = { v8Pages: 0, mainArena: 0, threadArenas: 0, otherAnon: 0, dbFile: 0 };
+  const regions: { start: number; end: number; perm: string; name: string; anon: number; rss: number }[] = [];
+  const kib = (line: string) => Number(/(\d+)/.exec(line)![1]) * 1024;
   for (const line of fs.readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
     const m = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
-    if (m) regions.push({ start: Number.parseInt(m[1]!, 16), end: Number.parseInt(m[2]!, 16), perm: m[3]!, name: m[4]!.trim(), anon: 0 });
-    else if (line.startsWith("Anonymous:") && regions.length > 0)
-      regions[regions.length - 1]!.anon += Number(/(\d+)/.exec(line)![1]) * 1024;
+    if (m)
+      regions.push({
+        start: Number.parseInt(m[1]!, 16),
+        end: Number.parseInt(m[2]!, 16),
+        perm: m[3]!,
+        name: m[4]!.trim(),
+        anon: 0,
+        rss: 0,
+      });
+    else if (line.startsWith("Anonymous:") && regions.length > 0) regions[regions.length - 1]!.anon += kib(line);
+    else if (line.startsWith("Rss:") && regions.length > 0) regions[regions.length - 1]!.rss += kib(line);
   }
+  for (const r of regions) if (r.name.endsWith(".db")) out.dbFile += r.rss;
   const ARENA = 64 * MB;
   regions.forEach((r, i) => {
     if (r.anon === 0) return;
@@ -115,6 +130,8 @@ async function metricsOf(url: string, token: string): Promise<Record<string, num
     if (m) out[m[1]!] = Number(m[2]);
     const c = /^hallmark_cache_bytes\{cache="(\w+)"\} ([\d.e+]+)/.exec(line);
     if (c) out.caches = (out.caches ?? 0) + Number(c[2]);
+    const n = /^hallmark_cache_entries\{cache="tree_nodes"\} ([\d.e+]+)/.exec(line);
+    if (n) out.treeNodes = Number(n[1]);
   }
   return out;
 }
@@ -415,6 +432,7 @@ async function sampleOf(run: Run, t: number, note: string): Promise<Sample> {
     heapTotal: m.nodejs_heap_size_total_bytes ?? Number.NaN,
     external: m.nodejs_external_memory_bytes ?? Number.NaN,
     caches: m.caches ?? Number.NaN,
+    treeNodes: m.treeNodes ?? Number.NaN,
     requests: run.load.total,
     note,
   };
@@ -423,12 +441,12 @@ async function sampleOf(run: Run, t: number, note: string): Promise<Sample> {
 function table(run: Run): string[] {
   const f = (b: number) => (b / MB).toFixed(0).padStart(6);
   const lines = [
-    `${run.label}:  time    RSS   anon  v8-pages  [heap]  arenas  other  heap-used  heap-total  external  caches  threads  requests (in the interval)   (MB)`,
+    `${run.label}:  time    RSS   anon  db-file  v8-pages  [heap]  arenas  other  heap-used  heap-total  external  caches  tree-nodes  threads  requests (in the interval)   (MB)`,
   ];
   let last = 0;
   for (const s of run.samples) {
     lines.push(
-      `${run.label}: ${`${(s.t / 60).toFixed(1)}m`.padStart(5)} ${f(s.rss)} ${f(s.rssAnon)}    ${f(s.v8Pages)} ${f(s.mainArena)}  ${f(s.threadArenas)} ${f(s.otherAnon)}     ${f(s.heapUsed)}      ${f(s.heapTotal)}    ${f(s.external)}  ${f(s.caches)}  ${String(s.threads).padStart(7)}  ${String(s.requests).padStart(8)} (${s.requests - last})${s.note ? `  ${s.note}` : ""}`,
+      `${run.label}: ${`${(s.t / 60).toFixed(1)}m`.padStart(5)} ${f(s.rss)} ${f(s.rssAnon)}   ${f(s.dbFile)}    ${f(s.v8Pages)} ${f(s.mainArena)}  ${f(s.threadArenas)} ${f(s.otherAnon)}     ${f(s.heapUsed)}      ${f(s.heapTotal)}    ${f(s.external)}  ${f(s.caches)}  ${String(s.treeNodes).padStart(10)}  ${String(s.threads).padStart(7)}  ${String(s.requests).padStart(8)} (${s.requests - last})${s.note ? `  ${s.note}` : ""}`,
     );
     last = s.requests;
   }
@@ -450,6 +468,9 @@ function summary(run: Run, minutes: number): string[] {
   const lessCaches = half.map((s) => ({ t: s.t / 60, y: s.rss - s.caches }));
   lines.push(
     `${run.label}: RSS less the size-bounded caches' bytes ${((first.rss - first.caches) / MB).toFixed(0)} MB at ${(first.t / 60).toFixed(1)} min, ${((end.rss - end.caches) / MB).toFixed(0)} MB at the end; slope over the last half ${slope(lessCaches).toFixed(2)} MB/min`,
+  );
+  lines.push(
+    `${run.label}: anonymous RSS ${(first.rssAnon / MB).toFixed(0)} MB at ${(first.t / 60).toFixed(1)} min, ${(end.rssAnon / MB).toFixed(0)} MB at the end; slope over the last half ${slope(pts("rssAnon")).toFixed(2)} MB/min; the database file mapped ${(first.dbFile / MB).toFixed(0)} → ${(end.dbFile / MB).toFixed(0)} MB (SQLite's mmap: file-backed, at most mmap_size)`,
   );
   const warm = during.find((s) => s.t >= Math.min(60, (minutes * 60) / 2)) ?? first;
   const kinds = ["v8Pages", "mainArena", "threadArenas", "otherAnon"] as const;
@@ -554,7 +575,7 @@ export async function memoryBench(deps: Deps, opts: MemoryOptions): Promise<stri
     const limit = execFileSync(process.execPath, ["-p", "require('v8').getHeapStatistics().heap_size_limit"], { encoding: "utf8" });
     const lines: string[] = [
       `memory: ${minutes} min of mixed load, ${connections} clients per server, a sample every ${every} s; V8's heap limit here (Node's default) ${(Number(limit) / MB).toFixed(0)} MB`,
-      "columns: RSS and its anonymous part from /proc/<pid>/status; v8-pages (256 KiB mappings: every isolate's heap pages), [heap] (glibc's main arena), arenas (glibc's other arenas) and other anonymous memory from /proc/<pid>/smaps; heap used and total (main isolate), external and the size-bounded caches (tiles, gzip: at most 96 MiB) from /metrics",
+      "columns: RSS and its anonymous part from /proc/<pid>/status; db-file (the resident pages of the SQLite file SQLite maps: file-backed), v8-pages (256 KiB mappings: every isolate's heap pages), [heap] (glibc's main arena), arenas (glibc's other arenas) and other anonymous memory from /proc/<pid>/smaps; heap used and total (main isolate), external, the size-bounded caches (tiles, gzip: at most 96 MiB) and the tree-node cache's entries (a count, at most 250,000) from /metrics",
     ];
     for (const run of runs) lines.push(...table(run), ...summary(run, minutes));
     if (runs[0]!.snapshots.length === 2) {
