@@ -4,10 +4,9 @@
 import { execFile } from "node:child_process";
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { leafData } from "@/lib/verify/attestation";
-import { leafHash } from "@/lib/verify/merkle";
 import { openTestLog, type TestLog, useTemporaryDataDir } from "../test-support/test-log";
 import type { LogEntry } from "./log-append";
+import { storedLeafHash } from "./stored-leaf";
 
 const dir = useTemporaryDataDir("audit");
 let m: TestLog;
@@ -27,12 +26,16 @@ function entry(): LogEntry {
   const id = crypto.randomUUID();
   const payload = { n: crypto.randomInt(1e9) };
   const signature = crypto.randomBytes(64).toString("base64");
-  const createdAt = new Date();
-  const fields = { id, issuer_id: m.issuerId, kid: m.kid, payload, created_at: createdAt.toISOString(), signature };
-  return {
-    row: { id, tenantId: m.tenantId, issuerId: m.issuerId, kid: m.kid, payload: JSON.stringify(payload), signature, createdAt },
-    leafHash: leafHash(leafData(fields)),
+  const row = {
+    id,
+    tenantId: m.tenantId,
+    issuerId: m.issuerId,
+    kid: m.kid,
+    payload: JSON.stringify(payload),
+    signature,
+    createdAt: new Date(),
   };
+  return { row, leafHash: storedLeafHash(row) };
 }
 
 const append = (n: number) => Promise.all(Array.from({ length: n }, () => m.sequencer.getSequencer().append(entry())));

@@ -6,12 +6,11 @@
 // audit. Sound because an append moves the head in the same transaction as its leaves and nodes.
 import "server-only";
 import { verifyCheckpoint } from "@/lib/verify";
-import { leafData } from "@/lib/verify/attestation";
 import { bytesEqual, bytesToHex } from "@/lib/verify/encoding";
-import { leafHash } from "@/lib/verify/merkle";
 import { getDb } from "@/server/db";
 import { getLogIdentity } from "@/server/log/log-identity";
 import { appendLeaves, nodeKey } from "@/server/log/merkle-tree";
+import { storedLeafHash } from "@/server/log/stored-leaf";
 
 export interface AuditReport {
   /** Each mismatch found, in words; empty when the log is intact. */
@@ -84,16 +83,7 @@ export async function auditLog(): Promise<AuditReport> {
     if (page.length === 0) break;
     for (const a of page) {
       if (Number(a.logIndex) !== size) problems.push(`log index ${size} is missing (next is ${a.logIndex})`);
-      const leaf = leafHash(
-        leafData({
-          id: a.id,
-          issuer_id: a.issuerId,
-          kid: a.kid,
-          payload: JSON.parse(a.payload),
-          created_at: a.createdAt.toISOString(),
-          signature: a.signature,
-        }),
-      );
+      const leaf = storedLeafHash(a);
       const grown = appendLeaves(size, frontier, [leaf]);
       for (const n of grown.newNodes) {
         const stored = nodes.get(nodeKey(n.level, n.index));

@@ -7,14 +7,14 @@ import crypto from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { verifyCheckpoint } from "@/lib/verify";
-import { leafData } from "@/lib/verify/attestation";
 import { verifierKey } from "@/lib/verify/checkpoint";
 import { bytesToHex } from "@/lib/verify/encoding";
-import { emptyRootHash, leafHash } from "@/lib/verify/merkle";
+import { emptyRootHash } from "@/lib/verify/merkle";
 import { refMth } from "@/lib/verify/testing/merkle-reference";
 import type { AttestationInsert, Checkpoint, EntryWriter, LogWriter, NodeHashes } from "../store/types";
 import { appendBatch, type LogEntry } from "./log-append";
 import type { LogIdentity } from "./log-identity";
+import { storedLeafData, storedLeafHash } from "./stored-leaf";
 import { nodeKey, type NodePosition, type StoredNode } from "./merkle-tree";
 
 type Fault = "none" | "mid-write" | "before-commit" | "after-commit";
@@ -123,18 +123,8 @@ function entry(): LogEntry {
     signature: "c2ln",
     createdAt: new Date(1_700_000_000_000 + n),
   };
-  return { row, leafHash: leafHash(leafDataOf(row)) };
+  return { row, leafHash: storedLeafHash(row) };
 }
-
-const leafDataOf = (a: { id: string; issuerId: string; kid: string; payload: string; signature: string; createdAt: Date }) =>
-  leafData({
-    id: a.id,
-    issuer_id: a.issuerId,
-    kid: a.kid,
-    payload: JSON.parse(a.payload),
-    created_at: a.createdAt.toISOString(),
-    signature: a.signature,
-  });
 
 /** The whole log against a tree rebuilt from its attestations with the RFC's definition. */
 function checkWholeLog(store: MemoryStore, id: LogIdentity): void {
@@ -142,7 +132,7 @@ function checkWholeLog(store: MemoryStore, id: LogIdentity): void {
   for (let i = 0; i < store.size; i++) {
     const a = store.attestations.get(i);
     expect(a, `attestation ${i}`).toBeDefined();
-    leaves.push(leafDataOf(a!));
+    leaves.push(storedLeafData(a!));
   }
   expect(store.attestations.size).toBe(store.size);
   expect(bytesToHex(store.root)).toBe(bytesToHex(refMth(leaves)));
