@@ -119,8 +119,8 @@ async function vitest(project, env, label, files = []) {
 // runs in lanes, each a Vitest process of its own, side by side. A side lane's file appends
 // nothing to the suite's log (tests in the main lane check that a refused request leaves its
 // size as it was): it has a log of its own, or it only reads the suite's, or its requests are
-// on keys of its own and append nothing. The main lane holds the rest. The fuzz file runs alone afterwards: it accounts for every row each table
-// gains while it runs.
+// on keys of its own and append nothing. The main lane holds the rest. The fuzz file runs
+// alone afterwards: it accounts for every row each table gains while it runs.
 const sideLanes = [
   ["limits", "monitor"],
   ["log-rotation", "backup"],

@@ -70,7 +70,6 @@ export const test = base.extend<{ cspViolations: string[]; missingFiles: string[
 
 export const uniqueEmail = (tag = "web") => `${tag}-${randomUUID().slice(0, 8)}@example.com`;
 
-/** Logs in through the login page, as a person would. */
 /**
  * Opens `url` with the page's scripts held back, as a slow device or network would: the
  * server-rendered page is there, React is not. `release()` lets the scripts load.
@@ -88,6 +87,7 @@ export async function openBeforeScripts(page: Page, url: string): Promise<{ rele
   return { release };
 }
 
+/** Logs in through the login page, as a person would. */
 export async function logIn(page: Page, account: { email: string; password: string }, landing: RegExp = /\/(dashboard|console)/) {
   await page.goto("/login");
   await page.getByLabel("E-mail").fill(account.email);
