@@ -9,7 +9,7 @@ import pg from "pg";
 import { PrismaClient as SqliteClient, type Prisma } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { getConfig } from "./config";
-import { readPragmas } from "./sqlite-pragmas.mjs";
+import { readPragmas, type SqliteSizes } from "./sqlite-pragmas.mjs";
 
 /** Both generated clients have the same model API; the SQLite one names the type. */
 export type Client = SqliteClient;
@@ -62,7 +62,7 @@ class SqliteAdapter extends PrismaBetterSQLite3 {
     raw.pragma("journal_mode = WAL");
     raw.pragma("synchronous = FULL");
     raw.pragma("foreign_keys = ON");
-    for (const pragma of readPragmas(getConfig().sqliteCacheMb)) raw.pragma(pragma);
+    for (const pragma of readPragmas(sqliteSizes())) raw.pragma(pragma);
     if (this.readOnly) raw.pragma("query_only = ON");
     return adapter;
   }
@@ -128,6 +128,12 @@ function openPostgres(url: string): Database {
       await pool.end();
     },
   };
+}
+
+/** Every SQLite connection's page cache and map, from the configuration. */
+export function sqliteSizes(): SqliteSizes {
+  const { sqliteCacheMb, sqliteMmapMb } = getConfig();
+  return { cacheMb: sqliteCacheMb, mmapMb: sqliteMmapMb };
 }
 
 /** The one database handle of this process. */

@@ -30,6 +30,8 @@ export type HallmarkEnv = {
   heapMb: number;
   /** SQLite's page cache per connection, in MB (server/sqlite-pragmas.mjs). */
   sqliteCacheMb: number;
+  /** How much of the SQLite file each connection maps, in MB; 0 maps nothing (server/sqlite-pragmas.mjs). */
+  sqliteMmapMb: number;
 };
 export function readEnv(source?: Record<string, string | undefined>): HallmarkEnv;
 export function readEnvOrExit(): HallmarkEnv;

@@ -5,10 +5,13 @@
 // database grows (the writer's with every page it writes), so it is part of the memory a
 // long-running server settles at: three connections, the writer's and the reader's on the main
 // thread and the read worker's on its own.
-export const readPragmas = (cacheMb) => [
+// mmapMb: HALLMARK_SQLITE_MMAP_MB. How much of the file SQLite maps instead of read()ing page by
+// page; 0 maps nothing. Mapped pages a connection reads count in the process's RSS (file-backed:
+// the kernel reclaims them), up to the file's size or this bound.
+/** @param {{ cacheMb: number, mmapMb: number }} sizes */
+export const readPragmas = ({ cacheMb, mmapMb }) => [
   "busy_timeout = 5000",
-  // Reads (proofs over a large log especially) are page lookups: keep pages in memory and map
-  // the file instead of a read() per page.
+  // Reads (proofs over a large log especially) are page lookups: keep pages in memory.
   `cache_size = -${Math.round(cacheMb * 1024)}`,
-  "mmap_size = 1073741824",
+  `mmap_size = ${Math.round(mmapMb * 1024 * 1024)}`,
 ];

@@ -1,7 +1,6 @@
 import "server-only";
 import { processWide } from "../process-wide";
-import { getConfig } from "../config";
-import { getDb } from "../db";
+import { getDb, sqliteSizes } from "../db";
 import { pgStore } from "./pg-store";
 import { WorkerReads } from "./sqlite-reader";
 import { sqliteStore } from "./sqlite-store";
@@ -17,7 +16,7 @@ export function getStore(): Store {
   if (!store) {
     const db = getDb();
     if (db.sqlite) {
-      store = sqliteStore({ ...db, sqlite: db.sqlite }, new WorkerReads(db.sqlite.file, getConfig().sqliteCacheMb));
+      store = sqliteStore({ ...db, sqlite: db.sqlite }, new WorkerReads(db.sqlite.file, sqliteSizes()));
     } else if (db.pg) {
       store = pgStore(db.pg);
     } else {

@@ -19,7 +19,7 @@ const turn = () => new Promise((r) => setImmediate(r)); // the batch of this tur
 beforeAll(async () => {
   m = await openTestLog(dir);
   ({ WorkerReads: Reads } = await import("./sqlite-reader"));
-  reads = new Reads(`${dir}/hallmark.db`, 8);
+  reads = new Reads(`${dir}/hallmark.db`, { cacheMb: 8, mmapMb: 3 });
 }, 60_000);
 
 afterAll(async () => {
@@ -52,8 +52,9 @@ describe("SQLite read worker", () => {
     expect(await reads.get(sql, [])).toEqual({ n: 0n });
   });
 
-  it("gives its connection the page cache it was given (HALLMARK_SQLITE_CACHE_MB), in KiB as SQLite counts it", async () => {
+  it("gives its connection the page cache and map it was given (HALLMARK_SQLITE_CACHE_MB, _MMAP_MB), as SQLite counts them", async () => {
     expect(await reads.get("PRAGMA cache_size", [])).toEqual({ cache_size: -8192n });
+    expect(await reads.get("PRAGMA mmap_size", [])).toEqual({ mmap_size: 3n * 1024n * 1024n });
   });
 
   it("never writes", async () => {
@@ -88,7 +89,7 @@ describe("SQLite read worker", () => {
 
   it("fails reads fast while a worker cannot start, and tries again later", async () => {
     const logged = vi.spyOn(logger, "error").mockImplementation(() => {});
-    const broken = new Reads(`${dir}/missing/hallmark.db`, 8);
+    const broken = new Reads(`${dir}/missing/hallmark.db`, { cacheMb: 8, mmapMb: 0 });
     await expect(broken.get("SELECT 1", [])).rejects.toThrow(/unable to open|does not exist|directory/i);
     const started = Date.now();
     await expect(broken.get("SELECT 1", [])).rejects.toThrow(/unable to open|does not exist|directory/i);
@@ -105,7 +106,7 @@ describe("SQLite read worker", () => {
     // A child process that reads once and ends without closing: it must print, then exit.
     const script = `
       import { WorkerReads } from ${JSON.stringify(new URL("./sqlite-reader.ts", import.meta.url).pathname)};
-      const r = new WorkerReads(${JSON.stringify(`${dir}/hallmark.db`)}, 8);
+      const r = new WorkerReads(${JSON.stringify(`${dir}/hallmark.db`)}, { cacheMb: 8, mmapMb: 0 });
       console.log(JSON.stringify(await r.get("SELECT 6 AS six", []), (_k, v) => (typeof v === "bigint" ? Number(v) : v)));`;
     const file = path.join(dir, "read-once.mts");
     fs.writeFileSync(file, script);

@@ -1,4 +1,5 @@
 import "server-only";
+import type { SqliteSizes } from "../sqlite-pragmas.mjs";
 import { logger } from "../observability/logger.mjs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
@@ -54,10 +55,10 @@ export class WorkerReads implements ReadExecutor {
   private nextId = 0;
   private flushScheduled = false;
 
-  /** cacheMb: the worker connection's page cache (HALLMARK_SQLITE_CACHE_MB). */
+  /** sizes: the worker connection's page cache and map (HALLMARK_SQLITE_CACHE_MB, HALLMARK_SQLITE_MMAP_MB). */
   constructor(
     private readonly file: string,
-    private readonly cacheMb: number,
+    private readonly sizes: SqliteSizes,
   ) {}
 
   get(sql: string, args: unknown[], opts: { expand?: boolean } = {}): Promise<unknown> {
@@ -132,7 +133,7 @@ export class WorkerReads implements ReadExecutor {
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     if (this.startFailure && Date.now() - this.startFailure.at < RESTART_PAUSE_MS) throw this.startFailure.err;
-    const worker = new Worker(WORKER_FILE, { workerData: { file: this.file, cacheMb: this.cacheMb } });
+    const worker = new Worker(WORKER_FILE, { workerData: { file: this.file, sizes: this.sizes } });
     worker.on("message", (results: Result[]) => {
       this.answered = true;
       this.startFailure = null;

@@ -11,7 +11,7 @@ import { readPragmas } from "../sqlite-pragmas.mjs";
 
 const db = new Database(workerData.file, { fileMustExist: true });
 // The same settings as the database handle's connections (server/db.ts), and never a write.
-for (const pragma of readPragmas(workerData.cacheMb)) db.pragma(pragma);
+for (const pragma of readPragmas(workerData.sizes)) db.pragma(pragma);
 db.pragma("query_only = ON");
 db.defaultSafeIntegers(true);
 
