@@ -2,7 +2,7 @@
 // bare route handler (app/bench/bare) measured in the same run, so the ratios hold on a noisy
 // machine. Options: --leaves N (size of the big log, default 1,000,000), --seconds S per run
 // (default 4), --rounds R (default 8; each runs every workload once, see compare.ts), --only
-// writes|reads|gate|postgres|witness|public|batch|startup|memory, --latency-seconds L (default 20)
+// writes|reads|gate|postgres|witness|public|batch|startup|memory|node-cache, --latency-seconds L (default 20)
 // for the writes' latency runs, --against DIR to compare this tree with another checkout's build
 // in the same rounds, --no-build to measure the last benchmark build instead of building the
 // working tree. --only memory runs only the memory benchmark (bench/memory.ts: --minutes M of
@@ -26,6 +26,7 @@ import { publicBench } from "./public";
 import { batchLoad, missingFrom, signingLimit } from "./batch";
 import { startup } from "./startup";
 import { memoryBench } from "./memory";
+import { nodeCacheBench } from "./node-cache";
 
 const { values } = parseArgs({
   options: {
@@ -497,6 +498,7 @@ async function bigLog(): Promise<{ dir: string; creds: Creds }> {
 }
 
 async function main() {
+  if (values.only === "node-cache") return console.log([`Hallmark bench ${new Date().toISOString()}`, ...nodeCacheBench()].join("\n"));
   // Always a fresh build of the working tree (a stale one would measure old code), unless --no-build.
   if (values.build || !fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) {
     execFileSync("node", ["scripts/build.mjs"], { stdio: "inherit", env: { ...process.env, HALLMARK_DIST_DIR: DIST_DIR } });
