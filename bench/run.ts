@@ -44,6 +44,14 @@ const { values } = parseArgs({
   },
   allowNegative: true,
 });
+// Checked before any build: the second memory server's environment, "NAME=value" items.
+const envPairs = (values.env ?? "").split(/\s+/).filter(Boolean);
+const notPair = envPairs.find((kv) => kv.indexOf("=") < 1);
+if (notPair) {
+  console.error(`--env takes "NAME=value" items separated by spaces, not ${JSON.stringify(notPair)}`);
+  process.exit(2);
+}
+const memoryEnv = Object.fromEntries(envPairs.map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
 const BIG = Number(values.leaves);
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
@@ -513,14 +521,8 @@ async function main() {
   if (values.against) return console.log("\n" + [...lines, ...(await overhead())].join("\n"));
   if (values.only === "startup") return console.log("\n" + [...lines, ...(await startups())].join("\n"));
   if (values.only === "memory") {
-    const env = Object.fromEntries(
-      (values.env ?? "")
-        .split(/\s+/)
-        .filter(Boolean)
-        .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
-    );
     const nodeArgs = values["node-args"]?.split(/\s+/).filter(Boolean);
-    const opts = { minutes: Number(values.minutes), env, nodeArgs, heapDiff: values["heap-diff"] };
+    const opts = { minutes: Number(values.minutes), env: memoryEnv, nodeArgs, heapDiff: values["heap-diff"] };
     return console.log("\n" + [...lines, ...(await memoryBench({ seed }, opts))].join("\n"));
   }
   const publicReads = () =>
