@@ -2,12 +2,14 @@
 // holds at its bound, against the same nodes in a Map from `level:index` strings to their
 // Uint8Arrays (the plain way to keep them) as the baseline. Each fills in a process of its own,
 // the baseline keeping a Uint8Array of 32 bytes a node, as the store hands them over; the figures
-// are what the filled structure adds after a full GC: resident memory, and V8's heap within it.
+// are what the filled structure adds after a full GC: resident memory, and what the process holds
+// within it (V8's heap and the ArrayBuffers' bytes, which live outside it).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 
 const MB = 1024 * 1024;
 type Mode = "cache" | "map";
+/** heap: V8's heap used and ArrayBuffers' bytes. */
 type Filled = { nodes: number; rss: number; heap: number };
 
 async function fill(mode: Mode): Promise<Filled> {
@@ -32,7 +34,8 @@ async function fill(mode: Mode): Promise<Filled> {
   gc();
   const after = process.memoryUsage();
   (globalThis as { kept?: unknown }).kept = kept;
-  return { nodes: positions.length, rss: after.rss - before.rss, heap: after.heapUsed - before.heapUsed };
+  const held = (m: NodeJS.MemoryUsage) => m.heapUsed + m.arrayBuffers;
+  return { nodes: positions.length, rss: after.rss - before.rss, heap: held(after) - held(before) };
 }
 
 function measure(mode: Mode): Filled {
@@ -52,7 +55,7 @@ export function nodeCacheBench(): string[] {
     ["the cache (hashes in one slab)", cache],
   ] as const) {
     lines.push(
-      `  ${name}: ${f.nodes} nodes, RSS +${(f.rss / MB).toFixed(1)} MB (${(f.rss / f.nodes).toFixed(0)} B a node), heap +${(f.heap / MB).toFixed(1)} MB`,
+      `  ${name}: ${f.nodes} nodes, RSS +${(f.rss / MB).toFixed(1)} MB (${(f.rss / f.nodes).toFixed(0)} B a node), heap and ArrayBuffers +${(f.heap / MB).toFixed(1)} MB`,
     );
   }
   lines.push(`  ratio cache / baseline, RSS: ${(cache.rss / map.rss).toFixed(2)}`);

@@ -47,7 +47,8 @@ const ZEnv = z.object({
   HALLMARK_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(256).optional(),
   HALLMARK_HEAP_MB: z.coerce.number().int().min(128).max(65_536).default(512),
   HALLMARK_SQLITE_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
-  HALLMARK_SQLITE_MMAP_MB: z.coerce.number().int().min(0).max(65_536).default(1024),
+  // SQLite's own ceiling on a map is just under 2 GiB (SQLITE_MAX_MMAP_SIZE, 0x7fff0000).
+  HALLMARK_SQLITE_MMAP_MB: z.coerce.number().int().min(0).max(2047).default(1024),
 });
 
 /** @typedef {import("./env.d.mts").HallmarkEnv} HallmarkEnv */

@@ -5,9 +5,10 @@
 // database grows (the writer's with every page it writes), so it is part of the memory a
 // long-running server settles at: three connections, the writer's and the reader's on the main
 // thread and the read worker's on its own.
-// mmapMb: HALLMARK_SQLITE_MMAP_MB. How much of the file SQLite maps instead of read()ing page by
-// page; 0 maps nothing. Mapped pages a connection reads count in the process's RSS (file-backed:
-// the kernel reclaims them), up to the file's size or this bound.
+// mmapMb: HALLMARK_SQLITE_MMAP_MB. How much of the file each connection maps instead of
+// read()ing it page by page; 0 maps nothing. Each connection maps on its own, and the mapped
+// pages it reads count in the process's RSS (file-backed: the kernel reclaims them), up to the
+// file's size or this bound, per connection.
 /** @param {{ cacheMb: number, mmapMb: number }} sizes */
 export const readPragmas = ({ cacheMb, mmapMb }) => [
   "busy_timeout = 5000",

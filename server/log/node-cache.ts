@@ -13,7 +13,8 @@ import { processWide } from "../process-wide";
  * bound this holds about 22 MB, where a Map of `level:index` strings to 32-byte Uint8Arrays holds
  * about 67 MB for the same 8 MB of hashes (`npm run bench -- --only node-cache`). A slab's slot is
  * written once: starting over takes a new slab, so a hash handed out (a view into a slab) never
- * changes under its holder.
+ * changes under its holder. Such a view keeps its whole slab (8 MB) alive: hold one for a
+ * request, not longer. The first slab is made by the first node kept.
  */
 /** The lowest level kept in memory; a proof reads its nodes below this level from the database. */
 export const MIN_LEVEL = 5;
@@ -27,7 +28,7 @@ interface Slab {
   readonly slots: Map<number, number>;
 }
 const newSlab = (): Slab => ({ hashes: new Uint8Array(NODE_CACHE_CAPACITY * HASH_BYTES), slots: new Map() });
-const cache = processWide("tree-node-slab", () => ({ slab: newSlab() }));
+const cache = processWide("tree-node-slab", (): { slab?: Slab } => ({}));
 
 /** One number per node (a log of 2^52 leaves would be past it: such a node is not kept). */
 const slotKey = (p: NodePosition): number | undefined => {
@@ -36,19 +37,20 @@ const slotKey = (p: NodePosition): number | undefined => {
 };
 
 /** Nodes kept, for /metrics. */
-export const nodeCacheEntries = () => cache.slab.slots.size;
+export const nodeCacheEntries = () => cache.slab?.slots.size ?? 0;
 
 function cached(p: NodePosition): Uint8Array | undefined {
-  if (p.level < MIN_LEVEL) return undefined;
+  const { slab } = cache;
+  if (p.level < MIN_LEVEL || !slab) return undefined;
   const key = slotKey(p);
-  const slot = key === undefined ? undefined : cache.slab.slots.get(key);
-  return slot === undefined ? undefined : cache.slab.hashes.subarray(slot * HASH_BYTES, (slot + 1) * HASH_BYTES);
+  const slot = key === undefined ? undefined : slab.slots.get(key);
+  return slot === undefined ? undefined : slab.hashes.subarray(slot * HASH_BYTES, (slot + 1) * HASH_BYTES);
 }
 
 function keep(p: NodePosition, hash: Uint8Array): void {
   const key = slotKey(p);
   if (p.level < MIN_LEVEL || key === undefined || hash.length !== HASH_BYTES) return;
-  let { slab } = cache;
+  let slab = (cache.slab ??= newSlab());
   if (slab.slots.has(key)) return;
   if (slab.slots.size >= NODE_CACHE_CAPACITY) slab = cache.slab = newSlab();
   const slot = slab.slots.size;
