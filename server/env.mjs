@@ -48,7 +48,7 @@ const ZEnv = z.object({
   HALLMARK_HEAP_MB: z.coerce.number().int().min(128).max(65_536).default(512),
   HALLMARK_SQLITE_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
   // SQLite's own ceiling on a map is just under 2 GiB (SQLITE_MAX_MMAP_SIZE, 0x7fff0000).
-  HALLMARK_SQLITE_MMAP_MB: z.coerce.number().int().min(0).max(2047).default(1024),
+  HALLMARK_SQLITE_MMAP_MB: z.coerce.number().int().min(0).max(2047).default(0),
 });
 
 /** @typedef {import("./env.d.mts").HallmarkEnv} HallmarkEnv */

@@ -43,9 +43,9 @@ describe("HALLMARK_SQLITE_CACHE_MB: each SQLite connection's page cache", () => 
 });
 
 describe("HALLMARK_SQLITE_MMAP_MB: how much of the SQLite file each connection maps", () => {
-  it("is 1 GiB by default, 0 (no map) or the value given otherwise, and refuses a negative, past SQLite's ceiling or not a number", () => {
-    expect(readEnv({}).sqliteMmapMb).toBe(1024);
-    expect(readEnv({ HALLMARK_SQLITE_MMAP_MB: "0" }).sqliteMmapMb).toBe(0);
+  it("is 0 (no map) by default, the value given otherwise, and refuses a negative, past SQLite's ceiling or not a number", () => {
+    expect(readEnv({}).sqliteMmapMb).toBe(0);
+    expect(readEnv({ HALLMARK_SQLITE_MMAP_MB: "1024" }).sqliteMmapMb).toBe(1024);
     expect(readEnv({ HALLMARK_SQLITE_MMAP_MB: "256" }).sqliteMmapMb).toBe(256);
     expect(() => readEnv({ HALLMARK_SQLITE_MMAP_MB: "-1" })).toThrow(/HALLMARK_SQLITE_MMAP_MB/);
     expect(() => readEnv({ HALLMARK_SQLITE_MMAP_MB: "2048" })).toThrow(/HALLMARK_SQLITE_MMAP_MB/); // past SQLite's ceiling
