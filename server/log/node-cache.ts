@@ -10,8 +10,8 @@ import { processWide } from "../process-wide";
  * 146 µs at level 5, 217 µs at level 8. Bounded: when full, it starts over.
  *
  * The hashes sit side by side in one slab, found by a Map from a number to their slot: at the
- * bound this holds about 22 MB, where a Map of `level:index` strings to 32-byte Uint8Arrays holds
- * about 67 MB for the same 8 MB of hashes (`npm run bench -- --only node-cache`). A slab's slot is
+ * bound this holds about 21 MB, where a Map of `level:index` strings to 32-byte Uint8Arrays holds
+ * about 65 MB for the same 8 MB of hashes (`npm run bench -- --only node-cache`). A slab's slot is
  * written once: starting over takes a new slab, so a hash handed out (a view into a slab) never
  * changes under its holder. Such a view keeps its whole slab (8 MB) alive: hold one for a
  * request, not longer. The first slab is made by the first node kept.
