@@ -11,6 +11,8 @@ export interface Context {
   principal: Principal | null;
   /** The client's address as the gate decided it (server/http/client-address.ts); "unknown" outside HTTP. */
   clientAddress: string;
+  /** The User-Agent header (a session remembers it for its owner's list of sessions). */
+  userAgent: string | null;
   /** The Idempotency-Key header, or null when none was sent. */
   idempotencyKey: string | null;
   /**
@@ -27,6 +29,7 @@ export function createContext(principal: Principal | null, headers?: HeaderSourc
   return {
     principal,
     clientAddress: headers ? clientAddress(headers) : "unknown",
+    userAgent: headers?.get("user-agent") ?? null,
     idempotencyKey: headers?.get("idempotency-key") ?? null,
     responseHeaders,
   };

@@ -1,4 +1,5 @@
 import "server-only";
+import { accountRouter } from "./routers/account";
 import { apiKeysRouter } from "./routers/api-keys";
 import { attestationsRouter } from "./routers/attestations";
 import { consumerRouter } from "./routers/consumer";
@@ -13,6 +14,7 @@ import { viewerRouter } from "./routers/viewer";
 import { createCallerFactory, router } from "./trpc";
 
 export const appRouter = router({
+  account: accountRouter,
   apiKeys: apiKeysRouter,
   attestations: attestationsRouter,
   consumer: consumerRouter,

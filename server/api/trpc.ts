@@ -111,3 +111,25 @@ export function scopedProcedure(scope: Scope, ...alternatives: Scope[]) {
     return next({ ctx: { principal } });
   });
 }
+
+/**
+ * A procedure for a person signed in with a session (cookie or Authorization: Bearer): the
+ * account's own settings. An API key, whatever its scopes, is refused (403): a key is for
+ * machines, and a leaked one must not be able to change who owns the account.
+ */
+export const sessionProcedure = t.procedure.use(({ ctx, next }) => {
+  const principal = ctx.principal;
+  if (!principal) {
+    throw new TRPCError({
+      code: "UNAUTHORIZED",
+      cause: new AppError("unauthenticated", "Log in: send the session cookie or Authorization: Bearer <session_token>."),
+    });
+  }
+  if (principal.kind !== "session") {
+    throw new TRPCError({
+      code: "FORBIDDEN",
+      cause: new AppError("forbidden", "Account settings take a logged-in session, not an API key."),
+    });
+  }
+  return next({ ctx: { principal } });
+});

@@ -37,7 +37,7 @@ export function getAuthOptions(): AuthOptions {
           if (!parsed.success) return null;
           const headers = new Headers(Object.entries(req?.headers ?? {}).map(([k, v]): [string, string] => [k, String(v)]));
           try {
-            const { sid, user } = await login({ ...parsed.data, client: clientAddress(headers) });
+            const { sid, user } = await login({ ...parsed.data, client: clientAddress(headers), userAgent: headers.get("user-agent") });
             return { id: user.id, email: user.email, name: user.name, sid, realm: user.realm };
           } catch (err) {
             // next-auth shows the message as ?error=…: the stable code only.

@@ -8,6 +8,8 @@ import { newId } from "../domain/ids";
 import type { SessionPrincipal } from "../domain/principal";
 import { scopesOfTenantKind } from "../domain/scopes";
 
+const USER_AGENT_CHARS = 256;
+
 /** How long a session lasts (next-auth's default maxAge): 30 days, in seconds. */
 export const SESSION_MAX_AGE = 30 * 24 * 60 * 60;
 
@@ -33,7 +35,10 @@ export interface SessionClaims {
  * Starts a session for a user: a Session row (holding only the SHA-256 of the token) and the
  * token, a next-auth JWT carrying `sub` (the user id) and `sid` (the row's id).
  */
-export async function createSession(user: { id: string; email: string; name: string }): Promise<{ sid: string; token: string }> {
+export async function createSession(
+  user: { id: string; email: string; name: string },
+  seen: { userAgent?: string | null; clientAddress?: string | null } = {},
+): Promise<{ sid: string; token: string }> {
   const sid = newId();
   const claims: SessionClaims = { sub: user.id, sid, email: user.email, name: user.name };
   const token = await encode({ token: { ...claims }, secret: sessionSecret(), maxAge: SESSION_MAX_AGE });
@@ -44,6 +49,9 @@ export async function createSession(user: { id: string; email: string; name: str
         id: sid,
         userId: user.id,
         tokenHash: sha256Hex(token),
+        // What the owner is shown in the list of their sessions; bounded, whatever was sent.
+        userAgent: seen.userAgent?.slice(0, USER_AGENT_CHARS) || null,
+        clientAddress: seen.clientAddress || null,
         createdAt: now,
         expiresAt: new Date(now.getTime() + SESSION_MAX_AGE * 1000),
       },

@@ -16,19 +16,88 @@ export function verificationLink(token: string): string {
   return `${getConfig().baseUrl}/verify-email?token=${encodeURIComponent(token)}`;
 }
 
-export function verificationMessage(to: string, name: string, token: string, hours: number): MailMessage {
-  const link = verificationLink(token);
-  const lines = [`Hello ${name},`, "Please confirm your e-mail address for Hallmark by opening this link:"];
-  const after = [`The link works once and expires in ${hours} hours. If you did not sign up, ignore this message.`];
+/** A message with one link: its lines, the link, then what to know about it. */
+function linkMessage(to: string, subject: string, lines: string[], link: { href: string; label: string }, after: string[]): MailMessage {
   return {
     to,
-    subject: "Confirm your e-mail address for Hallmark",
-    text: `${lines.join("\n\n")}\n\n${link}\n\n${after.join("\n\n")}\n`,
-    html: html([...lines], { href: link, label: "Confirm my e-mail address" }).replace(
-      "</body>",
-      `<p>${escapeHtml(after[0]!)}</p>\n</body>`,
-    ),
+    subject,
+    text: `${lines.join("\n\n")}\n\n${link.href}\n\n${after.join("\n\n")}\n`,
+    html: html(lines, link).replace("</body>", `${after.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}\n</body>`),
   };
+}
+
+/** A moment as people read it in mail: "2026-11-26 06:41 UTC". */
+const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/**
+ * The link that confirms a sign-up. It carries nothing the person signing up typed (a stranger
+ * can make us send it to any address): no name, only when it was asked for.
+ */
+export function verificationMessage(to: string, token: string, hours: number, requestedAt: Date): MailMessage {
+  return linkMessage(
+    to,
+    "Confirm your e-mail address for Hallmark",
+    ["Hello,", `A Hallmark account for this address was asked for on ${utc(requestedAt)}. To confirm it is yours, open this link:`],
+    { href: verificationLink(token), label: "Confirm my e-mail address" },
+    [
+      `The link works once and expires in ${hours} hours. The account gets the password chosen when this sign-up was made.`,
+      "If you did not sign up, ignore this message: no account is made without this link.",
+    ],
+  );
+}
+
+/** A reset link: the web page asks for the new password and posts both to /v1/consumer/password-reset/confirm. */
+export function passwordResetMessage(to: string, token: string, minutes: number): MailMessage {
+  return linkMessage(
+    to,
+    "Reset your Hallmark password",
+    [
+      "Hello,",
+      "Someone (hopefully you) asked to reset the password of the Hallmark account for this address. To choose a new one, open this link:",
+    ],
+    { href: `${getConfig().baseUrl}/reset-password?token=${encodeURIComponent(token)}`, label: "Choose a new password" },
+    [
+      `The link works once and expires in ${minutes} minutes. Setting a new password logs out every session of the account.`,
+      "If you did not ask for this, ignore this message: your password stays as it is.",
+    ],
+  );
+}
+
+/** Sent to the new address of an e-mail change: following it moves the account there. */
+export function emailChangeMessage(to: string, token: string, minutes: number): MailMessage {
+  return linkMessage(
+    to,
+    "Confirm your new e-mail address for Hallmark",
+    ["Hello,", "A Hallmark account asked to use this address from now on. To confirm it is yours, open this link:"],
+    { href: verificationLink(token), label: "Confirm my new e-mail address" },
+    [`The link works once and expires in ${minutes} minutes. If you did not ask for this, ignore this message.`],
+  );
+}
+
+/** Sent to the old address when a change to another is asked for. */
+export function emailChangeNotice(to: string, newEmail: string): MailMessage {
+  const login = `${getConfig().baseUrl}/login`;
+  const lines = [
+    "Hello,",
+    `Someone logged in to your Hallmark account asked to move it to the address ${newEmail}. Nothing changes until the link sent there is followed.`,
+    "If it was not you, log in and change your password now (it ends every other session), or reset it from the login page.",
+  ];
+  return {
+    to,
+    subject: "Your Hallmark e-mail address is about to change",
+    text: `${lines.join("\n\n")}\n\n${login}\n`,
+    html: html(lines, { href: login, label: "Log in" }),
+  };
+}
+
+/** Sent once an account is deleted. */
+export function accountDeletedMessage(to: string): MailMessage {
+  const lines = [
+    "Hello,",
+    "Your Hallmark account for this address was deleted: its name, address, password, sessions, API keys and protection records are gone.",
+    "The signed entries of its protections stay in the public transparency log (the log can only grow); they hold a content hash and a category, never your name.",
+  ];
+  return { to, subject: "Your Hallmark account was deleted", text: `${lines.join("\n\n")}\n`, html: html(lines) };
 }
 
 /** Sent instead of a verification link when someone signs up with an address that has a verified account. */

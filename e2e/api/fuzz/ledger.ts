@@ -16,6 +16,7 @@ const COUNTS = {
   checkpoints: "SELECT count(*) AS n FROM checkpoints",
   log: "SELECT count(*) AS n FROM log",
   email_tokens: "SELECT count(*) AS n FROM email_tokens",
+  registrations: "SELECT count(*) AS n FROM registrations",
   sessions: "SELECT count(*) AS n FROM sessions",
   protections: "SELECT count(*) AS n FROM protections",
   usage_counters: "SELECT count(*) AS n FROM usage_counters",
@@ -59,7 +60,8 @@ const MINT: Writes = {
   issuers: [0, 1], // the account's first mint makes its personal issuer…
   signing_keys: [0, 1], // …and its key
 };
-const SIGNUP: Writes = { tenants: [0, 1], users: [0, 1], email_tokens: [0, 1] }; // the answer never says whether the address was new
+const SIGNUP: Writes = { registrations: [0, 1] }; // none for a verified address: the answer never says which
+const VERIFY_EMAIL: Writes = { tenants: [0, 1], users: [0, 1] }; // a sign-up's link makes its account
 const TEMPLATES: Writes = { verification_packs: [0, 7] }; // a tenant's first read of its packs makes the templates
 
 /** REST: "METHOD template". Reads not listed write nothing. */
@@ -71,7 +73,14 @@ const REST: Record<string, Writes> = {
   "POST /v1/api-keys/{id}/revoke": {},
   "POST /v1/consumer/signup": SIGNUP,
   "POST /v1/consumer/resend-verification": { email_tokens: [0, 1] },
-  "POST /v1/consumer/verify-email": {},
+  "POST /v1/consumer/verify-email": VERIFY_EMAIL,
+  "POST /v1/consumer/password-reset": { email_tokens: [0, 1] },
+  "POST /v1/consumer/password-reset/confirm": {},
+  "PATCH /v1/consumer/account": {},
+  "POST /v1/consumer/account/password": {},
+  "POST /v1/consumer/account/email": { email_tokens: [0, 1] },
+  "POST /v1/consumer/sessions/{id}/end": {},
+  "POST /v1/consumer/sessions/end-others": {},
   "POST /v1/consumer/login": { sessions: 1 },
   "POST /v1/consumer/logout": {},
   "POST /v1/consumer/mint": MINT,
@@ -92,7 +101,14 @@ const PROCEDURES: Record<string, Writes> = {
   "attestations.create": { attestations: 1, leaves: 1 },
   "consumer.mint": MINT,
   "consumerAuth.signup": SIGNUP,
-  "consumerAuth.verifyEmail": {},
+  "consumerAuth.verifyEmail": VERIFY_EMAIL,
+  "consumerAuth.requestPasswordReset": { email_tokens: [0, 1] },
+  "consumerAuth.resetPassword": {},
+  "account.rename": {},
+  "account.changePassword": {},
+  "account.changeEmail": { email_tokens: [0, 1] },
+  "account.endSession": {},
+  "account.endOtherSessions": {},
   "consumerAuth.resendVerification": { email_tokens: [0, 1] },
   "consumerAuth.login": { sessions: 1 },
   "consumerAuth.logout": {},

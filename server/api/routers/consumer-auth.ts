@@ -1,13 +1,22 @@
 import "server-only";
-import { ZEmailVerified, ZLoggedOut, ZLoginResult, ZVerificationSent } from "../schemas/accounts";
+import { ZEmailVerified, ZLoggedOut, ZLoginResult, ZPasswordReset, ZPasswordResetSent, ZVerificationSent } from "../schemas/accounts";
 import { TRPCError } from "@trpc/server";
-import { login, resendVerification, signUp, verifyEmail } from "../../domain/accounts";
+import { login } from "../../domain/accounts";
+import { requestPasswordReset, resetPassword } from "../../domain/password-reset";
+import { resendVerification, signUp, verifyEmail } from "../../domain/registration";
 import { AppError } from "../../domain/errors";
 import { endSession } from "../../auth/sessions";
 import { publicProcedure, router } from "../trpc";
-import { ZLoginInput, ZResendVerificationInput, ZSignupInput, ZVerifyEmailInput } from "./consumer-auth.types";
+import {
+  ZLoginInput,
+  ZPasswordResetConfirmInput,
+  ZPasswordResetInput,
+  ZResendVerificationInput,
+  ZSignupInput,
+  ZVerifyEmailInput,
+} from "./consumer-auth.types";
 
-/** Sign-up, e-mail verification, login and logout (issue 3, accounts slice). */
+/** Sign-up, e-mail verification, login, logout and password reset: what a person does before they have a session. */
 export const consumerAuthRouter = router({
   signup: publicProcedure
     .meta({
@@ -19,13 +28,14 @@ export const consumerAuthRouter = router({
         input: "body",
         status: 202,
         summary: "Sign up",
-        description: "Sends a verification e-mail. The answer is the same whether or not the address already has an account.",
-        problems: ["too_many_attempts"],
+        description:
+          "Sends a verification e-mail; the account is made, with this password and name, when its link is followed. The answer is the same whether or not the address already has an account (a verified one is mailed a notice and is not changed). At most 10 sign-ups per client address per hour (429 rate_limited), and at most 5 e-mails to one address per hour, all account mail together (beyond that nothing is sent, and the answer is the same).",
+        problems: ["rate_limited"],
       },
     })
     .input(ZSignupInput)
     .output(ZVerificationSent)
-    .mutation(({ input }) => signUp(input)),
+    .mutation(({ ctx, input }) => signUp({ ...input, client: ctx.clientAddress, headers: ctx.responseHeaders })),
   verifyEmail: publicProcedure
     .meta({
       rest: {
@@ -35,8 +45,9 @@ export const consumerAuthRouter = router({
         auth: "no-session",
         input: "body",
         summary: "Verify an e-mail address",
-        description: "With the token from the verification e-mail.",
-        problems: ["invalid_token", "too_many_attempts"],
+        description:
+          "With the token from a verification e-mail: a sign-up's (which makes the account, or sets an unverified one's password and name and revokes its earlier sessions and keys) or an e-mail change's (which moves the account to the new address).",
+        problems: ["invalid_token"],
       },
     })
     .input(ZVerifyEmailInput)
@@ -52,12 +63,48 @@ export const consumerAuthRouter = router({
         input: "body",
         status: 202,
         summary: "Send the verification e-mail again",
-        problems: ["too_many_attempts"],
+        description:
+          "A new link for the address's newest pending sign-up (its earlier link stops working). The same answer for any address. At most 10 per client address per hour (429 rate_limited).",
+        problems: ["rate_limited"],
       },
     })
     .input(ZResendVerificationInput)
     .output(ZVerificationSent)
-    .mutation(({ input }) => resendVerification(input)),
+    .mutation(({ ctx, input }) => resendVerification({ ...input, client: ctx.clientAddress, headers: ctx.responseHeaders })),
+  requestPasswordReset: publicProcedure
+    .meta({
+      rest: {
+        method: "POST",
+        path: "/v1/consumer/password-reset",
+        tag: "Consumer",
+        auth: "no-session",
+        input: "body",
+        status: 202,
+        summary: "Ask for a password reset link",
+        description:
+          "Mails a single-use link, valid 30 minutes, if the address has an account. The same answer for any address. At most 10 per client address per hour (429 rate_limited).",
+        problems: ["rate_limited"],
+      },
+    })
+    .input(ZPasswordResetInput)
+    .output(ZPasswordResetSent)
+    .mutation(({ ctx, input }) => requestPasswordReset({ ...input, client: ctx.clientAddress, headers: ctx.responseHeaders })),
+  resetPassword: publicProcedure
+    .meta({
+      rest: {
+        method: "POST",
+        path: "/v1/consumer/password-reset/confirm",
+        tag: "Consumer",
+        auth: "no-session",
+        input: "body",
+        summary: "Set a new password with a reset link",
+        description: "With the token from the reset e-mail. Ends every session of the account.",
+        problems: ["invalid_token"],
+      },
+    })
+    .input(ZPasswordResetConfirmInput)
+    .output(ZPasswordReset)
+    .mutation(({ input }) => resetPassword(input)),
   login: publicProcedure
     .meta({
       rest: {
@@ -76,7 +123,7 @@ export const consumerAuthRouter = router({
     .input(ZLoginInput)
     .output(ZLoginResult)
     .mutation(async ({ ctx, input }) => {
-      const { session_token, user } = await login({ ...input, client: ctx.clientAddress });
+      const { session_token, user } = await login({ ...input, client: ctx.clientAddress, userAgent: ctx.userAgent });
       return { session_token, user };
     }),
   logout: publicProcedure

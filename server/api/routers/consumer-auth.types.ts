@@ -22,3 +22,39 @@ export const ZLoginInput = z.strictObject({
   email: text(254, 1),
   password: z.string().min(1).max(256),
 });
+
+/** A new password: the same rules as sign-up's. */
+const ZNewPassword = z.string().min(8).max(256);
+
+export const ZPasswordResetInput = z.strictObject({
+  email: ZEmail,
+});
+
+export const ZPasswordResetConfirmInput = z.strictObject({
+  token: text(256, 1),
+  password: ZNewPassword,
+});
+
+export const ZRenameInput = z.strictObject({
+  name: name(100),
+});
+
+export const ZChangePasswordInput = z.strictObject({
+  password: z.string().min(1).max(256),
+  new_password: ZNewPassword,
+});
+
+export const ZChangeEmailInput = z.strictObject({
+  email: ZEmail,
+  password: z.string().min(1).max(256),
+});
+
+export const ZEndSessionInput = z.strictObject({
+  id: z.uuid(),
+});
+
+/** Deleting takes the current password and the word DELETE, so that no stray request can. */
+export const ZDeleteAccountInput = z.strictObject({
+  password: z.string().min(1).max(256),
+  confirm: z.literal("DELETE").meta({ description: 'The word "DELETE".' }),
+});

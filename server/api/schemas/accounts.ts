@@ -60,3 +60,41 @@ export const ZViewer = z
     scopes: z.array(z.enum(SCOPES)),
   })
   .nullable();
+
+export const ZPasswordResetSent = z.object({ status: z.literal("reset_sent"), email: z.string() }).meta({ id: "PasswordResetSent" });
+export const ZPasswordReset = z.object({ status: z.literal("password_reset"), email: z.string() }).meta({ id: "PasswordReset" });
+
+export const ZAccount = z
+  .object({
+    id: ZUuid,
+    email: z.string(),
+    name: z.string(),
+    realm: z.enum(["consumer", "organization"]),
+    plan: z.enum(PLANS).nullable().meta({ description: "A consumer's plan; null for an organisation's owner." }),
+    created_at: ZDateTime,
+  })
+  .meta({ id: "Account" });
+
+export const ZPasswordChanged = z
+  .object({ status: z.literal("password_changed"), sessions_ended: ZCount.meta({ description: "Other sessions ended by the change." }) })
+  .meta({ id: "PasswordChanged" });
+
+export const ZEmailChangeSent = z
+  .object({ status: z.literal("confirmation_sent"), email: z.string().meta({ description: "The new address, where the link was sent." }) })
+  .meta({ id: "EmailChangeSent" });
+
+export const ZSession = z
+  .object({
+    id: ZUuid,
+    created_at: ZDateTime,
+    expires_at: ZDateTime,
+    user_agent: z.string().nullable(),
+    client_address: z.string().nullable(),
+    current: z.boolean().meta({ description: "The session that asked." }),
+  })
+  .meta({ id: "Session" });
+
+export const ZSessionList = z.object({ items: z.array(ZSession), total: ZCount }).meta({ id: "SessionList" });
+export const ZSessionEnded = z.object({ id: ZUuid, status: z.literal("ended") }).meta({ id: "SessionEnded" });
+export const ZSessionsEnded = z.object({ status: z.literal("ended"), sessions_ended: ZCount }).meta({ id: "SessionsEnded" });
+export const ZAccountDeleted = z.object({ status: z.literal("deleted") }).meta({ id: "AccountDeleted" });

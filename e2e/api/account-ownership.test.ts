@@ -1,0 +1,308 @@
+// Who owns an account: whoever controls its address. The pre-hijacking sequence, verification
+// taking over what a stranger left, password reset and change, e-mail change, sessions and
+// deletion, each over real HTTP with the mail caught by the suite's SMTP server.
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { api, expectProblem, type ApiResponse } from "./helpers";
+import { mailsTo, waitForMail } from "./mail";
+import { seedConsumer } from "../accounts";
+
+const newEmail = () => `owner-${randomUUID().slice(0, 12)}@example.com`;
+/** A client address of its own per call, so the per-address budgets never meet across tests. */
+const newClient = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join(".")}`;
+const from = (client = newClient()) => ({ "x-forwarded-for": client });
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+const signUp = (email: string, password: string, name: string, client?: string) =>
+  api("/v1/consumer/signup", { json: { email, password, name }, headers: from(client) });
+const login = (email: string, password: string) => api("/v1/consumer/login", { json: { email, password }, headers: from() });
+const verify = (token: string) => api("/v1/consumer/verify-email", { json: { token } });
+
+/** The token of the link of `kind` in a message's text (verify-email or reset-password). */
+function linkToken(mail: { text?: string | false; subject?: string }, kind: "verify-email" | "reset-password"): string {
+  const m = new RegExp(`/${kind}\\?token=([A-Za-z0-9_-]+)`).exec(String(mail.text ?? ""));
+  if (!m) throw new Error(`no ${kind} link in: ${mail.subject}`);
+  return m[1]!;
+}
+
+async function loggedIn(email: string, password: string): Promise<string> {
+  const res = await login(email, password);
+  expect(res.status, res.text).toBe(200);
+  return res.body.session_token as string;
+}
+
+const stillWorks = async (token: string) => (await api("/v1/consumer/account", { headers: bearer(token) })).status;
+
+describe("the address decides who owns the account", () => {
+  it("pre-hijacking: a stranger's earlier sign-up leaves them nothing once the owner follows their own link", async () => {
+    const victim = newEmail();
+    const attackerPassword = "attacker's own password";
+    const victimPassword = "the victim's password";
+    expect((await signUp(victim, attackerPassword, "Mallory")).status).toBe(202);
+    expect((await signUp(victim, victimPassword, "Victoria")).status).toBe(202);
+    const [attackerMail, victimMail] = await waitForMail(victim, 2);
+    // Mail sent at a stranger's request carries nothing the stranger typed.
+    expect(attackerMail!.text).not.toContain("Mallory");
+    expect(attackerMail!.subject).not.toContain("Mallory");
+
+    const verified = await verify(linkToken(victimMail!, "verify-email"));
+    expect(verified.status, verified.text).toBe(200);
+    expect(verified.body).toEqual({ status: "verified", email: victim });
+
+    expectProblem(await login(victim, attackerPassword), 401, "invalid_credentials");
+    const res = await login(victim, victimPassword);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.user.name).toBe("Victoria");
+    // The stranger's link verifies nothing now.
+    expectProblem(await verify(linkToken(attackerMail!, "verify-email")), 400, "invalid_token");
+    expectProblem(await login(victim, attackerPassword), 401, "invalid_credentials");
+  });
+
+  it("each link verifies the registration it was sent for, whichever came first", async () => {
+    const email = newEmail();
+    expect((await signUp(email, "first password!", "First")).status).toBe(202);
+    expect((await signUp(email, "second password", "Second")).status).toBe(202);
+    const [first, second] = await waitForMail(email, 2);
+    expect((await verify(linkToken(first!, "verify-email"))).status).toBe(200);
+    const res = await login(email, "first password!");
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.user.name).toBe("First");
+    expectProblem(await login(email, "second password"), 401, "invalid_credentials");
+    expectProblem(await verify(linkToken(second!, "verify-email")), 400, "invalid_token");
+  });
+
+  it("a pending sign-up is 403 for its own password and 401 for any other", async () => {
+    const email = newEmail();
+    expect((await signUp(email, "pending password", "P")).status).toBe(202);
+    expectProblem(await login(email, "pending password"), 403, "email_not_verified");
+    expectProblem(await login(email, "another password"), 401, "invalid_credentials");
+  });
+
+  it("verifying an unverified account ends every session and key made before, and sets the registrant's password", async () => {
+    const email = newEmail();
+    const squatter = await seedConsumer({ email, password: "operator-made password", verified: false, name: "Squatter" });
+    expect((await api("/v1/api-keys", { key: squatter.apiKey })).status).toBe(200);
+    expect((await signUp(email, "the owner's password", "Owner")).status).toBe(202);
+    const mail = (await waitForMail(email)).at(-1)!;
+    expect((await verify(linkToken(mail, "verify-email"))).status).toBe(200);
+    expectProblem(await api("/v1/api-keys", { key: squatter.apiKey }), 401, "invalid_api_key");
+    expectProblem(await login(email, "operator-made password"), 401, "invalid_credentials");
+    const res = await login(email, "the owner's password");
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.user.name).toBe("Owner");
+  });
+
+  it("signing up with a verified address changes nothing, answers as for a new one, and mails the owner a notice", async () => {
+    const email = newEmail();
+    await seedConsumer({ email, password: "the owner's password" });
+    const taken = await signUp(email, "a stranger's password", "Mallory");
+    const fresh = await signUp(newEmail(), "a stranger's password", "Mallory");
+    expect(taken.status).toBe(202);
+    expect(Object.keys(taken.body)).toEqual(Object.keys(fresh.body));
+    const [notice] = await waitForMail(email);
+    expect(notice!.subject).toMatch(/already have/i);
+    expect(notice!.text).not.toMatch(/verify-email/);
+    expect((await login(email, "the owner's password")).status).toBe(200);
+    expectProblem(await login(email, "a stranger's password"), 401, "invalid_credentials");
+  });
+});
+
+describe("forgotten and changed passwords", () => {
+  it("a reset link sets a new password once and ends every session; other addresses get the same answer and no mail", async () => {
+    const account = await seedConsumer();
+    const before = await loggedIn(account.email, account.password);
+    const asked = await api("/v1/consumer/password-reset", { json: { email: account.email }, headers: from() });
+    const unknownEmail = newEmail();
+    const unknown = await api("/v1/consumer/password-reset", { json: { email: unknownEmail }, headers: from() });
+    expect(asked.status).toBe(202);
+    expect(unknown.status).toBe(202);
+    expect(Object.keys(unknown.body)).toEqual(Object.keys(asked.body));
+    const token = linkToken((await waitForMail(account.email)).at(-1)!, "reset-password");
+
+    const done = await api("/v1/consumer/password-reset/confirm", { json: { token, password: "a brand new password" } });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body).toEqual({ status: "password_reset", email: account.email });
+    expect(await stillWorks(before)).toBe(401);
+    expectProblem(await login(account.email, account.password), 401, "invalid_credentials");
+    expect((await login(account.email, "a brand new password")).status).toBe(200);
+    expectProblem(await api("/v1/consumer/password-reset/confirm", { json: { token, password: "yet another one" } }), 400, "invalid_token");
+    expect(await mailsTo(unknownEmail)).toHaveLength(0);
+  });
+
+  it("a newer reset link voids the older; malformed and unknown tokens are 400", async () => {
+    const account = await seedConsumer();
+    for (let i = 0; i < 2; i++) await api("/v1/consumer/password-reset", { json: { email: account.email }, headers: from() });
+    const [older, newer] = (await waitForMail(account.email, 2)).map((m) => linkToken(m, "reset-password"));
+    expectProblem(await api("/v1/consumer/password-reset/confirm", { json: { token: older, password: "new password 1" } }), 400, "invalid_token");
+    expectProblem(await api("/v1/consumer/password-reset/confirm", { json: { token: "short", password: "new password 1" } }), 400, "invalid_token");
+    expect((await api("/v1/consumer/password-reset/confirm", { json: { token: newer, password: "new password 2" } })).status).toBe(200);
+  });
+
+  it("changing the password needs the current one and ends every other session, not this one", async () => {
+    const account = await seedConsumer();
+    const here = await loggedIn(account.email, account.password);
+    const elsewhere = await loggedIn(account.email, account.password);
+    const wrong = await api("/v1/consumer/account/password", {
+      json: { password: "not it", new_password: "changed password" },
+      headers: bearer(here),
+    });
+    expectProblem(wrong, 403, "wrong_password");
+    const res = await api("/v1/consumer/account/password", {
+      json: { password: account.password, new_password: "changed password" },
+      headers: bearer(here),
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ status: "password_changed", sessions_ended: 1 });
+    expect(await stillWorks(here)).toBe(200);
+    expect(await stillWorks(elsewhere)).toBe(401);
+    expect((await login(account.email, "changed password")).status).toBe(200);
+  });
+
+  it("wrong current passwords are bounded per account (429 with Retry-After)", async () => {
+    const account = await seedConsumer();
+    const here = await loggedIn(account.email, account.password);
+    const attempt = () => api("/v1/consumer/account/password", { json: { password: "guess", new_password: "whatever pw" }, headers: bearer(here) });
+    for (let i = 0; i < 5; i++) expectProblem(await attempt(), 403, "wrong_password");
+    const res = await attempt();
+    expectProblem(res, 429, "too_many_attempts");
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});
+
+describe("the account page's operations", () => {
+  it("takes a session, never an API key", async () => {
+    const account = await seedConsumer();
+    for (const path of ["/v1/consumer/account", "/v1/consumer/sessions"]) {
+      expectProblem(await api(path, { key: account.apiKey }), 403, "forbidden");
+      expectProblem(await api(path), 401, "unauthenticated");
+    }
+    expectProblem(await api("/v1/consumer/account/delete", { key: account.apiKey, json: { password: account.password, confirm: "DELETE" } }), 403, "forbidden");
+  });
+
+  it("renames the account", async () => {
+    const account = await seedConsumer();
+    const token = await loggedIn(account.email, account.password);
+    const res = await api("/v1/consumer/account", { method: "PATCH", json: { name: "  Grace Hopper " }, headers: bearer(token) });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ email: account.email, name: "Grace Hopper", realm: "consumer", plan: "free" });
+    expectProblem(await api("/v1/consumer/account", { method: "PATCH", json: { name: "" }, headers: bearer(token) }), 422, "validation_failed");
+  });
+
+  it("moves to a new address only when the new address confirms, with a notice to the old", async () => {
+    const account = await seedConsumer();
+    const token = await loggedIn(account.email, account.password);
+    const next = newEmail();
+    const res = await api("/v1/consumer/account/email", { json: { email: next, password: account.password }, headers: { ...bearer(token), ...from() } });
+    expect(res.status, res.text).toBe(202);
+    expect(res.body).toEqual({ status: "confirmation_sent", email: next });
+    const [notice] = await waitForMail(account.email);
+    expect(notice!.text).toContain(next);
+    expect(notice!.text).not.toMatch(/verify-email/);
+    // Nothing changes before the link is followed.
+    expect((await login(account.email, account.password)).status).toBe(200);
+    const link = linkToken((await waitForMail(next)).at(-1)!, "verify-email");
+    expect((await verify(link)).body).toEqual({ status: "verified", email: next });
+    expectProblem(await login(account.email, account.password), 401, "invalid_credentials");
+    expect((await login(next, account.password)).status).toBe(200);
+    expectProblem(await verify(link), 400, "invalid_token");
+  });
+
+  it("an e-mail change needs the current password, and a taken address gets no link", async () => {
+    const account = await seedConsumer();
+    const other = await seedConsumer();
+    const token = await loggedIn(account.email, account.password);
+    const wrong = await api("/v1/consumer/account/email", { json: { email: newEmail(), password: "nope" }, headers: { ...bearer(token), ...from() } });
+    expectProblem(wrong, 403, "wrong_password");
+    const taken = await api("/v1/consumer/account/email", { json: { email: other.email, password: account.password }, headers: { ...bearer(token), ...from() } });
+    expect(taken.status).toBe(202);
+    await waitForMail(account.email); // the notice to the old address
+    expect(await mailsTo(other.email)).toHaveLength(0);
+  });
+
+  it("lists the live sessions, ends one, and ends all the others", async () => {
+    const account = await seedConsumer();
+    const here = await loggedIn(account.email, account.password);
+    const second = await loggedIn(account.email, account.password);
+    const third = await loggedIn(account.email, account.password);
+    const list = await api("/v1/consumer/sessions", { headers: { ...bearer(here), "user-agent": "ignored on reads" } });
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.total).toBe(3);
+    expect(list.body.items.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
+    const mine = list.body.items.find((s: { current: boolean }) => s.current);
+    const others = list.body.items.filter((s: { current: boolean }) => !s.current);
+    expect(others[0].client_address).toMatch(/^10\./);
+
+    const end = await api(`/v1/consumer/sessions/${others[0].id}/end`, { method: "POST", headers: bearer(here) });
+    expect(end.status, end.text).toBe(200);
+    const alive = [await stillWorks(second), await stillWorks(third)].sort();
+    expect(alive).toEqual([200, 401]);
+
+    const strangers = await seedConsumer();
+    const stranger = await loggedIn(strangers.email, strangers.password);
+    expectProblem(await api(`/v1/consumer/sessions/${mine.id}/end`, { method: "POST", headers: bearer(stranger) }), 404, "not_found");
+    expect(await stillWorks(here)).toBe(200);
+
+    const all = await api("/v1/consumer/sessions/end-others", { method: "POST", headers: bearer(here) });
+    expect(all.body).toEqual({ status: "ended", sessions_ended: 1 });
+    expect([await stillWorks(second), await stillWorks(third)]).toEqual([401, 401]);
+    expect(await stillWorks(here)).toBe(200);
+  });
+});
+
+describe("deleting an account", () => {
+  const remove = (token: string, body: Record<string, unknown>): Promise<ApiResponse> =>
+    api("/v1/consumer/account/delete", { json: body, headers: bearer(token) });
+
+  it("takes the current password and the word DELETE; then the person's data goes and the signed entries stay", async () => {
+    const account = await seedConsumer({ name: "To Be Deleted" });
+    const minted = await api("/v1/consumer/mint", {
+      key: account.apiKey,
+      json: { content_hash: randomUUID().replace(/-/g, "").repeat(2), title: "A private draft", visibility: "public" },
+    });
+    expect(minted.status, minted.text).toBe(201);
+    const protection = minted.body.protection_id as string;
+    expect((await api(`/v1/protections/${protection}`)).status).toBe(200);
+    const token = await loggedIn(account.email, account.password);
+
+    expectProblem(await remove(token, { password: account.password }), 422, "validation_failed");
+    expectProblem(await remove(token, { password: "not it", confirm: "DELETE" }), 403, "wrong_password");
+    const res = await remove(token, { password: account.password, confirm: "DELETE" });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ status: "deleted" });
+    expect(res.headers.get("set-cookie")).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/i);
+
+    expect(await stillWorks(token)).toBe(401);
+    expectProblem(await api("/v1/api-keys", { key: account.apiKey }), 401, "invalid_api_key");
+    expectProblem(await login(account.email, account.password), 401, "invalid_credentials");
+    expect((await api(`/v1/protections/${protection}`)).status).toBe(404);
+    expect((await api(`/v1/portfolios/${account.userId}`)).status).toBe(404);
+    const [goodbye] = await waitForMail(account.email);
+    expect(goodbye!.subject).toMatch(/deleted/i);
+    // The address is free again.
+    expect((await signUp(account.email, "a fresh start pw", "New")).status).toBe(202);
+    expect((await waitForMail(account.email, 2)).at(-1)!.subject).toMatch(/confirm/i);
+  });
+});
+
+describe("what sign-up and its mail may cost us", () => {
+  it("sign-ups are bounded per client address (429 with Retry-After) before any work", async () => {
+    const client = newClient();
+    for (let i = 0; i < 10; i++) expect((await signUp(newEmail(), "a password!", "N", client)).status).toBe(202);
+    const refused = await signUp(newEmail(), "a password!", "N", client);
+    expectProblem(refused, 429, "rate_limited");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Another client is not affected.
+    expect((await signUp(newEmail(), "a password!", "N")).status).toBe(202);
+  });
+
+  it("mail to one address is bounded, whoever asks, and the answer stays the same", async () => {
+    const email = newEmail();
+    for (let i = 0; i < 7; i++) {
+      const res = await api("/v1/consumer/signup", { json: { email, password: "a password!", name: "N" }, headers: from() });
+      expect(res.status).toBe(202);
+    }
+    await waitForMail(email, 5);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await mailsTo(email)).toHaveLength(5);
+  });
+});

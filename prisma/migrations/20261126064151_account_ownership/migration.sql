@@ -1,0 +1,24 @@
+-- AlterTable
+ALTER TABLE "email_tokens" ADD COLUMN "email" TEXT;
+
+-- AlterTable
+ALTER TABLE "sessions" ADD COLUMN "client_address" TEXT;
+ALTER TABLE "sessions" ADD COLUMN "user_agent" TEXT;
+
+-- CreateTable
+CREATE TABLE "registrations" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "email" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "password_hash" TEXT NOT NULL,
+    "token_hash" TEXT NOT NULL,
+    "expires_at" DATETIME NOT NULL,
+    "used_at" DATETIME,
+    "created_at" DATETIME NOT NULL
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "registrations_token_hash_key" ON "registrations"("token_hash");
+
+-- CreateIndex
+CREATE INDEX "registrations_email_created_at_idx" ON "registrations"("email", "created_at");

@@ -1,0 +1,65 @@
+import "server-only";
+import { getDb, type Tx } from "../db";
+import { verifyPassword } from "../crypto/passwords";
+import { emailChangeMessage, emailChangeNotice } from "../mail/messages";
+import { sendMailInBackground } from "../mail/transport";
+import { issueEmailToken, mayMail, throttleClient } from "./account-mail";
+import { normalizeEmail } from "./consumers";
+import { AppError } from "./errors";
+
+/** E-mail change links: sent to the new address, single use, one hour. */
+export const CHANGE_EMAIL_PURPOSE = "change_email";
+export const CHANGE_EMAIL_MINUTES = 60;
+
+const wrongPassword = () =>
+  new AppError("wrong_password", "The current password is wrong.", [{ pointer: "/password", detail: "is not your current password" }]);
+
+/**
+ * Asks to move an account to a new address: the change happens only when the link mailed to the
+ * new address is followed (POST /v1/consumer/verify-email), and the old address gets a notice at
+ * once. Needs the current password, so a session left open cannot hand the account away. The
+ * answer is the same whether or not the new address is free: a taken one simply gets no link.
+ */
+export async function requestEmailChange(input: {
+  userId: string;
+  email: string;
+  password: string;
+  client: string;
+  headers: Record<string, string>;
+}) {
+  await throttleClient("emailChange", input.client, input.headers);
+  const next = normalizeEmail(input.email);
+  const user = await getDb().read.user.findUniqueOrThrow({
+    where: { id: input.userId },
+    select: { id: true, email: true, passwordHash: true },
+  });
+  if (!(await verifyPassword(user.passwordHash, input.password))) throw wrongPassword();
+  if (next === user.email) {
+    throw new AppError("validation_failed", "The request body failed validation; see errors.", [
+      { pointer: "/email", detail: "is already this account's address" },
+    ]);
+  }
+  const taken = await getDb().read.user.findUnique({ where: { email: next }, select: { id: true } });
+  if (!taken && (await mayMail(next))) {
+    const token = await getDb().write((tx) =>
+      issueEmailToken(tx, { userId: user.id, purpose: CHANGE_EMAIL_PURPOSE, minutes: CHANGE_EMAIL_MINUTES, email: next }),
+    );
+    sendMailInBackground(emailChangeMessage(next, token, CHANGE_EMAIL_MINUTES));
+  }
+  if (await mayMail(user.email)) sendMailInBackground(emailChangeNotice(user.email, next));
+  return { status: "confirmation_sent" as const, email: next };
+}
+
+/**
+ * Inside a write transaction: the change a followed link confirms. The new address must still be
+ * free (else the unique e-mail refuses it and the link is void); the account's other pending
+ * changes and any sign-up waiting on the new address are voided. Returns the new address.
+ */
+export async function applyEmailChange(tx: Tx, link: { userId: string; email: string | null }, now: Date): Promise<string> {
+  const email = link.email;
+  if (!email) throw new AppError("invalid_token", "This verification link is invalid, was already used, or has expired.");
+  await tx.user.update({ where: { id: link.userId }, data: { email, updatedAt: now } });
+  await tx.emailToken.updateMany({ where: { userId: link.userId, purpose: CHANGE_EMAIL_PURPOSE, usedAt: null }, data: { usedAt: now } });
+  await tx.registration.updateMany({ where: { email, usedAt: null }, data: { usedAt: now } });
+  return email;
+}

@@ -1,0 +1,159 @@
+import "server-only";
+import { RateLimiterRes } from "rate-limiter-flexible";
+import { getDb } from "../db";
+import { hashPassword, verifyPassword } from "../crypto/passwords";
+import { getLimiter } from "../limits/limiter";
+import { accountDeletedMessage } from "../mail/messages";
+import { sendMailInBackground } from "../mail/transport";
+import { logger } from "../observability/logger.mjs";
+import { realmOfTenantKind } from "./accounts";
+import { endSessions, mayMail } from "./account-mail";
+import { AppError, notFound } from "./errors";
+import { iso } from "./ids";
+import { planOf } from "./quotas";
+import type { SessionPrincipal } from "./principal";
+
+/**
+ * The signed-in person's own account: its name, password, sessions, and its deletion. Every
+ * operation here takes a session (never an API key: a key is for machines, and a leaked one
+ * must not be able to take the account), and those that could hand the account to someone
+ * else ask for the current password again.
+ */
+
+/** Current-password checks per account (password change, deletion): a stolen session cannot guess on. */
+export const PASSWORD_CHECKS_PER_ACCOUNT = 5;
+export const PASSWORD_CHECK_WINDOW_SECONDS = 15 * 60;
+
+const wrongPassword = () =>
+  new AppError("wrong_password", "The current password is wrong.", [{ pointer: "/password", detail: "is not your current password" }]);
+
+/** Checks the account's current password, at most PASSWORD_CHECKS_PER_ACCOUNT failures a window (then 429). */
+async function checkCurrentPassword(userId: string, password: string): Promise<void> {
+  const limiter = getLimiter("password-check", PASSWORD_CHECKS_PER_ACCOUNT, PASSWORD_CHECK_WINDOW_SECONDS);
+  try {
+    await limiter.consume(userId);
+  } catch (err) {
+    if (!(err instanceof RateLimiterRes)) throw err;
+    const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+    throw new AppError("too_many_attempts", `Too many wrong passwords; try again in ${seconds} s.`, undefined, {
+      "retry-after": String(seconds),
+    });
+  }
+  const user = await getDb().read.user.findUniqueOrThrow({ where: { id: userId }, select: { passwordHash: true } });
+  if (!(await verifyPassword(user.passwordHash, password))) throw wrongPassword();
+  await limiter.reward(userId, 1);
+}
+
+export async function getAccount(principal: SessionPrincipal) {
+  const user = await getDb().read.user.findUniqueOrThrow({
+    where: { id: principal.userId },
+    select: { id: true, email: true, name: true, plan: true, createdAt: true, tenant: { select: { kind: true } } },
+  });
+  const realm = realmOfTenantKind(user.tenant.kind);
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    realm,
+    plan: realm === "consumer" ? planOf(user.plan) : null,
+    created_at: iso(user.createdAt),
+  };
+}
+
+/** Renames the person (and their personal tenant; an organisation keeps its own name). */
+export async function renameAccount(principal: SessionPrincipal, name: string) {
+  const now = new Date();
+  await getDb().write(async (tx) => {
+    const user = await tx.user.update({
+      where: { id: principal.userId },
+      data: { name, updatedAt: now },
+      select: { tenant: { select: { kind: true } } },
+    });
+    if (user.tenant.kind === "PERSONAL") await tx.tenant.update({ where: { id: principal.tenantId }, data: { name, updatedAt: now } });
+  });
+  return getAccount(principal);
+}
+
+/** Changes the password (the current one first) and ends every other session of the account. */
+export async function changePassword(principal: SessionPrincipal, input: { password: string; new_password: string }) {
+  await checkCurrentPassword(principal.userId, input.password);
+  const passwordHash = await hashPassword(input.new_password);
+  const now = new Date();
+  const ended = await getDb().write(async (tx) => {
+    await tx.user.update({ where: { id: principal.userId }, data: { passwordHash, updatedAt: now } });
+    return endSessions(tx, principal.userId, now, principal.sessionId);
+  });
+  return { status: "password_changed" as const, sessions_ended: ended };
+}
+
+/** The account's live sessions, newest first; `current` marks the one asking. */
+export async function listSessions(principal: SessionPrincipal) {
+  const rows = await getDb().read.session.findMany({
+    where: { userId: principal.userId, endedAt: null, expiresAt: { gt: new Date() } },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, createdAt: true, expiresAt: true, userAgent: true, clientAddress: true },
+  });
+  const items = rows.map((s) => ({
+    id: s.id,
+    created_at: iso(s.createdAt),
+    expires_at: iso(s.expiresAt),
+    user_agent: s.userAgent,
+    client_address: s.clientAddress,
+    current: s.id === principal.sessionId,
+  }));
+  return { items, total: items.length };
+}
+
+/** Ends one of the account's own sessions (another person's is 404, as an unknown one). */
+export async function endOwnSession(principal: SessionPrincipal, sessionId: string) {
+  const { count } = await getDb().write((tx) =>
+    tx.session.updateMany({ where: { id: sessionId, userId: principal.userId, endedAt: null }, data: { endedAt: new Date() } }),
+  );
+  if (count === 0) {
+    const own = await getDb().read.session.findFirst({ where: { id: sessionId, userId: principal.userId }, select: { id: true } });
+    if (!own) throw notFound("Session");
+  }
+  return { id: sessionId, status: "ended" as const };
+}
+
+/** Ends every session of the account but the one asking ("log out everywhere else"). */
+export async function endOtherSessions(principal: SessionPrincipal) {
+  const ended = await getDb().write((tx) => endSessions(tx, principal.userId, new Date(), principal.sessionId));
+  return { status: "ended" as const, sessions_ended: ended };
+}
+
+/**
+ * Deletes a consumer's account. The person's data goes: their name, address, password hash,
+ * sessions, API keys, pending links, and every protection's record (title, description, file
+ * name, type, size, AI metadata, visibility), so the verify, share and portfolio pages answer
+ * "not found" from then on. What the log holds cannot go: each protection's signed entry (its
+ * id, content hash and category, signed by the account's personal issuer, whose name was never
+ * the person's) stays in the public log and its proofs, as the log's append-only promise
+ * requires. The address is free to sign up again, as a new account.
+ */
+export async function deleteAccount(principal: SessionPrincipal, input: { password: string; confirm: "DELETE" }) {
+  const user = await getDb().read.user.findUniqueOrThrow({
+    where: { id: principal.userId },
+    select: { id: true, email: true, tenantId: true, tenant: { select: { kind: true } } },
+  });
+  if (user.tenant.kind !== "PERSONAL") {
+    throw new AppError("forbidden", "An organisation's owner is removed by the operator (npm run admin), not from the console.");
+  }
+  await checkCurrentPassword(user.id, input.password);
+  await getDb().write(async (tx) => {
+    const now = new Date();
+    await tx.session.deleteMany({ where: { userId: user.id } });
+    await tx.emailToken.deleteMany({ where: { userId: user.id } });
+    await tx.registration.deleteMany({ where: { email: user.email } });
+    await tx.apiKey.deleteMany({ where: { tenantId: user.tenantId } });
+    await tx.protection.deleteMany({ where: { userId: user.id } });
+    await tx.usageCounter.deleteMany({ where: { userId: user.id } });
+    await tx.idempotencyRecord.deleteMany({ where: { tenantId: user.tenantId } });
+    await tx.user.delete({ where: { id: user.id } });
+    // The tenant stays: the log's attestations and the personal issuer belong to it.
+    await tx.tenant.update({ where: { id: user.tenantId }, data: { name: "Deleted account", updatedAt: now } });
+  });
+  logger.info({ tenant: user.tenantId }, "account deleted");
+  if (await mayMail(user.email)) sendMailInBackground(accountDeletedMessage(user.email));
+  return { status: "deleted" as const };
+}

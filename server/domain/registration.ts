@@ -1,0 +1,197 @@
+import "server-only";
+import { getDb, isUniqueViolation, type Tx } from "../db";
+import { hashPassword, verifyPassword } from "../crypto/passwords";
+import { sha256Hex } from "../crypto/hash";
+import { alreadyRegisteredMessage, verificationMessage } from "../mail/messages";
+import { sendMailInBackground } from "../mail/transport";
+import {
+  endSessions,
+  isLinkTokenShaped,
+  issueEmailToken,
+  mayMail,
+  newLinkToken,
+  revokeKeys,
+  takeEmailToken,
+  throttleClient,
+} from "./account-mail";
+import { applyEmailChange, CHANGE_EMAIL_PURPOSE } from "./account-email";
+import { insertConsumer, normalizeEmail } from "./consumers";
+import { AppError } from "./errors";
+import { newId } from "./ids";
+
+/**
+ * Who owns an account is whoever controls its address. A sign-up makes no account: it stores a
+ * registration (the password hash and name it chose) and mails a link to the address. Following
+ * a link makes the account, or sets an unverified one's password and name, from the
+ * registration that link was sent for, and voids every other registration of the address. So a
+ * stranger who signs up first with someone else's address is left with nothing once the owner
+ * follows their own link; and a verified account is never changed by a sign-up.
+ */
+
+/** Verification links: single use, 24 h. */
+export const VERIFY_EMAIL_PURPOSE = "verify_email";
+export const VERIFY_TOKEN_HOURS = 24;
+/** How many of an address's newest pending registrations a login checks its password against. */
+const PENDING_CHECKED = 3;
+
+type Throttled = { client: string; headers: Record<string, string> };
+
+/** The one answer of sign-up and resend, whether or not the address has an account. */
+const sent = (email: string) => ({ status: "verification_sent" as const, email });
+
+const invalidLink = () => new AppError("invalid_token", "This verification link is invalid, was already used, or has expired.");
+
+/** A pending registration's new link, mailed (the registration's earlier link stops working). */
+async function mailRegistrationLink(registration: { id: string; email: string; createdAt: Date }): Promise<void> {
+  const { token, tokenHash } = newLinkToken();
+  await getDb().write((tx) => tx.registration.update({ where: { id: registration.id }, data: { tokenHash } }));
+  sendMailInBackground(verificationMessage(registration.email, token, VERIFY_TOKEN_HOURS, registration.createdAt));
+}
+
+/**
+ * Sign-up. The answer never tells whether the address already had an account (202, same
+ * body, and the password is hashed in every case): a new or unverified address gets a link
+ * for this registration; one with a verified account gets an "you already have an account"
+ * notice and nothing changes. Throttled per client address (429) before any work, and the mail
+ * per target address (silently).
+ */
+export async function signUp(input: { email: string; password: string; name: string } & Throttled) {
+  await throttleClient("signup", input.client, input.headers);
+  const email = normalizeEmail(input.email);
+  const passwordHash = await hashPassword(input.password);
+  const user = await getDb().read.user.findUnique({ where: { email }, select: { emailVerifiedAt: true } });
+  if (!(await mayMail(email))) return sent(email);
+  if (user?.emailVerifiedAt) {
+    sendMailInBackground(alreadyRegisteredMessage(email));
+    return sent(email);
+  }
+  const { token, tokenHash } = newLinkToken();
+  const now = new Date();
+  await getDb().write((tx) =>
+    tx.registration.create({
+      data: {
+        id: newId(),
+        email,
+        name: input.name,
+        passwordHash,
+        tokenHash,
+        expiresAt: new Date(now.getTime() + VERIFY_TOKEN_HOURS * 3600_000),
+        createdAt: now,
+      },
+    }),
+  );
+  sendMailInBackground(verificationMessage(email, token, VERIFY_TOKEN_HOURS, now));
+  return sent(email);
+}
+
+/** The address's pending registrations, newest first: unused and unexpired. */
+function pendingRegistrations(email: string, take: number) {
+  return getDb().read.registration.findMany({
+    where: { email, usedAt: null, expiresAt: { gt: new Date() } },
+    orderBy: { createdAt: "desc" },
+    take,
+    select: { id: true, email: true, passwordHash: true, createdAt: true },
+  });
+}
+
+/**
+ * Sends a new link for the address's newest pending registration (its earlier link stops
+ * working; other registrations' links are untouched). An unverified account made by an
+ * operator, with no registration, gets a link for itself. The same answer for any address.
+ */
+export async function resendVerification(input: { email: string } & Throttled) {
+  await throttleClient("resend", input.client, input.headers);
+  const email = normalizeEmail(input.email);
+  const user = await getDb().read.user.findUnique({ where: { email }, select: { id: true, emailVerifiedAt: true, createdAt: true } });
+  if (user?.emailVerifiedAt) return sent(email);
+  const [newest] = await pendingRegistrations(email, 1);
+  if (newest) {
+    if (await mayMail(email)) await mailRegistrationLink(newest);
+  } else if (user && (await mayMail(email))) {
+    const token = await getDb().write((tx) =>
+      issueEmailToken(tx, { userId: user.id, purpose: VERIFY_EMAIL_PURPOSE, minutes: VERIFY_TOKEN_HOURS * 60 }),
+    );
+    sendMailInBackground(verificationMessage(email, token, VERIFY_TOKEN_HOURS, user.createdAt));
+  }
+  return sent(email);
+}
+
+/**
+ * Whether a password is that of one of the address's newest pending registrations (a login on
+ * an address with no account yet: 403 "confirm first" rather than 401). With none, it spends
+ * the time of one check, as a login of an unknown address does.
+ */
+export async function pendingRegistrationMatches(email: string, password: string): Promise<boolean> {
+  const pending = await pendingRegistrations(email, PENDING_CHECKED);
+  if (pending.length === 0) return verifyPassword(null, password);
+  for (const r of pending) if (await verifyPassword(r.passwordHash, password)) return true;
+  return false;
+}
+
+/**
+ * Inside a write transaction: the account a registration's link makes, or the unverified one it
+ * takes over (its password and name replaced, every session and key made before revoked: they
+ * were made by someone who never proved the address). Every other registration of the address
+ * is voided. A verified account already holding the address voids the link instead.
+ */
+async function completeRegistration(tx: Tx, registration: { email: string; name: string; passwordHash: string }, now: Date) {
+  const { email, name, passwordHash } = registration;
+  await tx.registration.updateMany({ where: { email, usedAt: null }, data: { usedAt: now } });
+  const user = await tx.user.findUnique({ where: { email }, select: { id: true, tenantId: true, emailVerifiedAt: true } });
+  if (user?.emailVerifiedAt) throw invalidLink();
+  if (!user) {
+    await insertConsumer(tx, { email, passwordHash, name, plan: "free", verifiedAt: now, now });
+    return;
+  }
+  await tx.user.update({ where: { id: user.id }, data: { passwordHash, name, emailVerifiedAt: now, updatedAt: now } });
+  await tx.tenant.update({ where: { id: user.tenantId }, data: { name, updatedAt: now } });
+  await tx.emailToken.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: now } });
+  await endSessions(tx, user.id, now);
+  await revokeKeys(tx, user.tenantId, now);
+}
+
+/** Inside a write transaction: an operator-made unverified account confirmed by its own link. */
+async function confirmAccount(tx: Tx, userId: string, now: Date): Promise<string> {
+  const user = await tx.user.findUniqueOrThrow({
+    where: { id: userId },
+    select: { id: true, tenantId: true, email: true, emailVerifiedAt: true },
+  });
+  if (!user.emailVerifiedAt) {
+    await tx.user.update({ where: { id: user.id }, data: { emailVerifiedAt: now, updatedAt: now } });
+    await endSessions(tx, user.id, now);
+    await revokeKeys(tx, user.tenantId, now);
+  }
+  return user.email;
+}
+
+/**
+ * Follows a link sent to confirm an address: a registration's, an operator-made account's, or
+ * an e-mail change's. Single use; unknown, used or expired is 400 invalid_token, and so is the
+ * link of an address another verified account took meanwhile.
+ */
+export async function verifyEmail(input: { token: string }) {
+  if (!isLinkTokenShaped(input.token)) throw invalidLink();
+  const now = new Date();
+  const tokenHash = sha256Hex(input.token);
+  try {
+    return await getDb().write(async (tx) => {
+      const registration = await tx.registration.findUnique({ where: { tokenHash } });
+      if (registration) {
+        if (registration.usedAt || registration.expiresAt.getTime() <= now.getTime()) throw invalidLink();
+        // Conditional on still unused, so two concurrent uses cannot both succeed.
+        const { count } = await tx.registration.updateMany({ where: { id: registration.id, usedAt: null }, data: { usedAt: now } });
+        if (count !== 1) throw invalidLink();
+        await completeRegistration(tx, registration, now);
+        return { status: "verified" as const, email: registration.email };
+      }
+      const row = await takeEmailToken(tx, input.token, [VERIFY_EMAIL_PURPOSE, CHANGE_EMAIL_PURPOSE], now);
+      if (!row) throw invalidLink();
+      const email = row.purpose === CHANGE_EMAIL_PURPOSE ? await applyEmailChange(tx, row, now) : await confirmAccount(tx, row.userId, now);
+      return { status: "verified" as const, email };
+    });
+  } catch (err) {
+    // Two links for one address followed at once: the second finds the address taken.
+    if (isUniqueViolation(err)) throw invalidLink();
+    throw err;
+  }
+}
