@@ -12,7 +12,10 @@ export interface LoadResult {
   errors: number;
 }
 
-/** What to send. Templates vary per request: CONTENT_HASH becomes 64 fresh hex digits, ID a random entry of ids. */
+/**
+ * What to send. Templates vary per request: CONTENT_HASH becomes 64 fresh hex digits, UNIQUE 16
+ * fresh hex digits (a fresh e-mail address, say), ID a random entry of ids.
+ */
 export interface Workload {
   url: string;
   /** Several servers, each taking an equal share of the connections (the bench's own round-robin). */
@@ -28,11 +31,19 @@ export interface Workload {
   idField?: string;
   /** Send a fresh Idempotency-Key with every request, as a careful client does. */
   idempotencyKeys?: boolean;
+  /**
+   * Send each request as if from a client address of its own (X-Forwarded-For, believed by a
+   * server started with HALLMARK_TRUSTED_PROXIES=1): many people, not one client's budget.
+   */
+  manyClients?: boolean;
   connections: number;
   seconds: number;
 }
 
 export const generator = hasWrk() ? "wrk" : "autocannon";
+
+/** A random IPv4 address in 10.0.0.0/8. */
+const randomAddress = () => `10.${randomBytes(3).join(".")}`;
 
 async function loadAutocannon(w: Workload): Promise<LoadResult> {
   const pick = () => w.ids![Math.floor(Math.random() * w.ids!.length)]!;
@@ -52,9 +63,19 @@ async function loadAutocannon(w: Workload): Promise<LoadResult> {
           : {}),
         setupRequest: (req) => ({
           ...req,
-          ...(w.idempotencyKeys ? { headers: { ...req.headers, "idempotency-key": randomBytes(16).toString("hex") } } : {}),
+          ...(w.idempotencyKeys || w.manyClients
+            ? {
+                headers: {
+                  ...req.headers,
+                  ...(w.idempotencyKeys ? { "idempotency-key": randomBytes(16).toString("hex") } : {}),
+                  ...(w.manyClients ? { "x-forwarded-for": randomAddress() } : {}),
+                },
+              }
+            : {}),
           ...(w.pathTemplate ? { path: w.pathTemplate.replace("ID", pick()) } : {}),
-          ...(w.bodyTemplate ? { body: w.bodyTemplate.replace("CONTENT_HASH", randomBytes(32).toString("hex")) } : {}),
+          ...(w.bodyTemplate
+            ? { body: w.bodyTemplate.replace("CONTENT_HASH", randomBytes(32).toString("hex")).replace("UNIQUE", randomBytes(8).toString("hex")) }
+            : {}),
         }),
       },
     ],

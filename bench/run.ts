@@ -59,7 +59,14 @@ const LATENCY_SECONDS = Number(values["latency-seconds"]);
 const CONNECTIONS = 32;
 const SMALL = 1000;
 
-type Creds = { api_key: string; issuer_id: string; consumer_key: string; sample_ids: string[] };
+type Creds = {
+  api_key: string;
+  issuer_id: string;
+  consumer_key: string;
+  consumer_email: string;
+  consumer_password: string;
+  sample_ids: string[];
+};
 
 function seed(dataDir: string, leaves: number, databaseUrl?: string): Creds {
   const out = execFileSync("node_modules/.bin/tsx", ["--conditions=react-server", "bench/seed.ts", "--leaves", String(leaves)], {
@@ -404,9 +411,11 @@ async function overhead(): Promise<string[]> {
   const dirs = [0, 1].map((i) => fs.mkdtempSync(path.join(os.tmpdir(), `hallmark-bench-o${i}-`)));
   for (const d of dirs) migrate(d);
   const creds = dirs.map((d) => seed(d, SMALL));
+  // Sign-up and login come from many people, each from an address of their own (X-Forwarded-For).
+  const env = { HALLMARK_TRUSTED_PROXIES: "1" };
   const servers = [
-    await startServer(dirs[0]!, { logFile: path.join(dirs[0]!, "server.log") }),
-    await startServer(dirs[1]!, { root: other, logFile: path.join(dirs[1]!, "server.log") }),
+    await startServer(dirs[0]!, { env, logFile: path.join(dirs[0]!, "server.log") }),
+    await startServer(dirs[1]!, { env, root: other, logFile: path.join(dirs[1]!, "server.log") }),
   ];
   try {
     const post = (i: number, url: string, body: string, key: string, extra = {}) => ({
@@ -442,8 +451,24 @@ async function overhead(): Promise<string[]> {
       connections: CONNECTIONS,
       seconds: SECONDS,
     });
+    const anonymous = (i: number, url: string, body: string) => ({ ...post(i, url, body, ""), headers: { "content-type": "application/json" }, manyClients: true });
+    const login = (i: number) =>
+      anonymous(i, "/v1/consumer/login", JSON.stringify({ email: creds[i]!.consumer_email, password: creds[i]!.consumer_password }));
+    const signup = (i: number) =>
+      anonymous(i, "/v1/consumer/signup", JSON.stringify({ email: "bench-UNIQUE@example.org", password: "bench password", name: "Bench" }));
     const c = await compare(
-      { attest: attest(0), attestOther: attest(1), mint: mint(0), mintOther: mint(1), bundle: bundle(0), bundleOther: bundle(1) },
+      {
+        attest: attest(0),
+        attestOther: attest(1),
+        mint: mint(0),
+        mintOther: mint(1),
+        bundle: bundle(0),
+        bundleOther: bundle(1),
+        login: login(0),
+        loginOther: login(1),
+        signup: signup(0),
+        signupOther: signup(1),
+      },
       ROUNDS,
     );
     const r = c.mean;
@@ -452,6 +477,8 @@ async function overhead(): Promise<string[]> {
       `  POST /v1/attestations: ${fmt(r.attest)} vs ${fmt(r.attestOther)}; ratio ${fmtRatio(c.ratio("attest", "attestOther"))}`,
       `  POST /v1/consumer/mint: ${fmt(r.mint)} vs ${fmt(r.mintOther)}; ratio ${fmtRatio(c.ratio("mint", "mintOther"))}`,
       `  proof bundle, log of ${SMALL.toLocaleString("en")}: ${fmt(r.bundle)} vs ${fmt(r.bundleOther)}; ratio ${fmtRatio(c.ratio("bundle", "bundleOther"))}`,
+      `  POST /v1/consumer/login: ${fmt(r.login)} vs ${fmt(r.loginOther)}; ratio ${fmtRatio(c.ratio("login", "loginOther"))}`,
+      `  POST /v1/consumer/signup: ${fmt(r.signup)} vs ${fmt(r.signupOther)}; ratio ${fmtRatio(c.ratio("signup", "signupOther"))}`,
     ];
   } finally {
     for (const s of servers) await s.stop();

@@ -47,9 +47,11 @@ async function main() {
     select: { id: true },
   });
   // A creator on the Pro plan (no monthly limit) with a key whose limits the load cannot reach, for the mint benchmark.
+  const creatorEmail = `bench-${randomBytes(6).toString("hex")}@example.org`;
+  const creatorPassword = randomBytes(12).toString("hex");
   const creator = await createConsumer({
-    email: `bench-${randomBytes(6).toString("hex")}@example.org`,
-    password: randomBytes(12).toString("hex"),
+    email: creatorEmail,
+    password: creatorPassword,
     name: "Bench Creator",
     plan: "pro",
     verified: true,
@@ -63,7 +65,14 @@ async function main() {
     dailyQuota: 1_000_000_000,
   });
   console.log(
-    JSON.stringify({ api_key: apiKey, issuer_id: issuer.id, consumer_key: consumerKey.secret, sample_ids: rows.map((r) => r.id) }),
+    JSON.stringify({
+      api_key: apiKey,
+      issuer_id: issuer.id,
+      consumer_key: consumerKey.secret,
+      consumer_email: creatorEmail,
+      consumer_password: creatorPassword,
+      sample_ids: rows.map((r) => r.id),
+    }),
   );
   await db.close();
 }
