@@ -61,26 +61,26 @@ export async function signUp(input: { email: string; password: string; name: str
   const passwordHash = await hashPassword(input.password);
   const user = await getDb().read.user.findUnique({ where: { email }, select: { emailVerifiedAt: true } });
   if (!(await mayMail(email))) return sent(email);
-  if (user?.emailVerifiedAt) {
-    sendMailInBackground(alreadyRegisteredMessage(email));
-    return sent(email);
-  }
+  const taken = Boolean(user?.emailVerifiedAt);
   const { token, tokenHash } = newLinkToken();
   const now = new Date();
+  // Written for a taken address too, born used and holding nothing the stranger chose (its
+  // link is never sent): the same write, so the same time, whatever the address.
   await getDb().write((tx) =>
     tx.registration.create({
       data: {
         id: newId(),
         email,
-        name: input.name,
-        passwordHash,
+        name: taken ? "" : input.name,
+        passwordHash: taken ? "" : passwordHash,
         tokenHash,
         expiresAt: new Date(now.getTime() + VERIFY_TOKEN_HOURS * 3600_000),
+        usedAt: taken ? now : null,
         createdAt: now,
       },
     }),
   );
-  sendMailInBackground(verificationMessage(email, token, VERIFY_TOKEN_HOURS, now));
+  sendMailInBackground(taken ? alreadyRegisteredMessage(email) : verificationMessage(email, token, VERIFY_TOKEN_HOURS, now));
   return sent(email);
 }
 
