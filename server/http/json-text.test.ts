@@ -47,6 +47,23 @@ describe("parseJsonText", () => {
     expect(parseJsonText(ok)).toEqual(JSON.parse(ok));
   });
 
+  it("refuses nesting past MAX_JSON_DEPTH before parsing, with a pointer to the first value past it", () => {
+    const arrays = (n: number) => "[".repeat(n) + "]".repeat(n);
+    const objects = (n: number) => '{"a~/":'.repeat(n) + "1" + "}".repeat(n);
+    expect(parseJsonText(arrays(64))).toBeTruthy();
+    expect(parseJsonText(objects(64))).toBeTruthy();
+    for (const [text, pointer] of [
+      [arrays(65), "/0".repeat(64)],
+      [objects(65), "/a~0~1".repeat(64)],
+      [arrays(100_000), "/0".repeat(64)],
+      [objects(20_000), "/a~0~1".repeat(64)],
+    ] as const) {
+      const err = refusal(text);
+      expect(err.code).toBe("validation_failed");
+      expect(err.errors).toEqual([{ pointer, detail: "is nested deeper than 64 levels of arrays and objects" }]);
+    }
+  });
+
   it("refuses what is not JSON as malformed_json", () => {
     for (const text of ["", "{", "{'a':1}", "[1,]", "nul", "// c\n1", "NaN"]) expect(refusal(text).code).toBe("malformed_json");
   });

@@ -3,6 +3,7 @@ import { visit } from "jsonc-parser";
 import { hasLoneSurrogate } from "@/lib/verify/encoding";
 import { AppError, type FieldError } from "../domain/errors";
 import { jsonPointer } from "../domain/json-pointer";
+import { jsonDepthExcess, MAX_JSON_DEPTH } from "../json-depth.mjs";
 
 const MAX_REPORTED = 20;
 
@@ -74,12 +75,20 @@ function ijsonProblems(text: string): FieldError[] {
 }
 
 /**
- * The one parse of JSON a client sent (a /v1 body, a tRPC call's input). Malformed JSON is 415
- * malformed_json. JSON that is not I-JSON (RFC 7493: see ijsonProblems) is 422
- * validation_failed with a pointer to each problem: Hallmark stores and signs exactly what it
- * was sent, or refuses it, never a value a parser silently changed.
+ * The one parse of JSON a client sent (a /v1 body, a tRPC call's input). Text that nests arrays
+ * and objects deeper than MAX_JSON_DEPTH is 422 validation_failed with a pointer to the first
+ * value past the bound, before anything parses it (everything after recurses once per level).
+ * Malformed JSON is 415 malformed_json. JSON that is not I-JSON (RFC 7493: see ijsonProblems)
+ * is 422 validation_failed with a pointer to each problem: Hallmark stores and signs exactly
+ * what it was sent, or refuses it, never a value a parser silently changed.
  */
 export function parseJsonText(text: string): unknown {
+  const tooDeep = jsonDepthExcess(text);
+  if (tooDeep) {
+    throw new AppError("validation_failed", `The JSON nests deeper than ${MAX_JSON_DEPTH} levels; see errors.`, [
+      { pointer: jsonPointer(tooDeep), detail: `is nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects` },
+    ]);
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
