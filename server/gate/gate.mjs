@@ -6,6 +6,7 @@
 // It reads headers only, never a body, so it costs the hot paths a few microseconds.
 import crypto from "node:crypto";
 import { createRequire } from "node:module";
+import { jsonDepthExcess } from "../json-depth.mjs";
 import { resolveClientAddress } from "./client-address.mjs";
 import { crossOriginRefusal } from "./same-origin.mjs";
 import { kindOfPath, securityHeaders } from "./security-headers.mjs";
@@ -19,12 +20,16 @@ const ALLOWED = new Set(ALLOWED_METHODS);
 const PAGE_METHODS = ["GET", "HEAD", "OPTIONS"];
 
 // Next.js's own check of the Next-Router-State-Tree header (sent with client-side navigations):
-// a header it cannot parse makes it throw mid-render, a 500. Pinned with Next.js's version.
+// a header it cannot parse makes it throw mid-render, a 500. Pinned with Next.js's version. The
+// header is JSON (percent-encoded) that Next.js validates and walks recursively: it is held to
+// the nesting bound of every JSON a client sends first (a real one nests two levels per route
+// segment).
 const { parseAndValidateFlightRouterState } = createRequire(import.meta.url)(
   "next/dist/server/app-render/parse-and-validate-flight-router-state.js",
 );
 const routerStateIsValid = (value) => {
   try {
+    if (typeof value === "string" && jsonDepthExcess(decodeURIComponent(value))) return false;
     parseAndValidateFlightRouterState(value);
     return true;
   } catch {

@@ -102,6 +102,20 @@ describe("the gate", () => {
     expect((await request(https.url, "/dashboard", { headers: { rsc: "1", "next-router-state-tree": valid } })).status).toBe(200);
   });
 
+  it("refuses a router state nested past the JSON bound before Next.js's recursive check reads it", async () => {
+    // Each route segment nests two levels: ["segment", {children: …}].
+    const nested = (segments: number) => {
+      let state: unknown = ["__PAGE__", {}];
+      for (let i = 0; i < segments; i++) state = ["s", { children: state }];
+      return encodeURIComponent(JSON.stringify(state));
+    };
+    const status = async (state: string) =>
+      (await request(https.url, "/dashboard", { headers: { rsc: "1", "next-router-state-tree": state } })).status;
+    expect(await status(nested(31))).toBe(200); // 64 levels
+    expect(await status(nested(32))).toBe(400);
+    expect(await status("[".repeat(8000) + "]".repeat(8000))).toBe(400);
+  });
+
   it("refuses paths whose percent-encoding does not decode or that have dot-segments, and lets well-formed ones through", async () => {
     for (const path of ["/v1/attestations/%ff%fe", "/v1/foo/%E0%A4%A", "/verify/%ff", "/%", "/a%zz"]) {
       const res = await request(https.url, path);
