@@ -3,6 +3,9 @@ import { NextRequest } from "next/server";
 import { AppError } from "../domain/errors";
 import { readBodyText } from "./body";
 
+/** The one body type next-auth is handed (what next-auth/react's signIn and signOut send). */
+const FORM = "application/x-www-form-urlencoded";
+
 /**
  * The next-auth actions the app uses (next-auth/react's signIn with redirect: false, and
  * signOut). Everything else next-auth could serve (its own sign-in, error and verify pages, GET
@@ -16,7 +19,9 @@ const SERVED: Record<string, readonly string[]> = {
 /**
  * Screens a request to /api/auth/* before next-auth sees it, and returns the request it should
  * get: a served action, and for a POST a form body (what next-auth/react sends) read under /v1's
- * size cap. Failures are AppErrors (the route answers them as problem+json).
+ * size cap, declared to next-auth as a bare form type. next-auth reads JSON from any body whose
+ * type merely mentions application/json (a parameter will do), so it is never handed one: no
+ * JSON from a client reaches it. Failures are AppErrors (the route answers them as problem+json).
  */
 export async function screenAuthRequest(req: NextRequest, action: string): Promise<NextRequest> {
   const methods = Object.keys(SERVED).filter((m) => SERVED[m]!.includes(action));
@@ -28,9 +33,11 @@ export async function screenAuthRequest(req: NextRequest, action: string): Promi
   }
   if (req.method !== "POST") return req;
   const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/x-www-form-urlencoded") {
+  if (type !== FORM) {
     throw new AppError("unsupported_media_type", "Send the body as application/x-www-form-urlencoded.");
   }
   const body = await readBodyText(req);
-  return new NextRequest(req.url, { method: "POST", headers: req.headers, body, signal: req.signal });
+  const headers = new Headers(req.headers);
+  headers.set("content-type", FORM);
+  return new NextRequest(req.url, { method: "POST", headers, body, signal: req.signal });
 }
