@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb } from "../db";
+import { jsonDepthExcess } from "../json-depth.mjs";
 import { toAttestationView, type AttestationView } from "./attestations";
 import { AppError, notFound } from "./errors";
 import { iso, isUuid } from "./ids";
@@ -28,7 +29,10 @@ const encodeCursor = (createdAt: Date, id: string) => Buffer.from(JSON.stringify
 
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   try {
-    const [t, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    const text = Buffer.from(cursor, "base64url").toString("utf8");
+    // A cursor this API wrote nests one level: a deeper one is not, and no parser reads it.
+    if (jsonDepthExcess(text, 1)) throw new Error("not a cursor");
+    const [t, id] = JSON.parse(text) as unknown[];
     // A time outside what a Date can hold (|t| > 8.64e15 ms) is not one this API wrote either.
     const createdAt = typeof t === "number" && Number.isSafeInteger(t) ? new Date(t) : null;
     if (createdAt && !Number.isNaN(createdAt.getTime()) && typeof id === "string" && id.length <= 64) return { createdAt, id };
