@@ -119,13 +119,13 @@ async function vitest(project, env, label, files = []) {
 // runs in lanes, each a Vitest process of its own, side by side. A side lane's file appends
 // nothing to the suite's log (tests in the main lane check that a refused request leaves its
 // size as it was): it has a log of its own, or it only reads the suite's, or its requests are
-// on keys of its own and append nothing. The main lane holds the rest. The fuzz file runs
-// alone afterwards: it accounts for every row each table gains while it runs.
+// on keys of its own and append nothing. The main lane holds the rest. The alone lane runs
+// afterwards, its files one at a time: each accounts for every row each table gains while it runs.
 const sideLanes = [
   ["limits", "monitor"],
   ["log-rotation", "backup"],
 ].map((lane) => lane.map((n) => `e2e/api/${n}.test.ts`));
-const aloneLane = ["e2e/api/fuzz.test.ts"];
+const aloneLane = ["e2e/api/fuzz.test.ts", "e2e/api/deep-json.test.ts"];
 
 async function restSuite(env, label) {
   if (onlyFiles.length) return vitest("rest", env, label, onlyFiles);
