@@ -3,6 +3,7 @@
 // cookies and bodies that range from almost right to garbage. Deterministic for a seed.
 import fc from "fast-check";
 import { hasLoneSurrogate } from "@/lib/verify/encoding";
+import { MAX_JSON_DEPTH } from "@/server/json-depth.mjs";
 import type { ProcedureTarget, RouteTarget } from "./inventory";
 import type { World } from "./world";
 
@@ -140,6 +141,44 @@ function plausible(world: World, ids: string[]): Record<string, fc.Arbitrary<unk
   };
 }
 
+/**
+ * How one level of nesting opens and closes: an array, an object, either after a sibling (its
+ * index or name is then not the first), brackets in a string and an escaped member name.
+ */
+const LEVELS: [open: string, close: string][] = [
+  ["[", "]"],
+  ['{"a":', "}"],
+  ["[1,", "]"],
+  ['{"x":"]}","a":', "}"],
+  ['{"\\\\":', "}"],
+];
+
+/**
+ * JSON nested around the bound every reader holds client JSON to (MAX_JSON_DEPTH, just under,
+ * at and past it) and far past it (what would exhaust a recursive parser's stack): arrays,
+ * objects and the two mixed, in a repeating pattern of levels, alone or as the value of one of
+ * the target's fields; its innermost value is sometimes missing (the text is then not JSON, but
+ * its nesting is met first). Kept under the body cap, so it is the nesting that is met, not the size.
+ */
+function deepText(names: string[]): fc.Arbitrary<string> {
+  return fc
+    .tuple(
+      fc.array(fc.nat(LEVELS.length - 1), { minLength: 1, maxLength: 3 }),
+      fc.constantFrom(MAX_JSON_DEPTH - 1, MAX_JSON_DEPTH, MAX_JSON_DEPTH + 1, 4 * MAX_JSON_DEPTH, 7_000, 20_000, 100_000),
+      fc.constantFrom("1", "[]", "{}", '"x"', ""),
+      fc.option(fc.constantFrom(...names)),
+    )
+    .map(([pattern, depth, inner, field]) => {
+      const size = pattern.reduce((n, i) => n + LEVELS[i]![0].length + LEVELS[i]![1].length, 0) / pattern.length;
+      const n = Math.min(depth, Math.floor((250 * 1024) / size));
+      const levels = Array.from({ length: n }, (_, i) => LEVELS[pattern[i % pattern.length]!]!);
+      const opens = levels.map(([open]) => open).join("");
+      const closes = levels.map(([, close]) => close).reverse();
+      const core = opens + inner + closes.join("");
+      return field === null ? core : `{${JSON.stringify(field)}:${core}}`;
+    });
+}
+
 /** A JSON text: mostly an object of the target's own field names, with plausible or hostile values; sometimes worse. */
 function bodyText(world: World, ids: string[], fields: string[]): fc.Arbitrary<string> {
   const value = hostileJson(world, ids);
@@ -176,6 +215,7 @@ function bodyText(world: World, ids: string[], fields: string[]): fc.Arbitrary<s
         '{"a":'.repeat(3000) + "1" + "}".repeat(3000),
       ),
     },
+    { weight: 1, arbitrary: deepText(names) },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b).toString("latin1")) },
     { weight: 1, arbitrary: fc.constantFrom("", "{}", "[]", "null", '"x"', "a=1&b=2", `{"x":"${"a".repeat(300 * 1024)}"}`) },
   );
