@@ -3,6 +3,7 @@ import type { AnyProcedure } from "@trpc/server";
 import { z, type ZodType } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from "zod-openapi";
 import { ERRORS, type ErrorCode } from "../domain/errors";
+import { MAX_JSON_DEPTH } from "../json-depth.mjs";
 import { appRouter } from "./root";
 import { REST_TAGS, type ProcedureMeta, type RestOperation } from "./rest-operation";
 import { ZProblem } from "./schemas/common";
@@ -163,7 +164,7 @@ export function openApiDocument(serverUrl: string) {
         description: [
           "Content attestation and verification: Ed25519-signed attestations of SHA-256 hashes, recorded in an append-only Merkle transparency log that anyone can check without trusting Hallmark (C2SP tlog-checkpoint, tlog-tiles, tlog-witness, tlog-proof).",
           "",
-          "Every error is RFC 9457 problem+json with a stable `code`. A method a path does not serve answers 405 method_not_allowed (with Allow), a path no operation serves 404 not_found. Bodies are JSON (UTF-8, at most 256 KiB).",
+          `Every error is RFC 9457 problem+json with a stable \`code\`. A method a path does not serve answers 405 method_not_allowed (with Allow), a path no operation serves 404 not_found. Bodies are JSON (UTF-8, at most 256 KiB), nesting arrays and objects at most ${MAX_JSON_DEPTH} levels deep: a deeper one is 422 validation_failed, its pointer naming the first value past the bound.`,
         ].join("\n"),
       },
       servers: [{ url: serverUrl }],
