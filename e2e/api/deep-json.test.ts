@@ -45,6 +45,7 @@ function expectDepthRefusal(res: { status: number; body: any; text: string }, po
 describe("JSON nested past the bound", () => {
   let orgKey: string;
   let consumerKey: string;
+  let session: string;
   let cookie: string;
   let issuerId: string;
   const consumerScopes: ReadonlySet<string> = new Set(CONSUMER_SCOPES);
@@ -54,7 +55,8 @@ describe("JSON nested past the bound", () => {
     issuerId = (await createIssuer(orgKey)).id;
     const consumer = await seedConsumer();
     consumerKey = consumer.apiKey;
-    cookie = `next-auth.session-token=${await sessionToken(consumer.email, consumer.password)}`;
+    session = await sessionToken(consumer.email, consumer.password);
+    cookie = `next-auth.session-token=${session}`;
   });
 
   it("takes a payload as deep as a payload may be, and lets a body exactly at the bound through to validation", async () => {
@@ -85,10 +87,14 @@ describe("JSON nested past the bound", () => {
       Object.entries(item)
         .filter(([, op]) => op.requestBody?.content["application/json"])
         .map(([method, op]) => {
-          const scopes = op.security?.flatMap((s) => s.apiKey ?? []) ?? [];
-          // The key of the kind that holds the operation's scope; none where the operation needs none.
-          const key = scopes.length === 0 ? undefined : scopes.every((s) => consumerScopes.has(s)) ? consumerKey : orgKey;
-          return { method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, randomUUID()), key };
+          const security = op.security ?? [];
+          const open = security.some((s) => Object.keys(s).length === 0);
+          const scopes = security.find((s) => s.apiKey)?.apiKey;
+          // What the operation takes: nothing where it needs nothing, else a key of the kind that
+          // holds its scope, else (session-only operations) the session.
+          const key = open || !scopes ? undefined : scopes.every((s) => consumerScopes.has(s)) ? consumerKey : orgKey;
+          const headers: Record<string, string> = !open && !scopes ? { authorization: `Bearer ${session}` } : {};
+          return { method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, randomUUID()), key, headers };
         }),
     );
     const paths = operations.map((o) => o.path);
@@ -102,7 +108,7 @@ describe("JSON nested past the bound", () => {
           method: op.method,
           key: op.key,
           raw: deep.text,
-          headers: { "content-type": "application/json" },
+          headers: { ...op.headers, "content-type": "application/json" },
           instance: n++ % baseUrls.length,
         });
         expectProblem(res, 422, "validation_failed");
