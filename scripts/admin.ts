@@ -25,7 +25,7 @@ import { z } from "zod";
 import { getDb } from "@/server/db";
 import { createConsumer, PLANS } from "@/server/domain/consumers";
 import { createOrganization } from "@/server/domain/tenants";
-import { getLogInfo } from "@/server/domain/log";
+import { getLogInfo, getWitnessing } from "@/server/domain/log";
 import { MIN_OVERLAP_MS, rotateLogKey } from "@/server/log/log-identity";
 import { backup, Refusal, restore } from "./backup";
 
@@ -138,7 +138,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === "witnesses") {
-    const { witnessing, tree_size } = await getLogInfo();
+    const [{ tree_size }, witnessing] = await Promise.all([getLogInfo(), getWitnessing()]);
     if (values.json) console.log(JSON.stringify(witnessing));
     else if (!witnessing) console.log("No witnesses: HALLMARK_WITNESS_POLICY is not set.");
     else {

@@ -18,6 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { readEnv, type HallmarkEnv } from "@/server/env.mjs";
+import { copyToPrivateFile, createPrivateFile, makePrivateDir, PRIVATE_FILE_MODE } from "@/server/private-files.mjs";
 import { openPrivateKey } from "@/server/crypto/key-custody";
 import { getMasterKey } from "@/server/crypto/master-key";
 
@@ -149,6 +150,10 @@ export async function backup(target: string, opts: { includeMasterKey: boolean }
   const tmp = `${file}.tmp-${process.pid}`;
   const tmpKey = `${keyCopy}.tmp-${process.pid}`;
   try {
+    // It holds what the database holds (password and key hashes, sealed private keys): owner-only
+    // from its creation (SQLite writes the pages into the file as it is, mode included).
+    fs.rmSync(tmp, { force: true });
+    createPrivateFile(tmp);
     const db = new Database(source, { readonly: true, fileMustExist: true, timeout: 5000 });
     try {
       // All pages in one step, under one read transaction: a consistent snapshot that writers,
@@ -167,11 +172,9 @@ export async function backup(target: string, opts: { includeMasterKey: boolean }
     } finally {
       copy.close();
     }
-    // It holds what the database holds (password and key hashes, sealed private keys): owner only.
-    fs.chmodSync(tmp, 0o600);
     fsyncFile(tmp);
     if (keyText !== undefined) {
-      fs.writeFileSync(tmpKey, keyText, { mode: 0o600, flag: "wx" });
+      fs.writeFileSync(tmpKey, keyText, { mode: PRIVATE_FILE_MODE, flag: "wx" });
       fsyncFile(tmpKey);
       fs.renameSync(tmpKey, keyCopy);
     }
@@ -257,9 +260,10 @@ export function restore(from: string): RestoreResult {
   const tmpKey = `${key.name}.restore-${process.pid}`;
   let done = false;
   try {
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.mkdirSync(dataDir, { recursive: true });
-    fs.copyFileSync(src, tmp, fs.constants.COPYFILE_EXCL);
+    makePrivateDir(path.dirname(target));
+    makePrivateDir(dataDir);
+    // Owner-only whatever the backup file's mode (a copy with fs.copyFileSync would take it over).
+    copyToPrivateFile(src, tmp);
     const db = new Database(tmp, { fileMustExist: true });
     let inspection: Inspection;
     try {
@@ -269,7 +273,7 @@ export function restore(from: string): RestoreResult {
     }
     fsyncFile(tmp);
     if (installKey) {
-      fs.writeFileSync(tmpKey, fs.readFileSync(keyCopy), { mode: 0o600, flag: "wx" });
+      fs.writeFileSync(tmpKey, fs.readFileSync(keyCopy), { mode: PRIVATE_FILE_MODE, flag: "wx" });
       fsyncFile(tmpKey);
       fs.renameSync(tmpKey, key.name);
     }

@@ -11,6 +11,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { readEnv } from "../server/env.mjs";
+import { createPrivateFile, makePrivateDir } from "../server/private-files.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const prismaBin = path.join(root, "node_modules", ".bin", "prisma");
@@ -103,7 +104,13 @@ async function pendingMigrations(env) {
 async function deploy() {
   const env = readEnv();
   if (process.argv.includes("--if-needed") && (await pendingMigrations(env)).length === 0) return;
-  if (env.dbKind === "sqlite") fs.mkdirSync(env.dataDir, { recursive: true });
+  if (env.dbKind === "sqlite") {
+    // The database (and so its -wal and -shm) owner-only from the start, before Prisma opens it.
+    const file = env.databaseUrl.replace(/^file:/, "");
+    makePrivateDir(env.dataDir);
+    makePrivateDir(path.dirname(path.resolve(file)));
+    createPrivateFile(file);
+  }
   const config = env.dbKind === "sqlite" ? "prisma/sqlite.config.ts" : "prisma/postgres.config.ts";
   prisma(["migrate", "deploy", "--config", config], { DATABASE_URL: env.databaseUrl }, "quiet");
 }

@@ -1,6 +1,5 @@
 import "server-only";
 import { processWide } from "./process-wide";
-import fs from "node:fs";
 import type BetterSqlite3 from "better-sqlite3";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
@@ -10,6 +9,7 @@ import { PrismaClient as SqliteClient, type Prisma } from "./generated/sqlite/cl
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { getConfig } from "./config";
 import { readPragmas, type SqliteSizes } from "./sqlite-pragmas.mjs";
+import { createPrivateFile, makePrivateDir } from "./private-files.mjs";
 
 /** Both generated clients have the same model API; the SQLite one names the type. */
 export type Client = SqliteClient;
@@ -88,7 +88,9 @@ const lockStatements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Stateme
 
 function openSqlite(url: string): Database {
   const file = url.replace(/^file:/, "");
-  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  makePrivateDir(path.dirname(path.resolve(file)));
+  // Owner-only from its creation: SQLite creates the -wal and -shm with the database file's mode.
+  createPrivateFile(file);
   const handles = { file, writer: { connection: null } };
   const writer = new SqliteClient({ adapter: new SqliteAdapter(url, false, handles.writer) });
   // A second connection for reads: under WAL it sees only committed transactions.

@@ -241,7 +241,7 @@ describe("verifications", () => {
     expect(junk.body.checks[0]).toEqual({ name: "checkpoint_signature", result: "fail", reason: "attestation must be an object" });
   });
 
-  it("counts concurrent verifications exactly, on the pack and on the protection", async () => {
+  it("counts concurrent verifications exactly: each on the pack, each verifying organisation once on the protection", async () => {
     const p = await publicProtection("digital-art", "public");
     const { apiKey: key } = await seedOrg();
     const ip = (await packsOf(key))["design-ip-registration"]!;
@@ -254,11 +254,23 @@ describe("verifications", () => {
     // Each answer saw its own increment: the counts it reports are 1..N, once each.
     expect(answers.map((a) => a.body.pack.verifications_count).sort((x, y) => x - y)).toEqual(Array.from({ length: N }, (_, i) => i + 1));
     expect((await api(`/v1/attestation-packs/${ip.id}`, { key })).body.verifications_count).toBe(N);
-    expect((await api(`/v1/protections/${p.protectionId}`)).body.verification_count).toBe(N);
-    const own = await api("/v1/consumer/protections", { key: p.consumer.apiKey });
-    expect(own.body.items[0].verification_count).toBe(N);
+    // One organisation posting the same public bundle again and again is one verifier.
+    expect((await api(`/v1/protections/${p.protectionId}`)).body.verification_count).toBe(1);
     const recorded = await api(`/v1/verifications?pack_id=${ip.id}&limit=100`, { key });
     expect(recorded.body.total).toBe(N);
+    // Three more organisations, each verifying it three times at once, with a pack or without.
+    const others = await Promise.all([seedOrg(), seedOrg(), seedOrg()]);
+    const more = await Promise.all(
+      others.flatMap((o, j) =>
+        Array.from({ length: 3 }, (_, i) =>
+          verify(o.apiKey, i === 0 ? { bundle: p.bundle } : { bundle: p.bundle, content_hash: p.hash }, (i + j) % baseUrls.length),
+        ),
+      ),
+    );
+    for (const a of more) expect(a.status, a.text).toBe(201);
+    expect((await api(`/v1/protections/${p.protectionId}`)).body.verification_count).toBe(4);
+    const own = await api("/v1/consumer/protections", { key: p.consumer.apiKey });
+    expect(own.body.items[0].verification_count).toBe(4);
   });
 
   it("another tenant's attestation or pack is 404, exactly like an unknown one", async () => {

@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { getConfig } from "../config";
+import { makePrivateDir } from "../private-files.mjs";
 
 let master: Buffer | undefined;
 
@@ -20,7 +21,7 @@ export function getMasterKey(): Buffer {
   const { masterKey, dataDir } = getConfig();
   if (masterKey) return (master = decode(masterKey));
   const file = path.join(dataDir, "master.key");
-  fs.mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   try {
     fs.writeFileSync(file, crypto.randomBytes(32).toString("base64") + "\n", { flag: "wx", mode: 0o600 });
   } catch (err) {

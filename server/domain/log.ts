@@ -85,7 +85,12 @@ async function timestampingView() {
   };
 }
 
-async function witnessingView() {
+/**
+ * The witnesses' state, each with its last error as the witness or the network reported it
+ * (addresses, other systems' messages): for operators (`npm run admin -- witnesses`). The public
+ * answer (getLogInfo) leaves the errors out and says only how many attempts in a row failed.
+ */
+export async function getWitnessing() {
   const policy = witnessPolicy();
   if (!policy) return null;
   const db = getDb();
@@ -111,9 +116,14 @@ async function witnessingView() {
   };
 }
 
+async function publicWitnessing() {
+  const all = await getWitnessing();
+  return all && { ...all, witnesses: all.witnesses.map(({ last_error: _, ...w }) => w) };
+}
+
 export async function getLogInfo() {
   const id = await getLogIdentity();
-  const [latest, witnessing, timestamping] = await Promise.all([getLatestCheckpoint(), witnessingView(), timestampingView()]);
+  const [latest, witnessing, timestamping] = await Promise.all([getLatestCheckpoint(), publicWitnessing(), timestampingView()]);
   return {
     origin: id.origin,
     tree_size: Number(latest.treeSize),

@@ -86,8 +86,9 @@ const claimedId = (bundle: unknown): string | null => {
 /**
  * Verifies an attestation of the caller's tenant (by id) or any proof bundle (as given) with
  * lib/verify against this log's key, then applies the pack's rules, and records the run.
- * The pack's count and the protection's count go up in the same transaction as the record,
- * each by one conditional UPDATE ... SET n = n + 1, so concurrent runs are counted exactly.
+ * The pack's count (every run) and the protection's count (its first run by this tenant) go up
+ * in the same transaction as the record, each by one UPDATE ... SET n = n + 1, so concurrent runs
+ * are counted exactly.
  */
 export async function runVerification({ tenantId, input }: { tenantId: string; input: RunVerificationInput }): Promise<VerificationView> {
   let pack: PackRow | null = null;
@@ -131,8 +132,14 @@ export async function runVerification({ tenantId, input }: { tenantId: string; i
         select: { verificationsCount: true, name: true, revision: true },
       });
     }
-    // Only a bundle that verified is known to be that attestation, so only then does its protection count.
-    if (protectionId) await tx.protection.update({ where: { id: protectionId }, data: { verificationCount: { increment: 1 } } });
+    // Only a bundle that verified is known to be that attestation, so only then does its protection
+    // count, and once per verifying tenant: the row of the pair is inserted at most once (a unique
+    // key, ON CONFLICT DO NOTHING, so racing runs of one tenant add one), and only its insertion counts.
+    if (protectionId) {
+      const first =
+        await tx.$executeRaw`INSERT INTO protection_verifiers (protection_id, tenant_id) VALUES (${protectionId}, ${tenantId}) ON CONFLICT DO NOTHING`;
+      if (first > 0) await tx.protection.update({ where: { id: protectionId }, data: { verificationCount: { increment: 1 } } });
+    }
     await tx.verification.create({
       data: {
         id,

@@ -147,8 +147,10 @@ async function witnessOne(w: PolicyWitness & { url: string }, cp: Checkpoint): P
   });
   if (!claimed) return;
   const failures = claimed.failures;
-  const fail = (detail: string) =>
-    db.write((tx) =>
+  const fail = (detail: string) => {
+    // For the operator: the public log answer counts failures but never says why.
+    logger.warn({ witness: w.name, failures: failures + 1, detail }, "witness attempt failed");
+    return db.write((tx) =>
       tx.witnessState.update({
         where: { witnessKey: key },
         data: {
@@ -159,6 +161,7 @@ async function witnessOne(w: PolicyWitness & { url: string }, cp: Checkpoint): P
         },
       }),
     );
+  };
   try {
     let old = claimed.cosignedSize === null ? 0 : Number(claimed.cosignedSize);
     // A 409 names the size the witness holds: one more try from there.

@@ -5,6 +5,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
 import { getConfig } from "../config";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-files.mjs";
 
 /** One message as Hallmark sends it: plain text plus a simple HTML alternative. */
 export interface MailMessage {
@@ -38,12 +39,13 @@ export async function sendMail(message: MailMessage): Promise<void> {
   outbox ??= nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   const info = await outbox.sendMail(envelope);
   const dir = outboxDir();
-  await fs.mkdir(dir, { recursive: true });
+  // Owner-only, as the files in it: each holds a link that signs its reader in.
+  await fs.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${crypto.randomUUID()}.eml`);
-  await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+  await fs.writeFile(file, info.message as Buffer, { mode: PRIVATE_FILE_MODE, flag: "wx" });
   // The .eml is quoted-printable; a plain copy beside it keeps its links copyable by hand.
   const txt = file.replace(/\.eml$/, ".txt");
-  await fs.writeFile(txt, `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}`, { mode: 0o600 });
+  await fs.writeFile(txt, `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}`, { mode: PRIVATE_FILE_MODE, flag: "wx" });
   // The file, never the recipient or the text: the log holds no address and no link with a token.
   logger.info({ file, txt }, "no HALLMARK_SMTP_URL: mail written to the outbox");
 }

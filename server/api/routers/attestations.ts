@@ -9,6 +9,9 @@ import { createAttestationBatch, MAX_BATCH_BODY_BYTES, MAX_BATCH_ITEMS } from ".
 import { parseIdempotencyKey, requestHashOf } from "../../domain/idempotency";
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "../schemas/idempotency";
 import { ZIdInput } from "../schemas/common";
+import { RESERVED_PAYLOAD_TYPE_PREFIX, refuseReservedPayloadTypes } from "../../domain/payload-types";
+
+const RESERVED_TYPES = `A payload whose \`type\` begins with "${RESERVED_PAYLOAD_TYPE_PREFIX}" (any case) is refused with 422 reserved_payload_type: those types are Hallmark's own (a creator's protection is "hallmark.protection/v1").`;
 
 export const attestationsRouter = router({
   create: scopedProcedure("attestations:write")
@@ -21,16 +24,16 @@ export const attestationsRouter = router({
         input: "body",
         status: 201,
         summary: "Sign and log an attestation",
-        description:
-          "Signs the payload with the issuer's active key (RFC 8785 canonical JSON, Ed25519) and appends it to the transparency log; answered once its checkpoint is committed.",
-        problems: ["not_found", "issuer_not_active"],
+        description: `Signs the payload with the issuer's active key (RFC 8785 canonical JSON, Ed25519) and appends it to the transparency log; answered once its checkpoint is committed. ${RESERVED_TYPES}`,
+        problems: ["not_found", "issuer_not_active", "reserved_payload_type"],
       },
     })
     .input(ZCreateAttestationInput)
     .output(ZAttestation)
-    .mutation(({ ctx, input }) =>
-      createAttestation({ tenantId: ctx.principal.tenantId, issuerId: input.issuer_id, payload: input.payload }),
-    ),
+    .mutation(({ ctx, input }) => {
+      refuseReservedPayloadTypes([{ at: "/payload", payload: input.payload }]);
+      return createAttestation({ tenantId: ctx.principal.tenantId, issuerId: input.issuer_id, payload: input.payload });
+    }),
   createBatch: scopedProcedure("attestations:write")
     .meta({
       rest: {
@@ -42,8 +45,8 @@ export const attestationsRouter = router({
         maxBodyBytes: MAX_BATCH_BODY_BYTES,
         status: 201,
         summary: "Sign and log many attestations in one request",
-        description: `Up to ${MAX_BATCH_ITEMS} items (a body of at most ${MAX_BATCH_BODY_BYTES / 1024 / 1024} MiB), each signed like POST /v1/attestations and logged together, in order, with contiguous log indexes; answered once all of them are in a committed checkpoint. Any invalid item (its payload, an unknown or suspended issuer) refuses the whole batch with 422 and a pointer per problem (/items/17/payload), and nothing is written. One request of the key's budgets.`,
-        problems: ["idempotency_key_reused", "invalid_parameter"],
+        description: `Up to ${MAX_BATCH_ITEMS} items (a body of at most ${MAX_BATCH_BODY_BYTES / 1024 / 1024} MiB), each signed like POST /v1/attestations and logged together, in order, with contiguous log indexes; answered once all of them are in a committed checkpoint. Any invalid item (its payload, an unknown or suspended issuer) refuses the whole batch with 422 and a pointer per problem (/items/17/payload), and nothing is written. One request of the key's budgets. ${RESERVED_TYPES}`,
+        problems: ["idempotency_key_reused", "invalid_parameter", "reserved_payload_type"],
         headers: [IDEMPOTENCY_HEADER],
         responseHeaders: [REPLAYED_HEADER],
         response: ZAttestationBatch,
@@ -52,6 +55,7 @@ export const attestationsRouter = router({
     .input(ZCreateAttestationBatchInput)
     .output(z.object({ attestations: z.array(ZAttestation), replayed: z.boolean() }))
     .mutation(({ ctx, input }) => {
+      refuseReservedPayloadTypes(input.items.map((item, i) => ({ at: `/items/${i}/payload`, payload: item.payload })));
       const key = parseIdempotencyKey(ctx.idempotencyKey);
       return createAttestationBatch({
         tenantId: ctx.principal.tenantId,

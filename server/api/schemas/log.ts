@@ -29,8 +29,10 @@ export const ZLogInfo = z
             cosigned_tree_size: ZCount.nullable(),
             cosigned_at: time,
             last_attempt_at: time,
-            last_error: z.string().nullable(),
-            failures: ZCount,
+            failures: ZCount.meta({
+              description:
+                "Attempts in a row that failed (0 once it cosigns again). Why they failed is for the log's operators (npm run admin -- witnesses), not in this answer.",
+            }),
             next_attempt_at: time,
           }),
         ),
