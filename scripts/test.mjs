@@ -122,7 +122,7 @@ async function vitest(project, env, label, files = []) {
 // on keys of its own and append nothing. The main lane holds the rest. The fuzz file runs
 // alone afterwards: it accounts for every row each table gains while it runs.
 const sideLanes = [
-  ["limits", "monitor"],
+  ["limits", "monitor", "plan-budgets"],
   ["log-rotation", "backup"],
 ].map((lane) => lane.map((n) => `e2e/api/${n}.test.ts`));
 const aloneLane = ["e2e/api/fuzz.test.ts"];
