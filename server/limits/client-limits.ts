@@ -77,3 +77,8 @@ export async function consumeEndpointLimits(
     );
   }
 }
+
+/** An endpoint's budget per client address alone, whoever asks (the account flows that send mail). */
+export function consumeClientLimit(policy: EndpointPolicy, client: string, headers: Record<string, string>): Promise<void> {
+  return consumeEndpointLimits(policy, { client, tenantId: null }, headers);
+}
