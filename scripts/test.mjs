@@ -122,7 +122,7 @@ async function vitest(project, env, label, files = []) {
 // on keys of its own and append nothing. The main lane holds the rest. The alone lane runs
 // afterwards, its files one at a time: each accounts for every row each table gains while it runs.
 const sideLanes = [
-  ["limits", "monitor"],
+  ["limits", "monitor", "plan-budgets"],
   ["log-rotation", "backup"],
 ].map((lane) => lane.map((n) => `e2e/api/${n}.test.ts`));
 const aloneLane = ["e2e/api/fuzz.test.ts", "e2e/api/deep-json.test.ts"];

@@ -32,6 +32,12 @@ export type HallmarkEnv = {
   sqliteCacheMb: number;
   /** How much of the SQLite file each connection maps, in MB; 0 maps nothing (server/sqlite-pragmas.mjs). */
   sqliteMmapMb: number;
+  /** Lookups per minute, per client address and per account (server/limits/client-limits.ts). */
+  lookupsPerMinute: number;
+  /** Certificates per minute, per client address and per account. */
+  certificatesPerMinute: number;
+  /** Exports per hour, per client address and per account. */
+  exportsPerHour: number;
 };
 export function readEnv(source?: Record<string, string | undefined>): HallmarkEnv;
 export function readEnvOrExit(): HallmarkEnv;

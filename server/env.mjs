@@ -49,6 +49,10 @@ const ZEnv = z.object({
   HALLMARK_SQLITE_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
   // SQLite's own ceiling on a map is just under 2 GiB (SQLITE_MAX_MMAP_SIZE, 0x7fff0000).
   HALLMARK_SQLITE_MMAP_MB: z.coerce.number().int().min(0).max(2047).default(0),
+  // The expensive endpoints' budgets, each per client address and per account (server/limits/client-limits.ts).
+  HALLMARK_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  HALLMARK_CERTIFICATES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  HALLMARK_EXPORTS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10),
 });
 
 /** @typedef {import("./env.d.mts").HallmarkEnv} HallmarkEnv */
@@ -104,6 +108,9 @@ export function readEnv(source = process.env) {
     heapMb: e.HALLMARK_HEAP_MB,
     sqliteCacheMb: e.HALLMARK_SQLITE_CACHE_MB,
     sqliteMmapMb: e.HALLMARK_SQLITE_MMAP_MB,
+    lookupsPerMinute: e.HALLMARK_LOOKUPS_PER_MINUTE,
+    certificatesPerMinute: e.HALLMARK_CERTIFICATES_PER_MINUTE,
+    exportsPerHour: e.HALLMARK_EXPORTS_PER_HOUR,
   };
 }
 

@@ -183,7 +183,7 @@ describe("certificates", () => {
     expect(broken.stderr).toContain("FAIL malformed_certificate");
   });
 
-  it("limits each client address, with RateLimit headers; an API key spends its own budget instead", async () => {
+  it("limits each client address, with RateLimit headers, whether or not a key is sent", async () => {
     const client = newClient();
     const id = "0190a0a0-0000-7000-8000-000000000000";
     const first = await api(`/v1/protections/${id}/certificate.pdf`, { headers: { "x-forwarded-for": client } });
@@ -199,7 +199,12 @@ describe("certificates", () => {
     expect(Number(refused[0]!.headers.get("retry-after"))).toBeGreaterThan(0);
     const { apiKey } = await seedConsumer();
     const keyed = await api(`/v1/protections/${id}/certificate.pdf`, { key: apiKey, headers: { "x-forwarded-for": client } });
-    expectProblem(keyed, 404, "not_found");
+    expectProblem(keyed, 429, "rate_limited");
+    expectProblem(
+      await api(`/v1/protections/${id}/certificate.pdf`, { key: apiKey, headers: { "x-forwarded-for": newClient() } }),
+      404,
+      "not_found",
+    );
   });
 
   it("answers an unknown or malformed id with a problem", async () => {

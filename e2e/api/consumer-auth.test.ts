@@ -218,20 +218,21 @@ describe("consumer sign-up, verification, login and logout", () => {
     expect(await mailsTo(unknownEmail)).toHaveLength(0);
   });
 
-  it("throttles failed logins per account: 429 with Retry-After, even for the right password", async () => {
+  it("throttles failed logins per account and address: 429 with Retry-After, even for the right password", async () => {
     const email = newEmail();
+    const client = newClient();
     await seedConsumer({ email, password: PASSWORD });
-    for (let i = 0; i < 5; i++) expectProblem(await login(email, `wrong-${i}-password`), 401, "invalid_credentials");
+    for (let i = 0; i < 5; i++) expectProblem(await login(email, `wrong-${i}-password`, { client }), 401, "invalid_credentials");
     for (const password of ["wrong again!", PASSWORD]) {
-      const blocked = await login(email, password);
+      const blocked = await login(email, password, { client });
       expectProblem(blocked, 429, "too_many_attempts");
       expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(Number(blocked.headers.get("retry-after"))).toBeLessThanOrEqual(15 * 60);
     }
     // An unknown address is throttled exactly the same way.
     const ghost = newEmail();
-    for (let i = 0; i < 5; i++) expectProblem(await login(ghost, "wrong password"), 401, "invalid_credentials");
-    expectProblem(await login(ghost, "wrong password"), 429, "too_many_attempts");
+    for (let i = 0; i < 5; i++) expectProblem(await login(ghost, "wrong password", { client }), 401, "invalid_credentials");
+    expectProblem(await login(ghost, "wrong password", { client }), 429, "too_many_attempts");
   });
 
   it("a successful login resets the account's failure count", async () => {

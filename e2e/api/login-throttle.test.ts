@@ -1,7 +1,9 @@
-// The login throttle holds however many attempts arrive at once and however they are batched:
-// at most 5 password checks per account and 20 per client address in a window (on two
-// instances, through the shared limiter). A check shows as 401 (wrong) or 200 (right); an
-// attempt refused before the check, as 429.
+// The login throttle holds however many attempts arrive at once and however they are batched
+// (on two instances, through the shared limiter): in a window, at most 5 password checks per
+// client address and account, 20 per client address, and 50 per account, of which addresses that
+// have failed against it may spend only the first 10. Strangers' failures do not lock the owner
+// out: the right password from an address that has not failed still works. A check shows as 401
+// (wrong) or 200 (right); an attempt refused before the check, as 429.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, baseUrls, expectProblem } from "./helpers";
@@ -21,14 +23,54 @@ function tally(statuses: number[]) {
 }
 
 describe("login throttle under concurrency and batching", () => {
-  it("100 concurrent logins for one account, from 100 addresses, check exactly 5 passwords", async () => {
+  it("100 concurrent logins for one account, from 100 addresses, check exactly 50 passwords", async () => {
     const email = newEmail();
     await seedConsumer({ email, password: PASSWORD });
     const attempts = Array.from({ length: 100 }, (_, i) => login(email, `wrong-${i}`, newClient(), i % baseUrls.length));
     const t = tally((await Promise.all(attempts)).map((r) => r.status));
-    expect(t).toEqual({ checked: 5, refused: 95, other: [] });
+    expect(t).toEqual({ checked: 50, refused: 50, other: [] });
     // The account's budget is spent: the right password is refused too, from a fresh address.
     expectProblem(await login(email, PASSWORD, newClient()), 429, "too_many_attempts");
+  });
+
+  it("30 concurrent logins for one account, from one address, check exactly 5 passwords", async () => {
+    const email = newEmail();
+    await seedConsumer({ email, password: PASSWORD });
+    const client = newClient();
+    const attempts = Array.from({ length: 30 }, (_, i) => login(email, `wrong-${i}`, client, i % baseUrls.length));
+    expect(tally((await Promise.all(attempts)).map((r) => r.status))).toEqual({ checked: 5, refused: 25, other: [] });
+    const blocked = await login(email, PASSWORD, client);
+    expectProblem(blocked, 429, "too_many_attempts");
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(blocked.headers.get("retry-after"))).toBeLessThanOrEqual(15 * 60);
+  });
+
+  it("a stranger's failures lock out only the stranger: the owner logs in from an address that has not failed", async () => {
+    const email = newEmail();
+    await seedConsumer({ email, password: PASSWORD });
+    const stranger = newClient();
+    for (let i = 0; i < 5; i++) expectProblem(await login(email, `guess-${i}`, stranger), 401, "invalid_credentials");
+    expectProblem(await login(email, PASSWORD, stranger), 429, "too_many_attempts");
+    expect((await login(email, PASSWORD, newClient())).status).toBe(200);
+    // The owner's own typos from the owner's address are still allowed up to the pair's budget.
+    const owner = newClient();
+    for (let i = 0; i < 4; i++) expectProblem(await login(email, `typo-${i}`, owner), 401, "invalid_credentials");
+    expect((await login(email, PASSWORD, owner)).status).toBe(200);
+  });
+
+  it("past 10 failures for an account, only addresses that have not failed against it are checked, once each", async () => {
+    const email = newEmail();
+    await seedConsumer({ email, password: PASSWORD });
+    const strangers = Array.from({ length: 5 }, newClient);
+    for (const s of strangers) for (let i = 0; i < 2; i++) expectProblem(await login(email, "guess", s), 401, "invalid_credentials");
+    // 10 failures: every address that failed is refused now, even with the right password.
+    for (const s of strangers) expectProblem(await login(email, PASSWORD, s), 429, "too_many_attempts");
+    // A fresh address is checked once; after its failure it is refused too.
+    const fresh = newClient();
+    expectProblem(await login(email, "guess", fresh), 401, "invalid_credentials");
+    expectProblem(await login(email, "guess", fresh), 429, "too_many_attempts");
+    // The owner, from an address that has not failed, gets in.
+    expect((await login(email, PASSWORD, newClient())).status).toBe(200);
   });
 
   it("30 concurrent logins from one address, to 30 accounts, check exactly 20 passwords", async () => {
@@ -72,10 +114,11 @@ describe("login throttle under concurrency and batching", () => {
   it("logins through tRPC spend the same budget as REST logins", async () => {
     const email = newEmail();
     await seedConsumer({ email, password: PASSWORD });
+    const client = newClient();
     const viaTrpc = () =>
-      api("/api/trpc/consumerAuth.login", { json: { email, password: "wrong" }, headers: { "x-forwarded-for": newClient() } });
+      api("/api/trpc/consumerAuth.login", { json: { email, password: "wrong" }, headers: { "x-forwarded-for": client } });
     const statuses = (await Promise.all(Array.from({ length: 20 }, viaTrpc))).map((r) => r.status);
     expect(tally(statuses)).toEqual({ checked: 5, refused: 15, other: [] });
-    expectProblem(await login(email, PASSWORD, newClient()), 429, "too_many_attempts");
+    expectProblem(await login(email, PASSWORD, client), 429, "too_many_attempts");
   });
 });

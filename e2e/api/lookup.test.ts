@@ -90,7 +90,7 @@ describe("lookup by content hash", () => {
     }
   });
 
-  it("limits each client address, with RateLimit headers; an API key spends its own budget instead", async () => {
+  it("limits each client address, with RateLimit headers, whether or not a key is sent", async () => {
     const client = newClient();
     const hash = randomContentHash();
     const first = await lookup(`content_hash=${hash}`, { "x-forwarded-for": client });
@@ -104,11 +104,13 @@ describe("lookup by content hash", () => {
     expectProblem(refused[0]!, 429, "rate_limited");
     expect(Number(refused[0]!.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(refused[0]!.headers.get("ratelimit")).toMatch(/^"lookup";r=0;t=\d+$/);
-    // Another address is not affected, and neither is an API key from the spent one.
+    // Another address is not affected; a key from the spent one is refused too (and spends its own limits).
     expect((await lookup(`content_hash=${hash}`)).status).toBe(200);
     const { apiKey } = await seedOrg();
     const keyed = await lookup(`content_hash=${hash}`, { "x-forwarded-for": client, "x-api-key": apiKey });
-    expect(keyed.status).toBe(200);
-    expect(keyed.headers.get("ratelimit-policy")).toMatch(/^"minute";q=\d+;w=60, "day"/);
+    expectProblem(keyed, 429, "rate_limited");
+    expect(keyed.headers.get("ratelimit-policy")).toMatch(
+      /^"minute";q=\d+;w=60, "day";q=\d+;w=86400, "lookup";q=\d+;w=60, "lookup-account"/,
+    );
   });
 });

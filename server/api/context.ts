@@ -34,3 +34,6 @@ export function createContext(principal: Principal | null, headers?: HeaderSourc
     responseHeaders,
   };
 }
+
+/** Who spends an expensive endpoint's budgets (consumeEndpointLimits): the client address, and the account of a key or session. */
+export const callerOf = (ctx: Context) => ({ client: ctx.clientAddress, tenantId: ctx.principal?.tenantId ?? null });

@@ -46,13 +46,15 @@ function commonProblems(op: RestOperation, scoped: boolean): ErrorCode[] {
   return codes;
 }
 
-/** A response header; none is sent on every answer (the rate-limit ones only when a key authenticated). */
+/** A response header; none is sent on every answer (the rate-limit ones only when a budget was spent). */
 const header = (description: string) => z.string().optional().meta({ description });
 const RATE_LIMIT_HEADERS = {
   RateLimit: header(
-    "IETF RateLimit header (draft-ietf-httpapi-ratelimit-headers): the key's remaining requests in this window and seconds until it resets. Sent when an API key authenticated the request.",
+    'IETF RateLimit header (draft-ietf-httpapi-ratelimit-headers): requests left in a policy\'s window and seconds until it resets, e.g. "minute";r=599;t=60. Sent when an API key or a session authenticated the request (the policy of the key, or of the account\'s sessions, closest to refusing), and by lookups, certificates and exports (their per-address policy, and "<name>-account" for a caller with a key or a session).',
   ),
-  "RateLimit-Policy": header("The key's limit and window, e.g. 60;w=60."),
+  "RateLimit-Policy": header(
+    'The policies spent, each its quota and window in seconds, e.g. "minute";q=600;w=60, "day";q=100000;w=86400, "lookup";q=120;w=60, "lookup-account";q=120;w=60.',
+  ),
 };
 const RETRY_AFTER = { "Retry-After": header("Seconds to wait before trying again.") };
 

@@ -3,7 +3,7 @@ import { logger } from "../observability/logger.mjs";
 import { getDb } from "../db";
 import { verifyPassword } from "../crypto/passwords";
 import { RateLimiterRes } from "rate-limiter-flexible";
-import { getLimiter, type Limiter } from "../limits/limiter";
+import { getLimiter } from "../limits/limiter";
 import { normalizeEmail } from "./consumers";
 import { AppError } from "./errors";
 import { pendingRegistrationMatches } from "./registration";
@@ -15,9 +15,21 @@ export const ORGANIZATION_REALM = "organization";
 export type Realm = typeof CONSUMER_REALM | typeof ORGANIZATION_REALM;
 export const realmOfTenantKind = (kind: string): Realm => (kind === "ORGANIZATION" ? ORGANIZATION_REALM : CONSUMER_REALM);
 
-/** Login throttling: password checks per account (e-mail) and per client address, in a fixed window (the right password gives its check back). */
-export const LOGIN_ACCOUNT_FAILURES = 5;
+/**
+ * Login throttling, in fixed windows of LOGIN_WINDOW_SECONDS; the right password gives its check back,
+ * so these count failures:
+ * - LOGIN_PAIR_FAILURES per (client address, account): a stranger's failures lock out only the
+ *   stranger's address, never the owner's;
+ * - LOGIN_CLIENT_FAILURES per client address, over every account;
+ * - per account (the normalised e-mail, existing or not), against guessing from many addresses:
+ *   once LOGIN_ACCOUNT_FAILURES are spent, only addresses that have not failed against the account
+ *   in the window are checked (one check each, as the pair counts it), and past
+ *   LOGIN_ACCOUNT_MAX_FAILURES none is. Locking an owner out takes that many addresses.
+ */
+export const LOGIN_PAIR_FAILURES = 5;
 export const LOGIN_CLIENT_FAILURES = 20;
+export const LOGIN_ACCOUNT_FAILURES = 10;
+export const LOGIN_ACCOUNT_MAX_FAILURES = 50;
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
 
 export interface ConsumerUserView {
@@ -49,33 +61,60 @@ function limiterError(err: unknown): AppError {
   });
 }
 
+/** The login budgets (LOGIN_* above), one process-wide limiter each. */
+const loginLimiters = () => ({
+  perClient: getLimiter("login-attempt-client", LOGIN_CLIENT_FAILURES, LOGIN_WINDOW_SECONDS),
+  perPair: getLimiter("login-attempt-pair", LOGIN_PAIR_FAILURES, LOGIN_WINDOW_SECONDS),
+  perAccount: getLimiter("login-attempt-account", LOGIN_ACCOUNT_MAX_FAILURES, LOGIN_WINDOW_SECONDS),
+});
+type LoginLimiters = ReturnType<typeof loginLimiters>;
+
+/** The pair counter's key: the client address and the account, which neither can forge into the other. */
+const pairKey = (client: string, email: string) => `${client.length}:${client}:${email}`;
+
 /**
- * Takes one password check from the client's and the account's budgets, or throws 429. The
- * counters are consumed atomically (in memory, or in Redis across instances), so however many
- * attempts arrive at once, and however they are batched, at most LOGIN_* of them get this far
- * in a window. An attempt refused for the account gives the client's unit back: no password
- * was checked.
+ * Takes one password check from the client's, the pair's and the account's budgets, or throws 429.
+ * The counters are consumed atomically (in memory, or in Redis across instances), so however many
+ * attempts arrive at once, and however they are batched, at most LOGIN_* of them get this far in a
+ * window. An attempt refused gives back what it took from the budgets before the one that refused
+ * it: no password was checked.
  */
-async function reserveLoginAttempt(perClient: Limiter, client: string, perAccount: Limiter, email: string): Promise<void> {
+async function reserveLoginAttempt(l: LoginLimiters, client: string, email: string): Promise<void> {
+  const pair = pairKey(client, email);
   try {
-    await perClient.consume(client);
+    await l.perClient.consume(client);
   } catch (err) {
     throw limiterError(err);
   }
+  let pairRes: RateLimiterRes;
   try {
-    await perAccount.consume(email);
+    pairRes = await l.perPair.consume(pair);
   } catch (err) {
-    await perClient.reward(client, 1);
+    await l.perClient.reward(client, 1);
     throw limiterError(err);
+  }
+  let accountRes: RateLimiterRes;
+  try {
+    accountRes = await l.perAccount.consume(email);
+  } catch (err) {
+    await Promise.all([l.perClient.reward(client, 1), l.perPair.reward(pair, 1)]);
+    throw limiterError(err);
+  }
+  // Past the account's first failures, an address that has failed against it already waits until
+  // its own failures or the account's expire, whichever is first.
+  if (accountRes.consumedPoints > LOGIN_ACCOUNT_FAILURES && pairRes.consumedPoints > 1) {
+    await Promise.all([l.perClient.reward(client, 1), l.perPair.reward(pair, 1), l.perAccount.reward(email, 1)]);
+    throw tooMany(Math.max(1, Math.ceil(Math.min(pairRes.msBeforeNext, accountRes.msBeforeNext) / 1000)));
   }
 }
 
 /**
  * Checks e-mail and password, then starts a session. Every attempt is reserved against the
- * account's and the client address's budgets (LOGIN_* above) before the password is checked;
- * once either is spent, every attempt (even a correct one) is 429 until the window ends. The
- * right password gives its attempt back, so the budgets count failures, and a successful login
- * clears the account's count.
+ * client address's, the (address, account) pair's and the account's budgets (LOGIN_* above)
+ * before the password is checked; an attempt they refuse (even a correct one) is 429 until the
+ * window ends. The right password gives its attempt back, so the budgets count failures, and a
+ * successful login clears the pair's count (the account's stays: it bounds guessing from other
+ * addresses).
  * A wrong password and an unknown e-mail are the same 401 (verifyPassword spends the same
  * time on both); a correct password on an unverified address is 403.
  */
@@ -84,9 +123,8 @@ const notVerified = () =>
 
 export async function login(input: { email: string; password: string; client: string; userAgent?: string | null }) {
   const email = normalizeEmail(input.email);
-  const perAccount = getLimiter("login-attempt-account", LOGIN_ACCOUNT_FAILURES, LOGIN_WINDOW_SECONDS);
-  const perClient = getLimiter("login-attempt-client", LOGIN_CLIENT_FAILURES, LOGIN_WINDOW_SECONDS);
-  await reserveLoginAttempt(perClient, input.client, perAccount, email);
+  const l = loginLimiters();
+  await reserveLoginAttempt(l, input.client, email);
 
   const user = await getDb().read.user.findUnique({
     where: { email },
@@ -94,14 +132,19 @@ export async function login(input: { email: string; password: string; client: st
   });
   // An address with no account yet may have registrations waiting for their link.
   const ok = user ? await verifyPassword(user.passwordHash, input.password) : await pendingRegistrationMatches(email, input.password);
+  const pair = pairKey(input.client, email);
   if (!user || !ok) {
     if (ok) {
-      await Promise.all([perClient.reward(input.client, 1), perAccount.reward(email, 1)]);
+      await Promise.all([l.perClient.reward(input.client, 1), l.perAccount.reward(email, 1), l.perPair.reward(pair, 1)]);
       throw notVerified();
     }
     throw new AppError("invalid_credentials", "The e-mail address or the password is wrong.");
   }
-  await Promise.all([perClient.reward(input.client, 1), user.emailVerifiedAt ? perAccount.delete(email) : perAccount.reward(email, 1)]);
+  await Promise.all([
+    l.perClient.reward(input.client, 1),
+    l.perAccount.reward(email, 1),
+    user.emailVerifiedAt ? l.perPair.delete(pair) : l.perPair.reward(pair, 1),
+  ]);
   if (!user.emailVerifiedAt) throw notVerified();
   const { sid, token } = await createSession(user, { userAgent: input.userAgent, clientAddress: input.client });
   return { session_token: token, sid, user: view(user) };

@@ -4,8 +4,10 @@ import { getStore } from "../store";
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from "../crypto/api-key-secret";
 import { AppError, notFound } from "./errors";
 import { iso, newId } from "./ids";
+import { accountPlanOf, boundedBudget, type AccountPlan } from "./plan-limits";
 import { CONSUMER_SCOPES, isScope, ORGANIZATION_SCOPES, type Scope } from "./scopes";
 
+/** A new key's budgets when none are asked for: the free plan's figures (plan-limits.ts), so they fit every plan. */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 export const DEFAULT_DAILY_QUOTA = 100_000;
 
@@ -60,15 +62,17 @@ function scopeSet(json: string): ReadonlySet<Scope> {
   return set;
 }
 
-function toView(row: ApiKeyRow): ApiKeyView {
+/** A key as listed: with `plan`, its budgets as they are spent, within the account's plan (boundedBudget). */
+function toView(row: ApiKeyRow, plan?: AccountPlan): ApiKeyView {
+  const budget = plan ? boundedBudget(row, plan) : row;
   return {
     id: row.id,
     name: row.name,
     prefix: row.prefix,
     status: row.status === "REVOKED" ? "REVOKED" : "ACTIVE",
     scopes: parseScopes(row.scopes),
-    daily_quota: row.dailyQuota,
-    rate_limit_per_minute: row.rateLimitPerMinute,
+    daily_quota: budget.dailyQuota,
+    rate_limit_per_minute: budget.rateLimitPerMinute,
     created_at: iso(row.createdAt),
   };
 }
@@ -82,7 +86,11 @@ export interface CreateApiKeyOptions {
   rateLimitPerMinute?: number;
 }
 
-/** Creates a key. The secret is returned here and never again. Pass `tx` to join a transaction. */
+/**
+ * Creates a key. The secret is returned here and never again. Pass `tx` to join a transaction.
+ * The budgets asked for are stored as they are: the caller checks them against the account's
+ * plan (checkKeyBudget), and they are spent within it whatever is stored (boundedBudget).
+ */
 export async function createApiKey(opts: CreateApiKeyOptions, tx?: Tx): Promise<{ key: ApiKeyView; secret: string }> {
   const { secret, prefix, hash } = generateApiKey();
   const data = {
@@ -113,8 +121,11 @@ export async function scopesForTenant(tenantId: string): Promise<readonly Scope[
 }
 
 export async function listApiKeys({ tenantId }: { tenantId: string }): Promise<ApiKeyView[]> {
-  const rows = await getDb().read.apiKey.findMany({ where: { tenantId }, orderBy: { createdAt: "desc" } });
-  return rows.map(toView);
+  const [rows, plan] = await Promise.all([
+    getDb().read.apiKey.findMany({ where: { tenantId }, orderBy: { createdAt: "desc" } }),
+    accountPlanOf(tenantId),
+  ]);
+  return rows.map((row) => toView(row, plan));
 }
 
 /** Permanent. Revoking a revoked key answers the same; another tenant's key is not found. */

@@ -2,7 +2,7 @@ import "server-only";
 import { getLogInfo, getLogPolicy } from "./log";
 import { listProtections } from "./protection-list";
 import { certificateOf } from "./certificate";
-import { certificatePdf } from "./certificate-pdf";
+import { cachedCertificatePdf } from "./certificate-pdf-cache";
 import { getProofBundle } from "./proof-bundles";
 import { getPublicProtection } from "./public-protections";
 
@@ -65,7 +65,7 @@ export async function* exportFiles(tenantId: string): AsyncGenerator<ExportFile>
       yield { name: `${dir}/protection.json`, data: `${JSON.stringify(item, null, 2)}\n`, lastModified };
       yield { name: `${dir}/proof-bundle.json`, data: `${JSON.stringify(bundle, null, 2)}\n`, lastModified };
       yield { name: `${dir}/${item.protection_id}.tlog-proof`, data: certificate.tlog_proof, lastModified };
-      yield { name: `${dir}/certificate.pdf`, data: await certificatePdf(certificate), lastModified };
+      yield { name: `${dir}/certificate.pdf`, data: await cachedCertificatePdf(certificate), lastModified };
     }
     if (!page.next_cursor) return;
     page = await listProtections({ tenantId, limit: PAGE, cursor: page.next_cursor });

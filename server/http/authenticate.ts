@@ -4,14 +4,14 @@ import { AppError } from "../domain/errors";
 import type { Principal } from "../domain/principal";
 import { sessionTokenFromRequest } from "../auth/session-cookie";
 import { authenticateSessionToken } from "../auth/sessions";
-import { enforceKeyLimits } from "./limits";
+import { enforceKeyLimits, enforceSessionLimits } from "./limits";
 
 /**
  * Who sent the request: an X-API-Key, else a session (Authorization: Bearer or the session
  * cookie; ignored in "no-session" mode, for the endpoints that obtain one, so a stale cookie cannot
  * lock anyone out). Credentials that are sent must be valid even where none are required. A key's
- * per-minute and daily limits are enforced here, on every request it authenticates; their
- * RateLimit headers are written into `limitHeaders`.
+ * per-minute and daily limits, and a session's account's, are enforced here, on every request
+ * they authenticate; their RateLimit headers are written into `limitHeaders`.
  */
 export async function authenticate(
   req: Request,
@@ -25,7 +25,11 @@ export async function authenticate(
     return principal;
   }
   const token = mode === "no-session" ? null : sessionTokenFromRequest(req);
-  if (token) return authenticateSessionToken(token);
+  if (token) {
+    const principal = await authenticateSessionToken(token);
+    await enforceSessionLimits(principal, limitHeaders);
+    return principal;
+  }
   if (mode === "required") {
     throw new AppError("unauthenticated", "Send an API key in X-API-Key, or a session (cookie or Authorization: Bearer).");
   }

@@ -4,47 +4,81 @@ import { RateLimiterRes } from "rate-limiter-flexible";
 import { AppError } from "../domain/errors";
 import { getLimiter } from "./limiter";
 
+/** An endpoint's budget: `quota` requests per fixed `window` seconds, per client address and per account. */
+export interface EndpointPolicy {
+  name: string;
+  quota: number;
+  window: number;
+}
+
+type Taken = { ok: boolean; res: RateLimiterRes };
+
+async function take(limiter: string, quota: number, window: number, id: string): Promise<Taken> {
+  try {
+    return { ok: true, res: await getLimiter(limiter, quota, window).consume(id, 1) };
+  } catch (err) {
+    if (err instanceof RateLimiterRes) return { ok: false, res: err };
+    logger.error({ limiter, err }, "limiter unavailable");
+    throw new AppError("service_unavailable", "Rate limiting is unavailable; try again shortly.", undefined, { "retry-after": "1" });
+  }
+}
+
+/** Adds an item to a structured-field list header (a key's own policies may be there already). */
+function append(headers: Record<string, string>, name: string, item: string): void {
+  headers[name] = headers[name] ? `${headers[name]}, ${item}` : item;
+}
+
 /**
- * A public endpoint's budget per client address (the gate's, server/http/client-address.ts):
- * `quota` requests per fixed `window` seconds, shared by every instance through Redis when
- * HALLMARK_REDIS_URL is set. It writes the same draft-ietf-httpapi-ratelimit-headers-10 fields
- * as an API key's limits, named after the policy:
+ * An expensive endpoint's budgets (a lookup, a certificate, an export), spent before it reads
+ * anything: one per client address (the gate's, server/http/client-address.ts), whoever asks,
+ * and, for a caller with a key or a session, one per account (every key and session of the
+ * tenant together), so neither many addresses nor many keys multiply it. An API key's own
+ * budgets are spent as well (server/http/limits.ts). Shared by every instance through Redis
+ * when HALLMARK_REDIS_URL is set. The RateLimit fields (draft-ietf-httpapi-ratelimit-headers-10)
+ * name the policy after the endpoint, with "-account" for the account's, appended to the key's:
  *
- *   RateLimit-Policy: "lookup";q=120;w=60
- *   RateLimit: "lookup";r=119;t=60
+ *   RateLimit-Policy: "lookup";q=120;w=60, "lookup-account";q=120;w=60
+ *   RateLimit: "lookup";r=119;t=60, "lookup-account";r=119;t=60
  *
- * Spent: 429 `rate_limited` with Retry-After, before the endpoint reads anything. The store
- * failing with no insurance answering: 503, never an unlimited endpoint.
+ * Spent: 429 `rate_limited` with Retry-After; a request refused for its account gives its
+ * address's unit back. The store failing with no insurance answering: 503, never an unlimited
+ * endpoint.
  */
-export async function consumeClientLimit(
-  policy: { name: string; quota: number; window: number },
-  client: string,
+export async function consumeEndpointLimits(
+  policy: EndpointPolicy,
+  caller: { client: string; tenantId: string | null },
   headers: Record<string, string>,
 ): Promise<void> {
   const { name, quota, window } = policy;
-  headers["ratelimit-policy"] = `"${name}";q=${quota};w=${window}`;
-  let res: RateLimiterRes;
-  let ok = true;
-  try {
-    res = await getLimiter(`client-${name}`, quota, window).consume(client, 1);
-  } catch (err) {
-    if (!(err instanceof RateLimiterRes)) {
-      logger.error({ limiter: name, err }, "limiter unavailable");
-      throw new AppError("service_unavailable", "Rate limiting is unavailable; try again shortly.", undefined, { "retry-after": "1" });
-    }
-    res = err;
-    ok = false;
+  const budgets: { label: string; limiter: string; id: string; whose: string }[] = [
+    { label: name, limiter: `client-${name}`, id: caller.client, whose: "from one address" },
+  ];
+  if (caller.tenantId !== null) {
+    budgets.push({ label: `${name}-account`, limiter: `account-${name}`, id: caller.tenantId, whose: "for one account" });
   }
-  const reset = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-  headers["ratelimit"] = `"${name}";r=${Math.max(0, res.remainingPoints)};t=${reset}`;
-  if (ok) return;
-  headers["retry-after"] = String(reset);
-  throw new AppError(
-    "rate_limited",
-    `This endpoint allows ${quota} requests per ${window} s from one address; retry in ${reset} s.`,
-    undefined,
-    {
-      ...headers,
-    },
-  );
+  for (const b of budgets) append(headers, "ratelimit-policy", `"${b.label}";q=${quota};w=${window}`);
+  for (let i = 0; i < budgets.length; i++) {
+    const b = budgets[i]!;
+    const { ok, res } = await take(b.limiter, quota, window, b.id);
+    const reset = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+    append(headers, "ratelimit", `"${b.label}";r=${Math.max(0, res.remainingPoints)};t=${reset}`);
+    if (ok) continue;
+    // Best effort: a store failing here leaves the unit spent, which refuses nothing wrongly.
+    for (const earlier of budgets.slice(0, i))
+      await getLimiter(earlier.limiter, quota, window)
+        .reward(earlier.id, 1)
+        .catch(() => {});
+    headers["retry-after"] = String(reset);
+    throw new AppError(
+      "rate_limited",
+      `This endpoint allows ${quota} requests per ${window} s ${b.whose}; retry in ${reset} s.`,
+      undefined,
+      { ...headers },
+    );
+  }
+}
+
+/** An endpoint's budget per client address alone, whoever asks (the account flows that send mail). */
+export function consumeClientLimit(policy: EndpointPolicy, client: string, headers: Record<string, string>): Promise<void> {
+  return consumeEndpointLimits(policy, { client, tenantId: null }, headers);
 }

@@ -3,7 +3,7 @@ import { RateLimiterRes } from "rate-limiter-flexible";
 import { getLimiter, type Limiter } from "./limiter";
 
 /**
- * The two budgets of an API key, counted with rate-limiter-flexible (in Redis when
+ * The two budgets of an API key (or of an account's sessions together), counted with rate-limiter-flexible (in Redis when
  * HALLMARK_REDIS_URL is set, so every instance draws from the same budget; else in memory).
  *
  * - "minute": `rate_limit_per_minute` points in a fixed 60 s window that starts at the key's
@@ -55,12 +55,19 @@ function take(l: Limiter, key: string): Promise<{ ok: boolean; res: RateLimiterR
   return l.consume(key, 1).then(taken, refused);
 }
 
-/** Spends one request of the key's minute and day budgets, minute first. */
-export async function consumeKeyLimits(key: { apiKeyId: string; rateLimitPerMinute: number; dailyQuota: number }): Promise<KeyLimitResult> {
-  const perMinute = Math.max(1, key.rateLimitPerMinute);
-  const perDay = Math.max(1, key.dailyQuota);
+/**
+ * Spends one request of a budget's minute and day, minute first. `holder` names whose budget it
+ * is: "key" (an API key's id) or "session" (a user's id: every session of the account together).
+ */
+export async function consumeRequestBudget(
+  holder: "key" | "session",
+  id: string,
+  budget: { rateLimitPerMinute: number; dailyQuota: number },
+): Promise<KeyLimitResult> {
+  const perMinute = Math.max(1, budget.rateLimitPerMinute);
+  const perDay = Math.max(1, budget.dailyQuota);
 
-  const m = await take(getLimiter("key-minute", perMinute, MINUTE), key.apiKeyId);
+  const m = await take(getLimiter(`${holder}-minute`, perMinute, MINUTE), id);
   const minute: PolicyState = {
     name: "minute",
     quota: perMinute,
@@ -71,7 +78,7 @@ export async function consumeKeyLimits(key: { apiKeyId: string; rateLimitPerMinu
   if (!m.ok) return { ok: false, exceeded: minute, policies: [minute] };
 
   const { day: date, secondsToMidnight } = utcDay();
-  const d = await take(getLimiter("key-day", perDay, DAY_COUNTER_TTL), `${key.apiKeyId}:${date}`);
+  const d = await take(getLimiter(`${holder}-day`, perDay, DAY_COUNTER_TTL), `${id}:${date}`);
   const day: PolicyState = {
     name: "day",
     quota: perDay,

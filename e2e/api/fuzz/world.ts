@@ -21,7 +21,8 @@ export interface World {
   treeSize: number;
 }
 
-const LIMITS = { rate_limit_per_minute: 1_000_000, daily_quota: 1_000_000_000 };
+/** The largest key budgets an organisation and the Pro plan allow. */
+const LIMITS = { rate_limit_per_minute: 100_000, daily_quota: 10_000_000 };
 const ORG_SCOPES = [
   "attestations:read",
   "attestations:write",

@@ -4,9 +4,16 @@ import { ZApiKey, ZApiKeyCreated, ZRevokedApiKey } from "../schemas/accounts";
 import { TRPCError } from "@trpc/server";
 import { createApiKey, listApiKeys, revokeApiKey, scopesForTenant } from "../../domain/api-keys";
 import { AppError } from "../../domain/errors";
+import { accountPlanOf, checkKeyBudget, PLAN_REQUEST_BUDGETS } from "../../domain/plan-limits";
 import { router, scopedProcedure } from "../trpc";
 import { ZIdInput } from "../schemas/common";
 import { ZCreateApiKeyInput } from "./api-keys.types";
+
+/** "free 600/min and 100000/day, …": each plan's largest key budget, for the descriptions. */
+const budgetTable = () =>
+  Object.entries(PLAN_REQUEST_BUDGETS)
+    .map(([plan, b]) => `${plan} ${b.rateLimitPerMinute}/min and ${b.dailyQuota}/day`)
+    .join(", ");
 
 export const apiKeysRouter = router({
   list: scopedProcedure("api_keys:read")
@@ -33,7 +40,11 @@ export const apiKeysRouter = router({
         input: "body",
         status: 201,
         summary: "Create an API key",
-        description: "The secret is in this answer only (it is stored as a hash). A key can grant only scopes its creator holds.",
+        description:
+          "The secret is in this answer only (it is stored as a hash). A key can grant only scopes its creator holds. " +
+          "`rate_limit_per_minute` and `daily_quota` (default 600 and 100000) may not exceed what the account's plan allows one key: " +
+          budgetTable() +
+          "; more is 422 `validation_failed` with a pointer to the field.",
         problems: [],
       },
     })
@@ -57,6 +68,11 @@ export const apiKeysRouter = router({
           cause: new AppError("insufficient_scope", `Keys of this account cannot hold: ${foreign.join(", ")}.`),
         });
       }
+      // Nor a budget larger than the account's plan allows one key.
+      checkKeyBudget(
+        { rateLimitPerMinute: input.rate_limit_per_minute, dailyQuota: input.daily_quota },
+        await accountPlanOf(ctx.principal.tenantId),
+      );
       const { key, secret } = await createApiKey({
         tenantId: ctx.principal.tenantId,
         userId: ctx.principal.userId,

@@ -5,6 +5,7 @@ import { SCOPES } from "../../domain/scopes";
 export const ZCreateApiKeyInput = z.strictObject({
   name: name(100),
   scopes: z.array(z.enum(SCOPES)).min(1).max(SCOPES.length),
+  // The plan's bound (domain/plan-limits.ts) is checked after these, against the caller's account.
   daily_quota: z.number().int().min(1).max(1_000_000_000).optional(),
   rate_limit_per_minute: z.number().int().min(1).max(1_000_000).optional(),
 });

@@ -9,6 +9,9 @@ import { getProtectionProofBundle, listProtections } from "../../domain/protecti
 import { consumerOf, mintProtection } from "../../domain/protections";
 import { getUsage } from "../../domain/quotas";
 import { router, scopedProcedure } from "../trpc";
+import { consumeEndpointLimits } from "../../limits/client-limits";
+import { getConfig } from "../../config";
+import { callerOf } from "../context";
 import { ZListProtectionsInput, ZMintBody } from "./consumer.types";
 import { ZIdInput, ZUuid } from "../schemas/common";
 
@@ -97,13 +100,16 @@ export const consumerRouter = router({
         produces: "application/zip",
         summary: "Take your proofs with you: every protection with its proofs, as a zip",
         description:
-          "Streams a zip: for each protection its JSON, proof bundle and C2SP tlog-proof, plus the log's public key, verifier key and policy, and a README saying how to check them offline.",
+          "Streams a zip: for each protection its JSON, proof bundle and C2SP tlog-proof, plus the log's public key, verifier key and policy, and a README saying how to check them offline. " +
+          "Each protection's certificate is drawn for it, so exports are limited per account and per client address (10 an hour each unless the operator set otherwise; the RateLimit headers state them).",
+        problems: ["rate_limited"],
         responseHeaders: [{ name: "Content-Disposition", description: "attachment; the file name is hallmark-export-<date>.zip" }],
       },
     })
     .output(z.object({ tenant_id: ZUuid, file_name: z.string() }))
     .query(async ({ ctx }) => {
       await consumerOf(ctx.principal.tenantId);
+      await consumeEndpointLimits({ name: "export", quota: getConfig().exportsPerHour, window: 3600 }, callerOf(ctx), ctx.responseHeaders);
       return { tenant_id: ctx.principal.tenantId, file_name: `hallmark-export-${new Date().toISOString().slice(0, 10)}.zip` };
     }),
   usage: scopedProcedure("protections:read")

@@ -10,13 +10,15 @@ import { oembedOf } from "../../domain/oembed";
 import { protectionBadge } from "../../domain/badges";
 import { lookupContentHash } from "../../domain/lookup";
 import { getCertificate } from "../../domain/certificate";
-import { consumeClientLimit } from "../../limits/client-limits";
+import { consumeEndpointLimits } from "../../limits/client-limits";
+import { getConfig } from "../../config";
 import { ZIdInput } from "../schemas/common";
+import { callerOf } from "../context";
 
-/** Lookups per client address and minute; a caller with an API key spends its key's budget instead. */
-export const LOOKUP_LIMIT = { name: "lookup", quota: 120, window: 60 } as const;
-/** Certificates per client address and minute (each is drawn anew, tens of milliseconds of CPU); an API key spends its key's budget. */
-export const CERTIFICATE_LIMIT = { name: "certificate", quota: 60, window: 60 } as const;
+/** Lookups per minute, per client address and per account (HALLMARK_LOOKUPS_PER_MINUTE, default 120). */
+const lookupLimit = () => ({ name: "lookup", quota: getConfig().lookupsPerMinute, window: 60 });
+/** Certificates per minute, per client address and per account (each is drawn in about 16 ms of CPU); HALLMARK_CERTIFICATES_PER_MINUTE, default 60. */
+const certificateLimit = () => ({ name: "certificate", quota: getConfig().certificatesPerMinute, window: 60 });
 
 /** What visitors see without an account: verify and share pages, portfolios, who protected a file. */
 export const publicRouter = router({
@@ -31,14 +33,14 @@ export const publicRouter = router({
         summary: "Who protected a file",
         description:
           "Every public protection of the bytes whose SHA-256 is `content_hash`, in log order (the first claim first), and of private ones only how many and the earliest time. " +
-          `Limited to ${LOOKUP_LIMIT.quota} requests per minute per client address (RateLimit headers), or by the API key's limits when one is sent.`,
+          "Limited per client address, and per account for a caller with a key or a session (120 a minute each unless the operator set otherwise; the RateLimit headers state them); a key also spends its own limits.",
         problems: ["rate_limited"],
       },
     })
     .input(ZLookupInput)
     .output(ZLookup)
     .query(async ({ ctx, input }) => {
-      if (ctx.principal?.kind !== "api_key") await consumeClientLimit(LOOKUP_LIMIT, ctx.clientAddress, ctx.responseHeaders);
+      await consumeEndpointLimits(lookupLimit(), callerOf(ctx), ctx.responseHeaders);
       return lookupContentHash({ contentHash: input.content_hash, limit: input.limit ?? 100, offset: input.offset ?? 0 });
     }),
   protection: publicProcedure
@@ -99,7 +101,7 @@ export const publicRouter = router({
           "A PDF/A-3 certificate: the work and its creator (public protections only; a private one shows only what its verify page shows), the SHA-256, time, log index, issuer and key, the checkpoint and its witnesses, a QR code of the verify URL and how to check it without Hallmark. " +
           "The proof bundle (proof-bundle.json) and the C2SP tlog-proof (<id>.tlog-proof) are embedded as file attachments, so the PDF verifies by itself: `npm run verify -- certificate.pdf --log-key log.pem`. " +
           "Through tRPC the procedure answers the facts and proofs the PDF is drawn from. " +
-          `Limited to ${CERTIFICATE_LIMIT.quota} requests per minute per client address (RateLimit headers), or by the API key's limits when one is sent.`,
+          "Limited per client address, and per account for a caller with a key or a session (60 a minute each unless the operator set otherwise; the RateLimit headers state them); a key also spends its own limits.",
         problems: ["not_found", "rate_limited"],
         responseHeaders: [{ name: "Content-Disposition", description: "attachment; the file name is hallmark-certificate-<id>.pdf" }],
       },
@@ -107,7 +109,7 @@ export const publicRouter = router({
     .input(ZIdInput)
     .output(ZCertificate)
     .query(async ({ ctx, input }) => {
-      if (ctx.principal?.kind !== "api_key") await consumeClientLimit(CERTIFICATE_LIMIT, ctx.clientAddress, ctx.responseHeaders);
+      await consumeEndpointLimits(certificateLimit(), callerOf(ctx), ctx.responseHeaders);
       return getCertificate(input);
     }),
   badge: publicProcedure

@@ -12,8 +12,12 @@ export const ZApiKey = z
     prefix: z.string().meta({ description: "The visible start of the key; the secret is never shown again." }),
     status: z.enum(["ACTIVE", "REVOKED"]),
     scopes: z.array(z.enum(SCOPES)),
-    daily_quota: ZCount,
-    rate_limit_per_minute: ZCount,
+    daily_quota: ZCount.meta({
+      description: "Requests per UTC day, as spent: what the key was given, within what its account's plan allows one key.",
+    }),
+    rate_limit_per_minute: ZCount.meta({
+      description: "Requests per minute, as spent: what the key was given, within what its account's plan allows one key.",
+    }),
     created_at: ZDateTime,
   })
   .meta({ id: "ApiKey" });

@@ -6,6 +6,7 @@ import { createContext } from "@/server/api/context";
 import { dashboardPrincipal } from "@/server/auth/dashboard-principal";
 import { AppError } from "@/server/domain/errors";
 import { errorToResponse } from "@/server/http/errors";
+import { enforceSessionLimits } from "@/server/http/limits";
 import { requestIdOf } from "@/server/http/request-id";
 import { logger } from "@/server/observability/logger.mjs";
 import { noteRequest } from "@/server/observability/requests.mjs";
@@ -20,13 +21,20 @@ const handler = async (raw: Request): Promise<Response> => {
   } catch (err) {
     return errorToResponse(err, "body", raw);
   }
+  // The session's account spends its request budget here as on /v1: one unit per HTTP request.
+  let principal: Awaited<ReturnType<typeof dashboardPrincipal>>;
+  try {
+    principal = await dashboardPrincipal(req);
+    if (principal) await enforceSessionLimits(principal, {});
+  } catch (err) {
+    return errorToResponse(err, "body", raw);
+  }
   const res = await fetchRequestHandler({
     endpoint: "/api/trpc",
     req,
     router: appRouter,
     maxBatchSize: MAX_BATCH_CALLS,
     createContext: async () => {
-      const principal = await dashboardPrincipal(req);
       if (principal) noteRequest(req.headers.get("x-request-id"), { tenant: principal.tenantId });
       return createContext(principal, req.headers);
     },
