@@ -76,12 +76,24 @@ const FOREIGN_NEXT = [
   "https:evil.example",
   "javascript:alert(document.domain)",
   "%2F%2Fevil.example",
+  // Paths that resolve to "//evil.example/…" once the URL parser removes their dot-segments.
+  "%2F.%2F%2Fevil.example%2Fphish",
+  "/.//evil.example/phish",
+  "/%2e//evil.example/phish",
+  "/./%5Cevil.example/phish",
+  "/.%5C/evil.example/phish",
+  "/./%09/evil.example/phish",
+  "/a/..//evil.example/phish",
+  "/a/%2e%2e/%5Cevil.example/phish",
+  "..//evil.example/phish",
+  "%2E%2E%2F%2Fevil.example%2Fphish",
 ];
 
 test("after a real login no `next` leaves the origin: foreign and malformed ones land on the dashboard", async ({ browser, baseURL }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const creator = await seedConsumer({ plan: "creator" });
-  for (const next of FOREIGN_NEXT) {
+  // An absolute URL on this very origin whose path resolves to "//evil.example/…".
+  for (const next of [...FOREIGN_NEXT, encodeURIComponent(`${baseURL}/.//evil.example/phish`)]) {
     const context = await browser.newContext({ baseURL });
     const left: string[] = [];
     await context.route(
