@@ -159,4 +159,7 @@ server.listen(env.port, hostname, () => {
     },
     "listening",
   );
+  // For the person who started it, in words and apart from the JSON log on stdout: the address
+  // to open. Pages answer there only (another host name is redirected to it).
+  process.stderr.write(`Hallmark is ready: open ${env.baseUrl} in a browser.\n`);
 });

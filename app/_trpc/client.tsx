@@ -5,6 +5,9 @@ import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
 import { isUnbatchable, MAX_BATCH_CALLS } from "@/server/api/batching";
 import type { AppRouter } from "@/server/api/root";
+import { RequestFailure, trpcFetch } from "@/lib/request-failure";
+
+export { errorInfo } from "@/lib/request-failure";
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
@@ -14,13 +17,19 @@ function idempotencyHeader(context: Record<string, unknown>): Record<string, str
   return typeof key === "string" ? { "idempotency-key": key } : {};
 }
 
+function retryable(err: unknown): boolean {
+  const cause = (err as { cause?: unknown }).cause;
+  if (cause instanceof RequestFailure) return cause.status === null || cause.status >= 500;
+  return ((err as { data?: { httpStatus?: number } }).data?.httpStatus ?? 500) >= 500;
+}
+
 function makeQueryClient() {
   return new QueryClient({
     defaultOptions: {
       queries: {
         staleTime: 10_000,
         // A 4xx will not get better by asking again; a 5xx or a lost connection might.
-        retry: (count, err) => count < 2 && ((err as { data?: { httpStatus?: number } }).data?.httpStatus ?? 500) >= 500,
+        retry: (count, err) => count < 2 && retryable(err),
       },
     },
   });
@@ -29,15 +38,17 @@ function makeQueryClient() {
 /** React Query and the tRPC client for every client component under the root layout. */
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
-  // Within the endpoint's batch limits: account calls alone, others at most MAX_BATCH_CALLS a request.
+  // Within the endpoint's batch limits: account calls alone, others at most MAX_BATCH_CALLS a
+  // request. Answers that are not tRPC's (the gate's refusals, a proxy's error page, no answer)
+  // fail with a RequestFailure in words (lib/request-failure.ts).
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
       links: [
         splitLink({
           condition: (op) => isUnbatchable(op.path),
           // A call sent alone may carry an Idempotency-Key (a mint's), given in its context.
-          true: httpLink({ url: "/api/trpc", headers: ({ op }) => idempotencyHeader(op.context) }),
-          false: httpBatchLink({ url: "/api/trpc", maxItems: MAX_BATCH_CALLS }),
+          true: httpLink({ url: "/api/trpc", fetch: trpcFetch, headers: ({ op }) => idempotencyHeader(op.context) }),
+          false: httpBatchLink({ url: "/api/trpc", fetch: trpcFetch, maxItems: MAX_BATCH_CALLS }),
         }),
       ],
     }),
@@ -49,10 +60,4 @@ export function Providers({ children }: { children: ReactNode }) {
       </TRPCProvider>
     </QueryClientProvider>
   );
-}
-
-/** The message of a tRPC error for people, and its stable code (AppError's) for tests and logic. */
-export function errorInfo(err: unknown): { message: string; code: string | null } {
-  const e = err as { message?: string; data?: { appCode?: string | null } } | null;
-  return { message: e?.message || "Something went wrong. Please try again.", code: e?.data?.appCode ?? null };
 }

@@ -3,6 +3,7 @@
 // limited per address) and say the answer in words, the first claim first.
 import Link from "next/link";
 import { useRef, useState } from "react";
+import { errorInfo, failureOfResponse, fetchOrFail } from "@/lib/request-failure";
 import { FileDropZone, HashingProgress, useFileHash } from "../_components/file-drop";
 import { Mono, textLink } from "../_components/ui";
 import { longDate, utcDateTime } from "../_components/verify-format";
@@ -26,13 +27,11 @@ type Answer = { phase: "none" } | { phase: "asking" } | { phase: "found"; lookup
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
+/** The lookup's answer; a refusal (429 with its wait, 5xx) or no answer throws a RequestFailure in words. */
 async function ask(hex: string): Promise<Lookup> {
-  const res = await fetch(`/v1/lookup?content_hash=${hex}`, { headers: { accept: "application/json" } });
-  const body = await res.json().catch(() => null);
-  if (res.ok) return body as Lookup;
-  if (res.status === 429)
-    throw new Error(`Too many lookups from your address; try again in ${res.headers.get("retry-after") ?? "a few"} s.`);
-  throw new Error(body?.detail ?? `The lookup failed (HTTP ${res.status}); try again.`);
+  const res = await fetchOrFail(`/v1/lookup?content_hash=${hex}`, { headers: { accept: "application/json" } });
+  if (!res.ok) throw await failureOfResponse(res);
+  return (await res.json()) as Lookup;
 }
 
 /** The answer in one sentence: who came first, and how many since. */
@@ -79,7 +78,7 @@ export function FileLookup() {
     setAnswer({ phase: "asking" });
     ask(hex).then(
       (lookup) => latest.current === hex && setAnswer({ phase: "found", lookup }),
-      (e: Error) => latest.current === hex && setAnswer({ phase: "failed", message: e.message }),
+      (e: unknown) => latest.current === hex && setAnswer({ phase: "failed", message: errorInfo(e).message }),
     );
   });
   return (

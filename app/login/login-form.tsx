@@ -1,15 +1,15 @@
 "use client";
-import { signIn } from "next-auth/react";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
+import { waitInWords } from "@/lib/request-failure";
 import { sameOriginPath } from "@/lib/same-origin-path";
 import { Alert, Button, Field, Input } from "../_components/ui";
+import { signInWithPassword } from "./password-sign-in";
 
-/** next-auth reports a failed Credentials sign-in as `error`: our stable code, or CredentialsSignin. */
+/** Codes a login is refused with whose words are the form's own; any other refusal says its own (a 429 its wait). */
 const MESSAGES: Record<string, string> = {
   CredentialsSignin: "The e-mail address or the password is wrong.",
   email_not_verified: "Confirm your e-mail address first: follow the link we sent you.",
-  too_many_attempts: "Too many failed attempts. Wait a few minutes, then try again.",
 };
 
 export function LoginForm({ next }: { next: string | null }) {
@@ -22,16 +22,16 @@ export function LoginForm({ next }: { next: string | null }) {
     const form = new FormData(e.currentTarget);
     setPending(true);
     setError(null);
-    const res = await signIn("credentials", { email: String(form.get("email")), password: String(form.get("password")), redirect: false });
-    if (res?.ok && !res.error) {
+    const res = await signInWithPassword(String(form.get("email")), String(form.get("password")));
+    if (res.ok) {
       // Only this origin: `next` must never send someone to another site after logging in.
       window.location.assign(sameOriginPath(next, window.location.origin, "/dashboard"));
       return;
     }
     setPending(false);
-    const code = res?.error ?? "";
-    setUnverified(code === "email_not_verified");
-    setError(MESSAGES[code] ?? "Logging in failed. Please try again.");
+    setUnverified(res.code === "email_not_verified");
+    const wait = res.code === "too_many_attempts" && res.retryAfter !== null ? res.retryAfter : null;
+    setError(wait !== null ? `Too many failed attempts. Try again ${waitInWords(wait)}.` : (res.code && MESSAGES[res.code]) || res.message);
   }
 
   return (

@@ -48,6 +48,7 @@ export function SignupForm({ resend }: { resend: boolean }) {
             Go to log in
           </Link>
         </div>
+        {again.error ? <Alert title="Could not send the link again">{errorInfo(again.error).message}</Alert> : null}
       </div>
     );
   }

@@ -26,7 +26,7 @@ export function ConfirmEmail({ token }: { token: string }) {
   }
   return (
     <div className="space-y-4">
-      {verify.error ? (
+      {verify.error && errorInfo(verify.error).code === "invalid_token" ? (
         <Alert title="This link does not work">
           {errorInfo(verify.error).message}{" "}
           <Link className="underline" href="/signup?resend=1">
@@ -34,6 +34,9 @@ export function ConfirmEmail({ token }: { token: string }) {
           </Link>
           .
         </Alert>
+      ) : verify.error ? (
+        // Anything else (no answer, a 429 or 5xx) says nothing about the link: it may still work.
+        <Alert title="Could not confirm your address">{errorInfo(verify.error).message}</Alert>
       ) : null}
       <Button className="w-full" disabled={verify.isPending} onClick={() => verify.mutate({ token })}>
         {verify.isPending ? "Confirming…" : "Confirm my e-mail address"}

@@ -62,14 +62,15 @@ export class OwnServer {
 
   /**
    * Starts `scripts/<script>.mjs` on `port` (a free one by default) with `env`, `nodeArgs` going to
-   * node before the script; resolves once the process runs.
+   * node before the script; resolves once the process runs. Its base URL is `baseUrl(port)` when
+   * given, else the address it listens on.
    */
   static async start(
     env: NodeJS.ProcessEnv,
-    opts: { script?: "serve" | "start"; port?: number; nodeArgs?: string[] } = {},
+    opts: { script?: "serve" | "start"; port?: number; nodeArgs?: string[]; baseUrl?: (port: number) => string } = {},
   ): Promise<OwnServer> {
     const port = opts.port ?? (await freePort());
-    const url = `http://127.0.0.1:${port}`;
+    const url = opts.baseUrl?.(port) ?? `http://127.0.0.1:${port}`;
     const args = [...(opts.nodeArgs ?? []), `scripts/${opts.script ?? "serve"}.mjs`, "-p", String(port), "-H", "127.0.0.1"];
     const child = spawn(process.execPath, args, {
       env: { ...env, PORT: String(port), HALLMARK_BASE_URL: url, HALLMARK_LOG_LEVEL: "info" },

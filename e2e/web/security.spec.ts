@@ -3,6 +3,7 @@
 // that Hallmark did not send (the watch that fails every spec on a violation is proven here).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Browser } from "@playwright/test";
 import { expect, logIn, test, watchCsp } from "./support";
 import { seedConsumer } from "../accounts";
 
@@ -78,10 +79,25 @@ const FOREIGN_NEXT = [
   "%2F%2Fevil.example",
 ];
 
-test("after a real login no `next` leaves the origin: foreign and malformed ones land on the dashboard", async ({ browser, baseURL }) => {
-  test.setTimeout(120_000);
+// Paths on this origin that resolve to "//evil.example/…" (or "/\evil…") once the URL parser
+// removes their dot-segments, percent-encoded or not: a browser reads such a path as another host.
+const DOT_SEGMENT_NEXT = [
+  "%2F.%2F%2Fevil.example%2Fphish",
+  "/.//evil.example/phish",
+  "/%2e//evil.example/phish",
+  "/./%5Cevil.example/phish",
+  "/.%5C/evil.example/phish",
+  "/./%09/evil.example/phish",
+  "/a/..//evil.example/phish",
+  "/a/%2e%2e/%5Cevil.example/phish",
+  "..//evil.example/phish",
+  "%2E%2E%2F%2Fevil.example%2Fphish",
+];
+
+/** Logs in through the login page with each `next`, in a fresh context, and checks it ends on this origin's dashboard. */
+async function loginLandsOnDashboard(browser: Browser, baseURL: string, nexts: string[]) {
   const creator = await seedConsumer({ plan: "creator" });
-  for (const next of FOREIGN_NEXT) {
+  for (const next of nexts) {
     const context = await browser.newContext({ baseURL });
     const left: string[] = [];
     await context.route(
@@ -93,10 +109,21 @@ test("after a real login no `next` leaves the origin: foreign and malformed ones
     await page.getByLabel("E-mail").fill(creator.email);
     await page.getByLabel("Password").fill(creator.password);
     await page.getByRole("button", { name: "Log in" }).click();
-    await page.waitForURL((url) => url.pathname === "/dashboard", { timeout: 15_000 }).catch(() => {});
+    await page.waitForURL((url) => url.pathname === "/dashboard", { timeout: 60_000 }).catch(() => {});
     expect({ next, url: page.url(), left }).toEqual({ next, url: `${baseURL}/dashboard`, left: [] });
     await context.close();
   }
+}
+
+test("after a real login no `next` leaves the origin: foreign and malformed ones land on the dashboard", async ({ browser, baseURL }) => {
+  test.setTimeout(300_000);
+  await loginLandsOnDashboard(browser, baseURL!, FOREIGN_NEXT);
+});
+
+test("after a real login no `next` leaves the origin through dot-segments, however encoded", async ({ browser, baseURL }) => {
+  test.setTimeout(300_000);
+  // The last: an absolute URL on this very origin whose path resolves to "//evil.example/…".
+  await loginLandsOnDashboard(browser, baseURL!, [...DOT_SEGMENT_NEXT, encodeURIComponent(`${baseURL}/.//evil.example/phish`)]);
 });
 
 test("after a real login a `next` on this origin is honoured, query and all", async ({ page, baseURL }) => {

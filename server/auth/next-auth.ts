@@ -1,4 +1,5 @@
 import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { AuthOptions } from "next-auth";
 import type { JWT } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
@@ -12,6 +13,23 @@ import { secureCookies } from "./session-cookie";
 import { clientAddress } from "../http/client-address";
 
 let options: AuthOptions | undefined;
+
+/**
+ * The refusal of the login being handled, other than wrong credentials: next-auth would answer
+ * it as a 401 naming only its code, so its status and headers (429 with Retry-After, 403 for an
+ * unconfirmed address, 503) would never reach the login form.
+ */
+const loginRefusal = new AsyncLocalStorage<{ error?: AppError }>();
+
+/**
+ * Runs next-auth's handler for one request; a login it refused for a reason other than the
+ * credentials is answered by `refuse` with that AppError instead (the route's problem+json).
+ */
+export async function withLoginRefusals(handle: () => Promise<Response>, refuse: (err: AppError) => Response): Promise<Response> {
+  const slot: { error?: AppError } = {};
+  const res = await loginRefusal.run(slot, handle);
+  return slot.error ? refuse(slot.error) : res;
+}
 
 /**
  * next-auth's configuration for app/api/auth/[...nextauth] (the dashboard, a later issue):
@@ -40,8 +58,13 @@ export function getAuthOptions(): AuthOptions {
             const { sid, user } = await login({ ...parsed.data, client: clientAddress(headers), userAgent: headers.get("user-agent") });
             return { id: user.id, email: user.email, name: user.name, sid, realm: user.realm };
           } catch (err) {
-            // next-auth shows the message as ?error=…: the stable code only.
-            if (err instanceof AppError && err.code !== "invalid_credentials") throw new Error(err.code);
+            // next-auth shows the message as ?error=…: the stable code only. The route answers
+            // the AppError itself (withLoginRefusals), with its status and Retry-After.
+            if (err instanceof AppError && err.code !== "invalid_credentials") {
+              const slot = loginRefusal.getStore();
+              if (slot) slot.error = err;
+              throw new Error(err.code);
+            }
             return null;
           }
         },

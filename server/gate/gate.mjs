@@ -1,12 +1,14 @@
 // The gate: what every HTTP request meets before Next.js. It answers, as problem+json, what
 // Next.js would otherwise turn into a 500 or a dropped connection (methods the Fetch API cannot
 // represent, such as TRACE; CONNECT; malformed request lines; paths with invalid
-// percent-encoding), refuses cross-site requests that ride on cookies, pins the request's
-// host to HALLMARK_BASE_URL, decides the client address, and sets the security headers.
+// percent-encoding), refuses cross-site requests that ride on cookies, sends a page asked for
+// on another host to HALLMARK_BASE_URL (base-host.mjs), pins the request's host to the base
+// URL's, decides the client address, and sets the security headers.
 // It reads headers only, never a body, so it costs the hot paths a few microseconds.
 import crypto from "node:crypto";
 import { createRequire } from "node:module";
 import { jsonDepthExcess } from "../json-depth.mjs";
+import { baseHostRedirect } from "./base-host.mjs";
 import { resolveClientAddress } from "./client-address.mjs";
 import { crossOriginRefusal } from "./same-origin.mjs";
 import { kindOfPath, securityHeaders } from "./security-headers.mjs";
@@ -116,6 +118,24 @@ export function createGate({ baseUrl, trustedProxies = 0, dev = false }) {
     return true;
   }
 
+  /**
+   * A temporary redirect (the base URL may change; a browser must not keep this one), with the
+   * address in words for a client that does not follow it.
+   */
+  function redirect(req, res, location) {
+    const body = `Hallmark is at ${location}\n`;
+    const unreadBody = Number(req.headers["content-length"]) > 0 || req.headers["transfer-encoding"] !== undefined;
+    res.writeHead(307, {
+      location,
+      "content-type": "text/plain; charset=utf-8",
+      "cache-control": "no-store",
+      "content-length": Buffer.byteLength(body),
+      ...(unreadBody ? { connection: "close" } : {}),
+    });
+    res.end(req.method === "HEAD" ? undefined : body);
+    return true;
+  }
+
   return {
     /**
      * Screens one request; true when the gate answered it (Next.js must not see it), false when
@@ -158,6 +178,8 @@ export function createGate({ baseUrl, trustedProxies = 0, dev = false }) {
         if (state !== undefined && !routerStateIsValid(state)) {
           return answer(req, res, "malformed_request", "The Next-Router-State-Tree header is not a router state.");
         }
+        const location = baseHostRedirect({ method: req.method, path, target: url, headers }, base, trustedProxies);
+        if (location) return redirect(req, res, location);
       }
       // Absolute URLs and redirects are Hallmark's own, never the Host a client chose.
       headers.host = base.host;

@@ -10,6 +10,8 @@ import { createGate } from "./gate.mjs";
 import { crossOriginRefusal } from "./same-origin.mjs";
 
 const BASE = "https://hallmark.example";
+/** The Host a browser on the base URL sends (pages asked for on another host are redirected there). */
+const OWN_HOST = { host: "hallmark.example" };
 
 interface Running {
   url: string;
@@ -95,11 +97,13 @@ describe("the gate", () => {
       });
     }
     for (const state of ["garbage", "%", "[1,2", encodeURIComponent('["",{"children":7}]')]) {
-      const res = await request(https.url, "/dashboard", { headers: { rsc: "1", "next-router-state-tree": state } });
+      const res = await request(https.url, "/dashboard", { headers: { ...OWN_HOST, rsc: "1", "next-router-state-tree": state } });
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: "malformed_request" });
     }
     const valid = encodeURIComponent(JSON.stringify(["", { children: ["dashboard", {}] }]));
-    expect((await request(https.url, "/dashboard", { headers: { rsc: "1", "next-router-state-tree": valid } })).status).toBe(200);
+    expect((await request(https.url, "/dashboard", { headers: { ...OWN_HOST, rsc: "1", "next-router-state-tree": valid } })).status).toBe(
+      200,
+    );
   });
 
   it("refuses a router state nested past the JSON bound before Next.js's recursive check reads it", async () => {
@@ -136,13 +140,90 @@ describe("the gate", () => {
   });
 
   it("pins the host to the base URL, whatever Host or X-Forwarded-Host the client sent", async () => {
-    const res = await request(https.url, "/login", {
-      headers: { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" },
+    for (const [server, path] of [
+      [https, "/v1/log"],
+      [https, "/api/trpc/viewer.me"],
+      [https, "/_next/static/chunks/x.js"],
+      [https, "/healthz"],
+      [proxied, "/login"],
+    ] as const) {
+      const res = await request(server.url, path, {
+        headers: { host: "evil.example", "x-forwarded-host": "hallmark.example", "x-forwarded-proto": "http" },
+      });
+      expect(res.body.headers, path).toMatchObject({
+        host: "hallmark.example",
+        "x-forwarded-host": "hallmark.example",
+        "x-forwarded-proto": "https",
+      });
+    }
+  });
+
+  it("redirects a page asked for on another host to the same path and query at the base URL, never a URL built from the request", async () => {
+    for (const host of [
+      "127.0.0.1:3000",
+      "evil.example",
+      "HALLMARK.EXAMPLE.",
+      "hallmark.example:8443",
+      "[::1]",
+      "a b",
+      "hallmark.example/x",
+    ]) {
+      for (const method of ["GET", "HEAD"]) {
+        const res = await request(https.url, "/login?next=%2Fdashboard&x=%C3%A9", { method, headers: { host } });
+        expect({ host, method, status: res.status, location: res.headers.location }).toEqual({
+          host,
+          method,
+          status: 307,
+          location: "https://hallmark.example/login?next=%2Fdashboard&x=%C3%A9",
+        });
+        expect(res.headers["cache-control"]).toBe("no-store");
+        expect(res.headers["x-frame-options"]).toBe("DENY");
+        expect(res.text).toBe(method === "HEAD" ? "" : "Hallmark is at https://hallmark.example/login?next=%2Fdashboard&x=%C3%A9\n");
+      }
+    }
+    // A target starting "//" stays a path of the base URL.
+    expect((await request(https.url, "//evil.example/x", { headers: { host: "evil.example" } })).headers.location).toBe(
+      "https://hallmark.example//evil.example/x",
+    );
+    // The Host the base URL names, in any spelling a browser sends, is served.
+    for (const host of ["hallmark.example", "Hallmark.Example", "hallmark.example:443"]) {
+      expect((await request(https.url, "/login", { headers: { host } })).status, host).toBe(200);
+    }
+    expect((await request(plain.url, "/", { headers: { host: "localhost:3000" } })).status).toBe(200);
+    expect((await request(plain.url, "/", { headers: { host: "localhost" } })).headers.location).toBe("http://localhost:3000/");
+    expect((await request(plain.url, "/", { headers: { host: "127.0.0.1:3000" } })).headers.location).toBe("http://localhost:3000/");
+  });
+
+  it("serves the API, static files, operator paths and OPTIONS on any host", async () => {
+    const host = { host: "127.0.0.1:3000" };
+    for (const [method, path] of [
+      ["GET", "/v1/log"],
+      ["POST", "/v1/attestations"],
+      ["GET", "/api/trpc/viewer.me"],
+      ["GET", "/api/auth/csrf"],
+      ["GET", "/_next/static/chunks/x.js"],
+      ["GET", "/healthz"],
+      ["GET", "/readyz"],
+      ["GET", "/metrics"],
+      ["OPTIONS", "/login"],
+    ]) {
+      const res = await request(https.url, path!, { method, headers: host });
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+    }
+  });
+
+  it("behind trusted proxies, redirects on the host the nearest proxy names in X-Forwarded-Host, and never without one", async () => {
+    // The proxy's own upstream address as Host (nginx's default): served, or every page would loop.
+    expect((await request(proxied.url, "/login", { headers: { host: "127.0.0.1:3000" } })).status).toBe(200);
+    expect(
+      (await request(proxied.url, "/login", { headers: { host: "127.0.0.1:3000", "x-forwarded-host": "hallmark.example" } })).status,
+    ).toBe(200);
+    const other = await request(proxied.url, "/login?a=1", {
+      headers: { host: "hallmark.example", "x-forwarded-host": "hallmark.example, www.hallmark.example" },
     });
-    expect(res.body.headers).toMatchObject({
-      host: "hallmark.example",
-      "x-forwarded-host": "hallmark.example",
-      "x-forwarded-proto": "https",
+    expect({ status: other.status, location: other.headers.location }).toEqual({
+      status: 307,
+      location: "https://hallmark.example/login?a=1",
     });
   });
 
@@ -156,8 +237,8 @@ describe("the gate", () => {
   });
 
   it("sets the security headers on every kind of answer, HSTS only under https", async () => {
-    const page = await request(https.url, "/dashboard");
-    const again = await request(https.url, "/dashboard");
+    const page = await request(https.url, "/dashboard", { headers: OWN_HOST });
+    const again = await request(https.url, "/dashboard", { headers: OWN_HOST });
     const api = await request(https.url, "/v1/log");
     const file = await request(https.url, "/_next/static/chunks/x.js");
     for (const res of [page, api, file]) {
@@ -180,14 +261,14 @@ describe("the gate", () => {
     expect(page.body.headers["content-security-policy"]).toBe(page.headers["content-security-policy"]);
     expect(api.headers["content-security-policy"]).toMatch(/^default-src 'none'/);
     expect(file.headers["content-security-policy"]).toContain("'wasm-unsafe-eval'");
-    const plainPage = await request(plain.url, "/dashboard");
+    const plainPage = await request(plain.url, "/dashboard", { headers: { host: "localhost:3000" } });
     expect(plainPage.headers["strict-transport-security"]).toBeUndefined();
     expect(plainPage.headers["content-security-policy"]).not.toContain("upgrade-insecure-requests");
   });
 
   it("never lets a client choose the nonce", async () => {
     const planted = "script-src 'nonce-planted'";
-    const page = await request(https.url, "/", { headers: { "content-security-policy": planted } });
+    const page = await request(https.url, "/", { headers: { ...OWN_HOST, "content-security-policy": planted } });
     expect(page.body.headers["content-security-policy"]).not.toContain("planted");
     const api = await request(https.url, "/v1/log", {
       headers: { "content-security-policy": planted, "content-security-policy-report-only": planted },
