@@ -55,6 +55,9 @@ export async function SiteHeader() {
           ) : null}
           {viewer ? (
             <>
+              <Link className={navLink} href="/dashboard/account">
+                Account
+              </Link>
               <span className="hidden px-2 text-sm text-stone-600 md:inline">{viewer.email}</span>
               <SignOutButton />
             </>

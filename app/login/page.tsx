@@ -19,7 +19,12 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
       <Card>
         <LoginForm next={typeof next === "string" ? next : null} />
       </Card>
-      <p className="mt-6 text-center text-sm text-stone-700">
+      <p className="mt-4 text-center text-sm">
+        <Link className="font-medium text-teal-800 underline" href="/forgot-password">
+          Forgot your password?
+        </Link>
+      </p>
+      <p className="mt-4 text-center text-sm text-stone-700">
         No account yet?{" "}
         <Link className="font-medium text-teal-800 underline" href="/signup">
           Sign up free

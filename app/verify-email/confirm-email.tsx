@@ -15,11 +15,11 @@ export function ConfirmEmail({ token }: { token: string }) {
     return (
       <Alert tone="success" title="E-mail address confirmed">
         <p>
-          <span className="break-all">{verify.data.email}</span> is confirmed.{" "}
+          <span className="break-all">{verify.data.email}</span> is confirmed: your account logs in with it from now on.{" "}
           <Link className="font-medium underline" href="/login?verified=1">
             Log in
-          </Link>{" "}
-          to start protecting your work.
+          </Link>
+          .
         </p>
       </Alert>
     );

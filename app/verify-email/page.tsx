@@ -10,7 +10,7 @@ export default async function VerifyEmailPage({ searchParams }: { searchParams: 
   return (
     <div className="mx-auto max-w-md">
       <h1 className="mb-2 text-3xl font-semibold tracking-tight">Confirm your e-mail</h1>
-      <p className="mb-6 text-stone-700">One click, and your account is ready.</p>
+      <p className="mb-6 text-stone-700">One click confirms that this address is yours: for a new account, or for one moving to it.</p>
       <Card>
         {typeof token === "string" && token ? (
           <ConfirmEmail token={token} />

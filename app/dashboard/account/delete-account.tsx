@@ -1,0 +1,93 @@
+"use client";
+import { useMutation } from "@tanstack/react-query";
+import { signOut } from "next-auth/react";
+import { useId, useState, type FormEvent } from "react";
+import { errorInfo, useTRPC } from "../../_trpc/client";
+import { useFieldErrors } from "../../_components/field-errors";
+import { Alert, Button, Field, Input } from "../../_components/ui";
+
+/**
+ * Deletes the account after the current password and the typed word DELETE. The server ends
+ * every session with it; next-auth's cookie is cleared here, and the person lands on the home
+ * page logged out.
+ */
+export function DeleteAccountForm() {
+  const trpc = useTRPC();
+  const formId = useId();
+  const remove = useMutation(trpc.account.delete.mutationOptions());
+  const { errors, check, fromServer, generalError, describe } = useFieldErrors(formId);
+  const [unfinished, setUnfinished] = useState<string | null>(null);
+
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    const password = String(data.get("password") ?? "");
+    const confirm = String(data.get("confirm") ?? "");
+    const found: Record<string, string> = {};
+    if (!password) found.password = "Enter your current password.";
+    if (confirm !== "DELETE") found.confirm = "Type DELETE, in capitals, to confirm.";
+    if (!check(found)) return;
+    try {
+      await remove.mutateAsync({ password, confirm: "DELETE" });
+    } catch (err) {
+      return fromServer(err);
+    }
+    // The account and its sessions are gone already; this clears the browser's cookie.
+    await signOut({ callbackUrl: "/" }).catch((err) => setUnfinished(errorInfo(err).message));
+  }
+
+  if (remove.isSuccess) {
+    return (
+      <Alert tone="success" title="Your account is deleted">
+        {unfinished ? (
+          <p>
+            This page could not finish logging you out ({unfinished}).{" "}
+            <a className="font-medium underline" href="/">
+              Go to the home page
+            </a>
+            .
+          </p>
+        ) : (
+          <p>Logging you out…</p>
+        )}
+      </Alert>
+    );
+  }
+
+  const general = generalError(remove.error);
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      {general ? <Alert title="The account was not deleted">{general}</Alert> : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Current password" id={`${formId}-password`} error={errors.password}>
+          <Input
+            id={`${formId}-password`}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            maxLength={256}
+            aria-invalid={errors.password ? true : undefined}
+            aria-describedby={errors.password ? describe("password") : undefined}
+          />
+        </Field>
+        <Field label="Type DELETE to confirm" id={`${formId}-confirm`} error={errors.confirm}>
+          <Input
+            id={`${formId}-confirm`}
+            name="confirm"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            required
+            maxLength={16}
+            aria-invalid={errors.confirm ? true : undefined}
+            aria-describedby={errors.confirm ? describe("confirm") : undefined}
+          />
+        </Field>
+      </div>
+      <Button type="submit" variant="danger" disabled={remove.isPending}>
+        {remove.isPending ? "Deleting…" : "Delete my account"}
+      </Button>
+    </form>
+  );
+}
