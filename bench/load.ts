@@ -74,7 +74,11 @@ async function loadAutocannon(w: Workload): Promise<LoadResult> {
             : {}),
           ...(w.pathTemplate ? { path: w.pathTemplate.replace("ID", pick()) } : {}),
           ...(w.bodyTemplate
-            ? { body: w.bodyTemplate.replace("CONTENT_HASH", randomBytes(32).toString("hex")).replace("UNIQUE", randomBytes(8).toString("hex")) }
+            ? {
+                body: w.bodyTemplate
+                  .replace("CONTENT_HASH", randomBytes(32).toString("hex"))
+                  .replace("UNIQUE", randomBytes(8).toString("hex")),
+              }
             : {}),
         }),
       },

@@ -451,7 +451,11 @@ async function overhead(): Promise<string[]> {
       connections: CONNECTIONS,
       seconds: SECONDS,
     });
-    const anonymous = (i: number, url: string, body: string) => ({ ...post(i, url, body, ""), headers: { "content-type": "application/json" }, manyClients: true });
+    const anonymous = (i: number, url: string, body: string) => ({
+      ...post(i, url, body, ""),
+      headers: { "content-type": "application/json" },
+      manyClients: true,
+    });
     const login = (i: number) =>
       anonymous(i, "/v1/consumer/login", JSON.stringify({ email: creds[i]!.consumer_email, password: creds[i]!.consumer_password }));
     const signup = (i: number) =>

@@ -133,8 +133,16 @@ describe("forgotten and changed passwords", () => {
     const account = await seedConsumer();
     for (let i = 0; i < 2; i++) await api("/v1/consumer/password-reset", { json: { email: account.email }, headers: from() });
     const [older, newer] = (await waitForMail(account.email, 2)).map((m) => linkToken(m, "reset-password"));
-    expectProblem(await api("/v1/consumer/password-reset/confirm", { json: { token: older, password: "new password 1" } }), 400, "invalid_token");
-    expectProblem(await api("/v1/consumer/password-reset/confirm", { json: { token: "short", password: "new password 1" } }), 400, "invalid_token");
+    expectProblem(
+      await api("/v1/consumer/password-reset/confirm", { json: { token: older, password: "new password 1" } }),
+      400,
+      "invalid_token",
+    );
+    expectProblem(
+      await api("/v1/consumer/password-reset/confirm", { json: { token: "short", password: "new password 1" } }),
+      400,
+      "invalid_token",
+    );
     expect((await api("/v1/consumer/password-reset/confirm", { json: { token: newer, password: "new password 2" } })).status).toBe(200);
   });
 
@@ -161,7 +169,8 @@ describe("forgotten and changed passwords", () => {
   it("wrong current passwords are bounded per account (429 with Retry-After)", async () => {
     const account = await seedConsumer();
     const here = await loggedIn(account.email, account.password);
-    const attempt = () => api("/v1/consumer/account/password", { json: { password: "guess", new_password: "whatever pw" }, headers: bearer(here) });
+    const attempt = () =>
+      api("/v1/consumer/account/password", { json: { password: "guess", new_password: "whatever pw" }, headers: bearer(here) });
     for (let i = 0; i < 5; i++) expectProblem(await attempt(), 403, "wrong_password");
     const res = await attempt();
     expectProblem(res, 429, "too_many_attempts");
@@ -176,7 +185,11 @@ describe("the account page's operations", () => {
       expectProblem(await api(path, { key: account.apiKey }), 403, "forbidden");
       expectProblem(await api(path), 401, "unauthenticated");
     }
-    expectProblem(await api("/v1/consumer/account/delete", { key: account.apiKey, json: { password: account.password, confirm: "DELETE" } }), 403, "forbidden");
+    expectProblem(
+      await api("/v1/consumer/account/delete", { key: account.apiKey, json: { password: account.password, confirm: "DELETE" } }),
+      403,
+      "forbidden",
+    );
   });
 
   it("renames the account", async () => {
@@ -185,14 +198,21 @@ describe("the account page's operations", () => {
     const res = await api("/v1/consumer/account", { method: "PATCH", json: { name: "  Grace Hopper " }, headers: bearer(token) });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ email: account.email, name: "Grace Hopper", realm: "consumer", plan: "free" });
-    expectProblem(await api("/v1/consumer/account", { method: "PATCH", json: { name: "" }, headers: bearer(token) }), 422, "validation_failed");
+    expectProblem(
+      await api("/v1/consumer/account", { method: "PATCH", json: { name: "" }, headers: bearer(token) }),
+      422,
+      "validation_failed",
+    );
   });
 
   it("moves to a new address only when the new address confirms, with a notice to the old", async () => {
     const account = await seedConsumer();
     const token = await loggedIn(account.email, account.password);
     const next = newEmail();
-    const res = await api("/v1/consumer/account/email", { json: { email: next, password: account.password }, headers: { ...bearer(token), ...from() } });
+    const res = await api("/v1/consumer/account/email", {
+      json: { email: next, password: account.password },
+      headers: { ...bearer(token), ...from() },
+    });
     expect(res.status, res.text).toBe(202);
     expect(res.body).toEqual({ status: "confirmation_sent", email: next });
     const [notice] = await waitForMail(account.email);
@@ -211,9 +231,15 @@ describe("the account page's operations", () => {
     const account = await seedConsumer();
     const other = await seedConsumer();
     const token = await loggedIn(account.email, account.password);
-    const wrong = await api("/v1/consumer/account/email", { json: { email: newEmail(), password: "nope" }, headers: { ...bearer(token), ...from() } });
+    const wrong = await api("/v1/consumer/account/email", {
+      json: { email: newEmail(), password: "nope" },
+      headers: { ...bearer(token), ...from() },
+    });
     expectProblem(wrong, 403, "wrong_password");
-    const taken = await api("/v1/consumer/account/email", { json: { email: other.email, password: account.password }, headers: { ...bearer(token), ...from() } });
+    const taken = await api("/v1/consumer/account/email", {
+      json: { email: other.email, password: account.password },
+      headers: { ...bearer(token), ...from() },
+    });
     expect(taken.status).toBe(202);
     await waitForMail(account.email); // the notice to the old address
     expect(await mailsTo(other.email)).toHaveLength(0);

@@ -98,7 +98,7 @@ export async function getPortfolio({ userId, limit, offset }: { userId: string; 
         select: { id: true, name: true, createdAt: true, tenant: { select: { kind: true } } },
       })
     : null;
-  if (!user || user.tenant.kind !== "PERSONAL") throw notFound("Portfolio");
+  if (user?.tenant.kind !== "PERSONAL") throw notFound("Portfolio");
   const where = { userId: user.id, visibility: "public" };
   const [rows, total] = await Promise.all([
     db.protection.findMany({
