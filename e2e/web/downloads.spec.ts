@@ -92,6 +92,8 @@ test("a protection's badge renders and its snippets link to the verify page @pho
 test("a certificate downloads from the protections list, the verify page and the share page, and verifies offline @phone", async ({
   page,
 }, testInfo) => {
+  // Three downloads, each verified by the CLI in a process of its own: slow on two busy cores.
+  test.slow();
   const creator = await seedConsumer({ plan: "creator" });
   const title = `Certified work ${randomUUID().slice(0, 6)}`;
   const minted = await mintFor(creator.apiKey, title);
