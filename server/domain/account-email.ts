@@ -1,8 +1,8 @@
 import "server-only";
 import { getDb, type Tx } from "../db";
-import { verifyPassword } from "../crypto/passwords";
 import { emailChangeMessage, emailChangeNotice } from "../mail/messages";
 import { sendMailInBackground } from "../mail/transport";
+import { checkCurrentPassword } from "./account";
 import { issueEmailToken, mayMail, throttleClient } from "./account-mail";
 import { normalizeEmail } from "./consumers";
 import { AppError } from "./errors";
@@ -10,9 +10,6 @@ import { AppError } from "./errors";
 /** E-mail change links: sent to the new address, single use, one hour. */
 export const CHANGE_EMAIL_PURPOSE = "change_email";
 export const CHANGE_EMAIL_MINUTES = 60;
-
-const wrongPassword = () =>
-  new AppError("wrong_password", "The current password is wrong.", [{ pointer: "/password", detail: "is not your current password" }]);
 
 /**
  * Asks to move an account to a new address: the change happens only when the link mailed to the
@@ -29,11 +26,8 @@ export async function requestEmailChange(input: {
 }) {
   await throttleClient("emailChange", input.client, input.headers);
   const next = normalizeEmail(input.email);
-  const user = await getDb().read.user.findUniqueOrThrow({
-    where: { id: input.userId },
-    select: { id: true, email: true, passwordHash: true },
-  });
-  if (!(await verifyPassword(user.passwordHash, input.password))) throw wrongPassword();
+  await checkCurrentPassword(input.userId, input.password);
+  const user = await getDb().read.user.findUniqueOrThrow({ where: { id: input.userId }, select: { id: true, email: true } });
   if (next === user.email) {
     throw new AppError("validation_failed", "The request body failed validation; see errors.", [
       { pointer: "/email", detail: "is already this account's address" },

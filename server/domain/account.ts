@@ -20,7 +20,7 @@ import type { SessionPrincipal } from "./principal";
  * else ask for the current password again.
  */
 
-/** Current-password checks per account (password change, deletion): a stolen session cannot guess on. */
+/** Current-password checks per account (password and e-mail change, deletion): a stolen session cannot guess on. */
 export const PASSWORD_CHECKS_PER_ACCOUNT = 5;
 export const PASSWORD_CHECK_WINDOW_SECONDS = 15 * 60;
 
@@ -28,7 +28,7 @@ const wrongPassword = () =>
   new AppError("wrong_password", "The current password is wrong.", [{ pointer: "/password", detail: "is not your current password" }]);
 
 /** Checks the account's current password, at most PASSWORD_CHECKS_PER_ACCOUNT failures a window (then 429). */
-async function checkCurrentPassword(userId: string, password: string): Promise<void> {
+export async function checkCurrentPassword(userId: string, password: string): Promise<void> {
   const limiter = getLimiter("password-check", PASSWORD_CHECKS_PER_ACCOUNT, PASSWORD_CHECK_WINDOW_SECONDS);
   try {
     await limiter.consume(userId);

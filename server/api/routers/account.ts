@@ -80,8 +80,8 @@ export const accountRouter = router({
         status: 202,
         summary: "Move your account to another address",
         description:
-          "Needs the current password. Mails a link (valid one hour) to the new address; the account moves when it is followed (POST /v1/consumer/verify-email). The old address gets a notice at once. The answer is the same whether or not the new address is free. At most 10 per client address per hour (429 rate_limited).",
-        problems: ["forbidden", "wrong_password", "rate_limited"],
+          "Needs the current password (at most 5 wrong ones per account per 15 minutes, as for a password change). Mails a link (valid one hour) to the new address; the account moves when it is followed (POST /v1/consumer/verify-email). The old address gets a notice at once. The answer is the same whether or not the new address is free. At most 10 per client address per hour (429 rate_limited).",
+        problems: ["forbidden", "wrong_password", "rate_limited", "too_many_attempts"],
       },
     })
     .input(ZChangeEmailInput)
