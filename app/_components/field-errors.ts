@@ -25,6 +25,7 @@ export function useFieldErrors(formId: string) {
     return first === undefined;
   };
   return {
+    formId,
     errors,
     clear: () => setErrors({}),
     /** Shows the form's own findings; true when there are none. */

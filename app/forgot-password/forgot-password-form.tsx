@@ -3,7 +3,8 @@ import { useMutation } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { useTRPC } from "../_trpc/client";
 import { useFieldErrors } from "../_components/field-errors";
-import { Alert, Button, Field, Input } from "../_components/ui";
+import { FormField } from "../_components/form-field";
+import { Alert, Button } from "../_components/ui";
 
 /**
  * Asks for a reset link. The answer is the same whether or not the address has an account (by
@@ -13,7 +14,8 @@ export function ForgotPasswordForm({ minutes }: { minutes: number }) {
   const trpc = useTRPC();
   const formId = useId();
   const request = useMutation(trpc.consumerAuth.requestPasswordReset.mutationOptions());
-  const { errors, check, fromServer, generalError, describe } = useFieldErrors(formId);
+  const fields = useFieldErrors(formId);
+  const { check, fromServer, generalError } = fields;
   const [sentTo, setSentTo] = useState<string | null>(null);
 
   async function submit(e: FormEvent<HTMLFormElement>) {
@@ -49,18 +51,7 @@ export function ForgotPasswordForm({ minutes }: { minutes: number }) {
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
       {general ? <Alert title="The link was not sent">{general}</Alert> : null}
-      <Field label="E-mail" id={`${formId}-email`} error={errors.email}>
-        <Input
-          id={`${formId}-email`}
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={254}
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={errors.email ? describe("email") : undefined}
-        />
-      </Field>
+      <FormField fields={fields} name="email" label="E-mail" type="email" autoComplete="email" required maxLength={254} />
       <Button type="submit" className="w-full" disabled={request.isPending}>
         {request.isPending ? "Sending…" : "Send me a reset link"}
       </Button>

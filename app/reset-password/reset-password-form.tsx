@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useId, type FormEvent } from "react";
 import { errorInfo, useTRPC } from "../_trpc/client";
 import { useFieldErrors } from "../_components/field-errors";
-import { Alert, Button, Field, Input } from "../_components/ui";
+import { FormField } from "../_components/form-field";
+import { Alert, Button } from "../_components/ui";
 
 /**
  * Sets the new password with the mailed token, on a submit only: the page itself does nothing on
@@ -14,7 +15,8 @@ export function ResetPasswordForm({ token }: { token: string }) {
   const trpc = useTRPC();
   const formId = useId();
   const reset = useMutation(trpc.consumerAuth.resetPassword.mutationOptions());
-  const { errors, check, fromServer, generalError, describe } = useFieldErrors(formId);
+  const fields = useFieldErrors(formId);
+  const { check, fromServer, generalError } = fields;
 
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -56,31 +58,26 @@ export function ResetPasswordForm({ token }: { token: string }) {
         </Alert>
       ) : null}
       {general ? <Alert title="The password was not changed">{general}</Alert> : null}
-      <Field label="New password" id={`${formId}-password`} error={errors.password} hint="At least 8 characters.">
-        <Input
-          id={`${formId}-password`}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={256}
-          aria-invalid={errors.password ? true : undefined}
-          aria-describedby={describe("password")}
-        />
-      </Field>
-      <Field label="Repeat the new password" id={`${formId}-confirm`} error={errors.confirm}>
-        <Input
-          id={`${formId}-confirm`}
-          name="confirm"
-          type="password"
-          autoComplete="new-password"
-          required
-          maxLength={256}
-          aria-invalid={errors.confirm ? true : undefined}
-          aria-describedby={errors.confirm ? describe("confirm") : undefined}
-        />
-      </Field>
+      <FormField
+        fields={fields}
+        name="password"
+        label="New password"
+        hint="At least 8 characters."
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={8}
+        maxLength={256}
+      />
+      <FormField
+        fields={fields}
+        name="confirm"
+        label="Repeat the new password"
+        type="password"
+        autoComplete="new-password"
+        required
+        maxLength={256}
+      />
       <Button type="submit" className="w-full" disabled={reset.isPending}>
         {reset.isPending ? "Saving…" : "Set the new password"}
       </Button>

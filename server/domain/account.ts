@@ -1,7 +1,7 @@
 import "server-only";
-import { RateLimiterRes } from "rate-limiter-flexible";
 import { getDb } from "../db";
 import { hashPassword, verifyPassword } from "../crypto/passwords";
+import { attemptRefusal } from "../limits/attempts";
 import { getLimiter } from "../limits/limiter";
 import { accountDeletedMessage } from "../mail/messages";
 import { sendMailInBackground } from "../mail/transport";
@@ -33,11 +33,7 @@ export async function checkCurrentPassword(userId: string, password: string): Pr
   try {
     await limiter.consume(userId);
   } catch (err) {
-    if (!(err instanceof RateLimiterRes)) throw err;
-    const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-    throw new AppError("too_many_attempts", `Too many wrong passwords; try again in ${seconds} s.`, undefined, {
-      "retry-after": String(seconds),
-    });
+    throw attemptRefusal(err, "wrong passwords");
   }
   const user = await getDb().read.user.findUniqueOrThrow({ where: { id: userId }, select: { passwordHash: true } });
   if (!(await verifyPassword(user.passwordHash, password))) throw wrongPassword();

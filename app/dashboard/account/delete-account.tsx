@@ -4,7 +4,8 @@ import { signOut } from "next-auth/react";
 import { useId, useState, type FormEvent } from "react";
 import { errorInfo, useTRPC } from "../../_trpc/client";
 import { useFieldErrors } from "../../_components/field-errors";
-import { Alert, Button, Field, Input } from "../../_components/ui";
+import { CurrentPasswordField, FormField } from "../../_components/form-field";
+import { Alert, Button } from "../../_components/ui";
 
 /**
  * Deletes the account after the current password and the typed word DELETE. The server ends
@@ -15,7 +16,8 @@ export function DeleteAccountForm() {
   const trpc = useTRPC();
   const formId = useId();
   const remove = useMutation(trpc.account.delete.mutationOptions());
-  const { errors, check, fromServer, generalError, describe } = useFieldErrors(formId);
+  const fields = useFieldErrors(formId);
+  const { check, fromServer, generalError } = fields;
   const [unfinished, setUnfinished] = useState<string | null>(null);
 
   async function submit(e: FormEvent<HTMLFormElement>) {
@@ -59,31 +61,17 @@ export function DeleteAccountForm() {
     <form onSubmit={submit} noValidate className="space-y-4">
       {general ? <Alert title="The account was not deleted">{general}</Alert> : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Current password" id={`${formId}-password`} error={errors.password}>
-          <Input
-            id={`${formId}-password`}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            maxLength={256}
-            aria-invalid={errors.password ? true : undefined}
-            aria-describedby={errors.password ? describe("password") : undefined}
-          />
-        </Field>
-        <Field label="Type DELETE to confirm" id={`${formId}-confirm`} error={errors.confirm}>
-          <Input
-            id={`${formId}-confirm`}
-            name="confirm"
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellCheck={false}
-            required
-            maxLength={16}
-            aria-invalid={errors.confirm ? true : undefined}
-            aria-describedby={errors.confirm ? describe("confirm") : undefined}
-          />
-        </Field>
+        <CurrentPasswordField fields={fields} />
+        <FormField
+          fields={fields}
+          name="confirm"
+          label="Type DELETE to confirm"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          required
+          maxLength={16}
+        />
       </div>
       <Button type="submit" variant="danger" disabled={remove.isPending}>
         {remove.isPending ? "Deleting…" : "Delete my account"}

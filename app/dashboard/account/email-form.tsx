@@ -3,7 +3,8 @@ import { useMutation } from "@tanstack/react-query";
 import { useId, type FormEvent } from "react";
 import { useTRPC } from "../../_trpc/client";
 import { useFieldErrors } from "../../_components/field-errors";
-import { Alert, Button, Field, Input } from "../../_components/ui";
+import { CurrentPasswordField, FormField } from "../../_components/form-field";
+import { Alert, Button } from "../../_components/ui";
 
 /**
  * Asks to move the account to another address: nothing changes until the link mailed there is
@@ -14,7 +15,8 @@ export function EmailForm({ current, minutes }: { current: string; minutes: numb
   const trpc = useTRPC();
   const formId = useId();
   const change = useMutation(trpc.account.changeEmail.mutationOptions());
-  const { errors, check, fromServer, generalError, describe } = useFieldErrors(formId);
+  const fields = useFieldErrors(formId);
+  const { check, fromServer, generalError } = fields;
 
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -41,30 +43,8 @@ export function EmailForm({ current, minutes }: { current: string; minutes: numb
         </Alert>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="New e-mail address" id={`${formId}-email`} error={errors.email}>
-          <Input
-            id={`${formId}-email`}
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            maxLength={254}
-            aria-invalid={errors.email ? true : undefined}
-            aria-describedby={errors.email ? describe("email") : undefined}
-          />
-        </Field>
-        <Field label="Current password" id={`${formId}-password`} error={errors.password}>
-          <Input
-            id={`${formId}-password`}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            maxLength={256}
-            aria-invalid={errors.password ? true : undefined}
-            aria-describedby={errors.password ? describe("password") : undefined}
-          />
-        </Field>
+        <FormField fields={fields} name="email" label="New e-mail address" type="email" autoComplete="email" required maxLength={254} />
+        <CurrentPasswordField fields={fields} />
       </div>
       <Button type="submit" variant="secondary" disabled={change.isPending}>
         {change.isPending ? "Sending…" : "Send the confirmation link"}

@@ -3,14 +3,16 @@ import { useMutation } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { useTRPC } from "../../_trpc/client";
 import { useFieldErrors } from "../../_components/field-errors";
-import { Alert, Button, Field, Input } from "../../_components/ui";
+import { FormField } from "../../_components/form-field";
+import { Alert, Button } from "../../_components/ui";
 
 /** Renames the person (a creator's public pages show the new name at once). */
 export function NameForm({ initial }: { initial: string }) {
   const trpc = useTRPC();
   const formId = useId();
   const rename = useMutation(trpc.account.rename.mutationOptions());
-  const { errors, check, fromServer, generalError, describe } = useFieldErrors(formId);
+  const fields = useFieldErrors(formId);
+  const { check, fromServer, generalError } = fields;
   const [name, setName] = useState(initial);
   const [saved, setSaved] = useState<string | null>(null);
 
@@ -33,18 +35,16 @@ export function NameForm({ initial }: { initial: string }) {
           Saved: you are now <span className="break-words font-medium">{saved}</span>.
         </Alert>
       ) : null}
-      <Field label="Name" id={`${formId}-name`} error={errors.name}>
-        <Input
-          id={`${formId}-name`}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          autoComplete="name"
-          required
-          maxLength={100}
-          aria-invalid={errors.name ? true : undefined}
-          aria-describedby={errors.name ? describe("name") : undefined}
-        />
-      </Field>
+      <FormField
+        fields={fields}
+        name="name"
+        label="Name"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        autoComplete="name"
+        required
+        maxLength={100}
+      />
       <Button type="submit" variant="secondary" disabled={rename.isPending}>
         {rename.isPending ? "Saving…" : "Save name"}
       </Button>

@@ -3,7 +3,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, type FormEvent } from "react";
 import { useTRPC } from "../../_trpc/client";
 import { useFieldErrors } from "../../_components/field-errors";
-import { Alert, Button, Field, Input } from "../../_components/ui";
+import { CurrentPasswordField, FormField } from "../../_components/form-field";
+import { Alert, Button } from "../../_components/ui";
 
 const sessions = (n: number) => (n === 1 ? "1 other session" : `${n} other sessions`);
 
@@ -17,7 +18,8 @@ export function PasswordForm() {
       onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.account.sessions.queryKey() }),
     }),
   );
-  const { errors, check, fromServer, generalError, describe } = useFieldErrors(formId);
+  const fields = useFieldErrors(formId);
+  const { check, fromServer, generalError } = fields;
 
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -44,31 +46,18 @@ export function PasswordForm() {
         </Alert>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Current password" id={`${formId}-password`} error={errors.password}>
-          <Input
-            id={`${formId}-password`}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            maxLength={256}
-            aria-invalid={errors.password ? true : undefined}
-            aria-describedby={errors.password ? describe("password") : undefined}
-          />
-        </Field>
-        <Field label="New password" id={`${formId}-new_password`} error={errors.new_password} hint="At least 8 characters.">
-          <Input
-            id={`${formId}-new_password`}
-            name="new_password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={8}
-            maxLength={256}
-            aria-invalid={errors.new_password ? true : undefined}
-            aria-describedby={describe("new_password")}
-          />
-        </Field>
+        <CurrentPasswordField fields={fields} />
+        <FormField
+          fields={fields}
+          name="new_password"
+          label="New password"
+          hint="At least 8 characters."
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          maxLength={256}
+        />
       </div>
       <Button type="submit" variant="secondary" disabled={change.isPending}>
         {change.isPending ? "Changing…" : "Change password"}
