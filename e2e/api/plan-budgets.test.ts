@@ -94,6 +94,41 @@ describe("a key's budget within its plan", () => {
   });
 });
 
+describe("how many keys an account holds", () => {
+  it("allows a free account 10 active keys, even asked for at once; the next is 409 too_many_keys until one is revoked", async () => {
+    const free = await seedConsumer({ plan: "free" });
+    const active = async () =>
+      (await api("/v1/api-keys", { key: free.apiKey })).body.filter((k: { status: string }) => k.status === "ACTIVE");
+    const held = (await active()).length;
+    expect(held).toBeGreaterThanOrEqual(1);
+    // More creations at once than there is room for: exactly the room succeeds, whatever the interleaving.
+    const room = 10 - held;
+    const answers = await Promise.all(
+      Array.from({ length: room + 3 }, (_, i) =>
+        api("/v1/api-keys", { key: free.apiKey, json: { name: `k${i}`, scopes: ["protections:read"] } }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(room);
+    const refused = answers.filter((a) => a.status !== 201);
+    expect(refused).toHaveLength(3);
+    for (const r of refused) expectProblem(r, 409, "too_many_keys");
+    expect(refused[0]!.body.detail).toMatch(/allows 10 active API keys/);
+    expect(await active()).toHaveLength(10);
+    // A revoked key leaves room for one more, and only one.
+    const spare = answers.find((a) => a.status === 201)!.body.id as string;
+    expect((await api(`/v1/api-keys/${spare}/revoke`, { key: free.apiKey, method: "POST" })).status).toBe(200);
+    await createKey(free.apiKey, ["protections:read"]);
+    expectProblem(
+      await api("/v1/api-keys", { key: free.apiKey, json: { name: "over", scopes: ["protections:read"] } }),
+      409,
+      "too_many_keys",
+    );
+    // A larger plan allows more.
+    const creator = await seedConsumer({ plan: "creator" });
+    for (let i = 0; i < 10; i++) await createKey(creator.apiKey, ["protections:read"]);
+  });
+});
+
 describe("lookups and certificates, per client address and per account", () => {
   for (const [what, path, quota, policy] of [
     ["lookup", () => `/v1/lookup?content_hash=${randomContentHash()}`, 120, "lookup"],

@@ -111,6 +111,27 @@ export async function createApiKey(opts: CreateApiKeyOptions, tx?: Tx): Promise<
 }
 
 /**
+ * Creates a key for a caller, within the number of active keys its account's plan allows
+ * (PLAN_ACTIVE_KEYS): 409 `too_many_keys` at the bound, and nothing is created. The count and
+ * the insert share one transaction that first writes the tenant's row, so concurrent creations
+ * for one account queue on that row (PostgreSQL's row lock; SQLite's one writer) and cannot
+ * pass the bound together.
+ */
+export async function createBoundedApiKey(opts: CreateApiKeyOptions, maxActive: number): Promise<{ key: ApiKeyView; secret: string }> {
+  return getDb().write(async (tx) => {
+    await tx.tenant.update({ where: { id: opts.tenantId }, data: { updatedAt: new Date() } });
+    const active = await tx.apiKey.count({ where: { tenantId: opts.tenantId, status: "ACTIVE" } });
+    if (active >= maxActive) {
+      throw new AppError(
+        "too_many_keys",
+        `This account's plan allows ${maxActive} active API keys and it holds ${active}: revoke one it no longer uses first.`,
+      );
+    }
+    return createApiKey(opts, tx);
+  });
+}
+
+/**
  * The scopes any key of a tenant may hold, whoever creates it: a consumer's (PERSONAL)
  * keys reach the consumer endpoints only, an organisation's never the consumer ones.
  */

@@ -30,6 +30,18 @@ export const PLAN_REQUEST_BUDGETS: Record<AccountPlan, RequestBudget> = {
   organization: { rateLimitPerMinute: 100_000, dailyQuota: 10_000_000 },
 };
 
+/**
+ * The most active API keys an account may hold at once, per plan: with each key's budget bounded
+ * above, the account's keys together are bounded too (free: 10 × 600/min at most). Revoked keys
+ * do not count. Keys an operator makes (`npm run admin`) are not bounded by this.
+ */
+export const PLAN_ACTIVE_KEYS: Record<AccountPlan, number> = {
+  free: 10,
+  creator: 25,
+  pro: 100,
+  organization: 1000,
+};
+
 const TTL_MS = 60_000;
 /**
  * An account's plan, on every authenticated request: a tenant's kind never changes, and a change

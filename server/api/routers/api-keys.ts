@@ -2,9 +2,9 @@ import "server-only";
 import { z } from "zod";
 import { ZApiKey, ZApiKeyCreated, ZRevokedApiKey } from "../schemas/accounts";
 import { TRPCError } from "@trpc/server";
-import { createApiKey, listApiKeys, revokeApiKey, scopesForTenant } from "../../domain/api-keys";
+import { createBoundedApiKey, listApiKeys, revokeApiKey, scopesForTenant } from "../../domain/api-keys";
 import { AppError } from "../../domain/errors";
-import { accountPlanOf, checkKeyBudget, PLAN_REQUEST_BUDGETS } from "../../domain/plan-limits";
+import { accountPlanOf, checkKeyBudget, PLAN_ACTIVE_KEYS, PLAN_REQUEST_BUDGETS } from "../../domain/plan-limits";
 import { router, scopedProcedure } from "../trpc";
 import { ZIdInput } from "../schemas/common";
 import { ZCreateApiKeyInput } from "./api-keys.types";
@@ -13,6 +13,12 @@ import { ZCreateApiKeyInput } from "./api-keys.types";
 const budgetTable = () =>
   Object.entries(PLAN_REQUEST_BUDGETS)
     .map(([plan, b]) => `${plan} ${b.rateLimitPerMinute}/min and ${b.dailyQuota}/day`)
+    .join(", ");
+
+/** "free 10, creator 25, …": how many active keys each plan allows. */
+const activeKeysTable = () =>
+  Object.entries(PLAN_ACTIVE_KEYS)
+    .map(([plan, n]) => `${plan} ${n}`)
     .join(", ");
 
 export const apiKeysRouter = router({
@@ -44,8 +50,10 @@ export const apiKeysRouter = router({
           "The secret is in this answer only (it is stored as a hash). A key can grant only scopes its creator holds. " +
           "`rate_limit_per_minute` and `daily_quota` (default 600 and 100000) may not exceed what the account's plan allows one key: " +
           budgetTable() +
-          "; more is 422 `validation_failed` with a pointer to the field.",
-        problems: [],
+          "; more is 422 `validation_failed` with a pointer to the field. An account holds at most " +
+          activeKeysTable() +
+          " active keys; at that bound this is 409 `too_many_keys` until one is revoked.",
+        problems: ["too_many_keys"],
       },
     })
     .input(ZCreateApiKeyInput)
@@ -69,18 +77,20 @@ export const apiKeysRouter = router({
         });
       }
       // Nor a budget larger than the account's plan allows one key.
-      checkKeyBudget(
-        { rateLimitPerMinute: input.rate_limit_per_minute, dailyQuota: input.daily_quota },
-        await accountPlanOf(ctx.principal.tenantId),
+      const plan = await accountPlanOf(ctx.principal.tenantId);
+      checkKeyBudget({ rateLimitPerMinute: input.rate_limit_per_minute, dailyQuota: input.daily_quota }, plan);
+      // Nor more keys than the plan allows: many keys would multiply the budget.
+      const { key, secret } = await createBoundedApiKey(
+        {
+          tenantId: ctx.principal.tenantId,
+          userId: ctx.principal.userId,
+          name: input.name,
+          scopes: input.scopes,
+          dailyQuota: input.daily_quota,
+          rateLimitPerMinute: input.rate_limit_per_minute,
+        },
+        PLAN_ACTIVE_KEYS[plan],
       );
-      const { key, secret } = await createApiKey({
-        tenantId: ctx.principal.tenantId,
-        userId: ctx.principal.userId,
-        name: input.name,
-        scopes: input.scopes,
-        dailyQuota: input.daily_quota,
-        rateLimitPerMinute: input.rate_limit_per_minute,
-      });
       return { ...key, key: secret };
     }),
   revoke: scopedProcedure("api_keys:write")
