@@ -80,6 +80,16 @@ describe("login throttle under concurrency and batching", () => {
     expect(t).toEqual({ checked: 20, refused: 10, other: [] });
   });
 
+  it("counts every address of an IPv6 /64 as one client: 30 logins from 30 of its addresses check exactly 20 passwords", async () => {
+    const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+    const attempts = Array.from({ length: 30 }, (_, i) =>
+      login(newEmail(), "wrong password", `${prefix}:${(i + 1).toString(16)}::${(i * 7 + 3).toString(16)}`, i % baseUrls.length),
+    );
+    expect(tally((await Promise.all(attempts)).map((r) => r.status))).toEqual({ checked: 20, refused: 10, other: [] });
+    // Another /64 is another client.
+    expect((await login(newEmail(), "wrong password", "2001:db8:ffff:ffff::1")).status).toBe(401);
+  });
+
   it("a tRPC batch of 300 logins is refused before any password is checked", async () => {
     const email = newEmail();
     await seedConsumer({ email, password: PASSWORD });

@@ -1,8 +1,9 @@
 import "server-only";
-import { logger } from "../observability/logger.mjs";
 import { getDb } from "../db";
 import { verifyPassword } from "../crypto/passwords";
 import { RateLimiterRes } from "rate-limiter-flexible";
+import { attemptRefusal, tooManyAttempts } from "../limits/attempts";
+import { throttleBucket } from "../limits/client-bucket";
 import { getLimiter } from "../limits/limiter";
 import { normalizeEmail } from "./consumers";
 import { AppError } from "./errors";
@@ -46,20 +47,9 @@ const view = (u: { id: string; email: string; name: string; tenant: { kind: stri
   realm: realmOfTenantKind(u.tenant.kind),
 });
 
-function tooMany(seconds: number): AppError {
-  return new AppError("too_many_attempts", `Too many failed logins; try again in ${seconds} s.`, undefined, {
-    "retry-after": String(seconds),
-  });
-}
-
-/** A limiter's refusal (its budget is spent) as 429; its store failing (Redis and the in-memory insurance both) as 503. */
-function limiterError(err: unknown): AppError {
-  if (err instanceof RateLimiterRes) return tooMany(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
-  logger.error({ err }, "login throttle unavailable");
-  return new AppError("service_unavailable", "Logging in is unavailable for a moment; try again shortly.", undefined, {
-    "retry-after": "1",
-  });
-}
+const FAILED_LOGINS = "failed logins";
+const tooMany = (seconds: number) => tooManyAttempts(FAILED_LOGINS, seconds);
+const limiterError = (err: unknown) => attemptRefusal(err, FAILED_LOGINS);
 
 /** The login budgets (LOGIN_* above), one process-wide limiter each. */
 const loginLimiters = () => ({
@@ -124,7 +114,8 @@ const notVerified = () =>
 export async function login(input: { email: string; password: string; client: string; userAgent?: string | null }) {
   const email = normalizeEmail(input.email);
   const l = loginLimiters();
-  await reserveLoginAttempt(l, input.client, email);
+  const client = throttleBucket(input.client);
+  await reserveLoginAttempt(l, client, email);
 
   const user = await getDb().read.user.findUnique({
     where: { email },
@@ -132,16 +123,16 @@ export async function login(input: { email: string; password: string; client: st
   });
   // An address with no account yet may have registrations waiting for their link.
   const ok = user ? await verifyPassword(user.passwordHash, input.password) : await pendingRegistrationMatches(email, input.password);
-  const pair = pairKey(input.client, email);
+  const pair = pairKey(client, email);
   if (!user || !ok) {
     if (ok) {
-      await Promise.all([l.perClient.reward(input.client, 1), l.perAccount.reward(email, 1), l.perPair.reward(pair, 1)]);
+      await Promise.all([l.perClient.reward(client, 1), l.perAccount.reward(email, 1), l.perPair.reward(pair, 1)]);
       throw notVerified();
     }
     throw new AppError("invalid_credentials", "The e-mail address or the password is wrong.");
   }
   await Promise.all([
-    l.perClient.reward(input.client, 1),
+    l.perClient.reward(client, 1),
     l.perAccount.reward(email, 1),
     user.emailVerifiedAt ? l.perPair.delete(pair) : l.perPair.reward(pair, 1),
   ]);

@@ -2,6 +2,7 @@ import "server-only";
 import { logger } from "../observability/logger.mjs";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { AppError } from "../domain/errors";
+import { throttleBucket } from "./client-bucket";
 import { getLimiter } from "./limiter";
 
 /** An endpoint's budget: `quota` requests per fixed `window` seconds, per client address and per account. */
@@ -51,7 +52,7 @@ export async function consumeEndpointLimits(
 ): Promise<void> {
   const { name, quota, window } = policy;
   const budgets: { label: string; limiter: string; id: string; whose: string }[] = [
-    { label: name, limiter: `client-${name}`, id: caller.client, whose: "from one address" },
+    { label: name, limiter: `client-${name}`, id: throttleBucket(caller.client), whose: "from one address" },
   ];
   if (caller.tenantId !== null) {
     budgets.push({ label: `${name}-account`, limiter: `account-${name}`, id: caller.tenantId, whose: "for one account" });
