@@ -1,16 +1,34 @@
 "use client";
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
+import { useId, useState, type FormEvent } from "react";
 import { errorInfo, useTRPC } from "../_trpc/client";
+import { fieldErrorsOf, useFieldErrors } from "../_components/field-errors";
+import { FormField } from "../_components/form-field";
 import { Alert, Button } from "../_components/ui";
 
 /**
- * Confirms on a click, not on page load: mail scanners that pre-open links would otherwise use
- * up the single-use token before the person does.
+ * Confirms on a submit, not on page load: mail scanners that pre-open links would otherwise use
+ * up the single-use token before the person does. A sign-up's link (`signup`, or the server
+ * asking for it) finishes with the password chosen at sign-up, so the page asks for it.
  */
-export function ConfirmEmail({ token }: { token: string }) {
+export function ConfirmEmail({ token, signup }: { token: string; signup: boolean }) {
   const trpc = useTRPC();
+  const formId = useId();
   const verify = useMutation(trpc.consumerAuth.verifyEmail.mutationOptions());
+  const fields = useFieldErrors(formId);
+  const [askPassword, setAskPassword] = useState(signup);
+
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const password = askPassword ? String(new FormData(e.currentTarget).get("password") ?? "") : "";
+    if (askPassword && !fields.check(password ? {} : { password: "Enter the password you chose when you signed up." })) return;
+    await verify.mutateAsync({ token, ...(password ? { password } : {}) }).catch((err) => {
+      if (fieldErrorsOf(err).password) setAskPassword(true);
+      fields.fromServer(err);
+    });
+  }
+
   if (verify.isSuccess) {
     return (
       <Alert tone="success" title="E-mail address confirmed">
@@ -24,9 +42,12 @@ export function ConfirmEmail({ token }: { token: string }) {
       </Alert>
     );
   }
+  const invalidLink = verify.error && errorInfo(verify.error).code === "invalid_token";
+  // Anything else not about the password (no answer, a 429 or 5xx) says nothing about the link: it may still work.
+  const general = invalidLink ? null : fields.generalError(verify.error);
   return (
-    <div className="space-y-4">
-      {verify.error && errorInfo(verify.error).code === "invalid_token" ? (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      {invalidLink ? (
         <Alert title="This link does not work">
           {errorInfo(verify.error).message}{" "}
           <Link className="underline" href="/signup?resend=1">
@@ -34,13 +55,23 @@ export function ConfirmEmail({ token }: { token: string }) {
           </Link>
           .
         </Alert>
-      ) : verify.error ? (
-        // Anything else (no answer, a 429 or 5xx) says nothing about the link: it may still work.
-        <Alert title="Could not confirm your address">{errorInfo(verify.error).message}</Alert>
       ) : null}
-      <Button className="w-full" disabled={verify.isPending} onClick={() => verify.mutate({ token })}>
+      {general ? <Alert title="Could not confirm your address">{general}</Alert> : null}
+      {askPassword ? (
+        <FormField
+          fields={fields}
+          name="password"
+          label="The password you chose when you signed up"
+          hint="Not you who signed up? Then leave this page: nothing is made without that password."
+          type="password"
+          autoComplete="current-password"
+          required
+          maxLength={256}
+        />
+      ) : null}
+      <Button type="submit" className="w-full" disabled={verify.isPending}>
         {verify.isPending ? "Confirming…" : "Confirm my e-mail address"}
       </Button>
-    </div>
+    </form>
   );
 }

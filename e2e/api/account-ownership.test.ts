@@ -16,7 +16,8 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const signUp = (email: string, password: string, name: string, client?: string) =>
   api("/v1/consumer/signup", { json: { email, password, name }, headers: from(client) });
 const login = (email: string, password: string) => api("/v1/consumer/login", { json: { email, password }, headers: from() });
-const verify = (token: string) => api("/v1/consumer/verify-email", { json: { token } });
+/** Follows a link: a sign-up's takes the password chosen at that sign-up, an e-mail change's none. */
+const verify = (token: string, password?: string) => api("/v1/consumer/verify-email", { json: { token, password } });
 
 /** The token of the link of `kind` in a message's text (verify-email or reset-password). */
 function linkToken(mail: { text?: string | false; subject?: string }, kind: "verify-email" | "reset-password"): string {
@@ -45,7 +46,7 @@ describe("the address decides who owns the account", () => {
     expect(attackerMail!.text).not.toContain("Mallory");
     expect(attackerMail!.subject).not.toContain("Mallory");
 
-    const verified = await verify(linkToken(victimMail!, "verify-email"));
+    const verified = await verify(linkToken(victimMail!, "verify-email"), victimPassword);
     expect(verified.status, verified.text).toBe(200);
     expect(verified.body).toEqual({ status: "verified", email: victim });
 
@@ -54,7 +55,7 @@ describe("the address decides who owns the account", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body.user.name).toBe("Victoria");
     // The stranger's link verifies nothing now.
-    expectProblem(await verify(linkToken(attackerMail!, "verify-email")), 400, "invalid_token");
+    expectProblem(await verify(linkToken(attackerMail!, "verify-email"), attackerPassword), 400, "invalid_token");
     expectProblem(await login(victim, attackerPassword), 401, "invalid_credentials");
   });
 
@@ -63,12 +64,49 @@ describe("the address decides who owns the account", () => {
     expect((await signUp(email, "first password!", "First")).status).toBe(202);
     expect((await signUp(email, "second password", "Second")).status).toBe(202);
     const [first, second] = await waitForMail(email, 2);
-    expect((await verify(linkToken(first!, "verify-email"))).status).toBe(200);
+    expect((await verify(linkToken(first!, "verify-email"), "first password!")).status).toBe(200);
     const res = await login(email, "first password!");
     expect(res.status, res.text).toBe(200);
     expect(res.body.user.name).toBe("First");
     expectProblem(await login(email, "second password"), 401, "invalid_credentials");
-    expectProblem(await verify(linkToken(second!, "verify-email")), 400, "invalid_token");
+    expectProblem(await verify(linkToken(second!, "verify-email"), "second password"), 400, "invalid_token");
+  });
+
+  it("the owner following a stranger's link makes no account: a sign-up's link finishes only with the password chosen then", async () => {
+    const victim = newEmail();
+    const attackerPassword = "attacker's own password";
+    expect((await signUp(victim, attackerPassword, "Mallory")).status).toBe(202);
+    const link = linkToken((await waitForMail(victim)).at(-1)!, "verify-email");
+    // The owner trusts a mail from us and opens it: without the stranger's password nothing happens.
+    const bare = await verify(link);
+    expectProblem(bare, 422, "validation_failed");
+    expect(bare.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(["/password"]);
+    const wrong = await verify(link, "the victim's own password");
+    expectProblem(wrong, 403, "wrong_password");
+    expect(wrong.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(["/password"]);
+    // No account: the stranger's password gets only "confirm first".
+    expectProblem(await login(victim, attackerPassword), 403, "email_not_verified");
+    // Guessing is bounded per link: 5 wrong ones, then 429 even for the right one, and nothing is made.
+    for (let i = 0; i < 4; i++) expectProblem(await verify(link, `guess ${i}`), 403, "wrong_password");
+    const spent = await verify(link, attackerPassword);
+    expectProblem(spent, 429, "too_many_attempts");
+    expect(Number(spent.headers.get("retry-after"))).toBeGreaterThan(0);
+    expectProblem(await login(victim, attackerPassword), 403, "email_not_verified");
+    // The owner signs up themselves: their link, with their password, makes the account.
+    expect((await signUp(victim, "the victim's own password", "Victoria")).status).toBe(202);
+    const own = linkToken((await waitForMail(victim, 2)).at(-1)!, "verify-email");
+    expect((await verify(own, "the victim's own password")).status).toBe(200);
+    expect((await login(victim, "the victim's own password")).status).toBe(200);
+    expectProblem(await login(victim, attackerPassword), 401, "invalid_credentials");
+  });
+
+  it("a sign-up's link with the right password works after a wrong one", async () => {
+    const email = newEmail();
+    expect((await signUp(email, "my sign-up password", "Me")).status).toBe(202);
+    const link = linkToken((await waitForMail(email)).at(-1)!, "verify-email");
+    expectProblem(await verify(link, "a typo'd password"), 403, "wrong_password");
+    expect((await verify(link, "my sign-up password")).status).toBe(200);
+    expect((await login(email, "my sign-up password")).status).toBe(200);
   });
 
   it("a pending sign-up is 403 for its own password and 401 for any other", async () => {
@@ -84,7 +122,7 @@ describe("the address decides who owns the account", () => {
     expect((await api("/v1/api-keys", { key: squatter.apiKey })).status).toBe(200);
     expect((await signUp(email, "the owner's password", "Owner")).status).toBe(202);
     const mail = (await waitForMail(email)).at(-1)!;
-    expect((await verify(linkToken(mail, "verify-email"))).status).toBe(200);
+    expect((await verify(linkToken(mail, "verify-email"), "the owner's password")).status).toBe(200);
     expectProblem(await api("/v1/api-keys", { key: squatter.apiKey }), 401, "invalid_api_key");
     expectProblem(await login(email, "operator-made password"), 401, "invalid_credentials");
     const res = await login(email, "the owner's password");

@@ -67,11 +67,11 @@ describe("consumer sign-up, verification, login and logout", () => {
     const [mail] = await waitForMail(email);
     expect(mail!.subject).toMatch(/confirm/i);
     const { link, token } = verificationLink(mail!);
-    expect(link).toBe(`${baseUrl}/verify-email?token=${token}`);
+    expect(link).toBe(`${baseUrl}/verify-email?token=${token}&signup=1`);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/); // 32 random bytes, base64url
-    expect(mail!.html).toContain(link);
+    expect(mail!.html).toContain(link.replaceAll("&", "&amp;")); // the HTML part escapes its &
 
-    const verified = await api("/v1/consumer/verify-email", { json: { token } });
+    const verified = await api("/v1/consumer/verify-email", { json: { token, password: PASSWORD } });
     expect(verified.status, verified.text).toBe(200);
     expect(verified.body).toEqual({ status: "verified", email });
 
@@ -160,8 +160,8 @@ describe("consumer sign-up, verification, login and logout", () => {
   it("verification links work once; unknown and malformed tokens are 400 invalid_token", async () => {
     const email = newEmail();
     const token = await signUp(email);
-    expect((await api("/v1/consumer/verify-email", { json: { token } })).status).toBe(200);
-    expectProblem(await api("/v1/consumer/verify-email", { json: { token } }), 400, "invalid_token");
+    expect((await api("/v1/consumer/verify-email", { json: { token, password: PASSWORD } })).status).toBe(200);
+    expectProblem(await api("/v1/consumer/verify-email", { json: { token, password: PASSWORD } }), 400, "invalid_token");
     const unknown = Buffer.alloc(32, 7).toString("base64url");
     expectProblem(await api("/v1/consumer/verify-email", { json: { token: unknown } }), 400, "invalid_token");
     expectProblem(await api("/v1/consumer/verify-email", { json: { token: "short" } }), 400, "invalid_token");
@@ -171,7 +171,7 @@ describe("consumer sign-up, verification, login and logout", () => {
     const email = newEmail();
     const token = await signUp(email);
     await expireToken(token);
-    expectProblem(await api("/v1/consumer/verify-email", { json: { token } }), 400, "invalid_token");
+    expectProblem(await api("/v1/consumer/verify-email", { json: { token, password: PASSWORD } }), 400, "invalid_token");
     // A sign-up whose link expired is gone: nothing holds its password any more.
     expectProblem(await login(email, PASSWORD), 401, "invalid_credentials");
   });
@@ -207,8 +207,8 @@ describe("consumer sign-up, verification, login and logout", () => {
     const mails = await waitForMail(email, 2);
     const second = verificationLink(mails.at(-1)!).token;
     expect(second).not.toBe(first);
-    expectProblem(await api("/v1/consumer/verify-email", { json: { token: first } }), 400, "invalid_token");
-    expect((await api("/v1/consumer/verify-email", { json: { token: second } })).status).toBe(200);
+    expectProblem(await api("/v1/consumer/verify-email", { json: { token: first, password: PASSWORD } }), 400, "invalid_token");
+    expect((await api("/v1/consumer/verify-email", { json: { token: second, password: PASSWORD } })).status).toBe(200);
     expect((await login(email, PASSWORD)).status).toBe(200);
 
     // Verified now: a resend sends nothing more, and still answers the same.

@@ -16,7 +16,7 @@ describe("a consumer's first protection", () => {
     const password = "a long enough passphrase";
     expect((await api("/v1/consumer/signup", { json: { email, password, name: "Journey" } })).status).toBe(202);
     const { token } = verificationLink((await waitForMail(email)).at(-1)!);
-    expect((await api("/v1/consumer/verify-email", { json: { token } })).status).toBe(200);
+    expect((await api("/v1/consumer/verify-email", { json: { token, password } })).status).toBe(200);
 
     const login = await api("/v1/consumer/login", { json: { email, password } });
     expect(login.status, login.text).toBe(200);

@@ -33,9 +33,9 @@ export async function waitForMail(address: string, count = 1, timeoutMs = 15_000
   }
 }
 
-/** The verification link of a message (from its plain-text part) and the token it carries. */
+/** The verification link of a message (from its plain-text part, with its whole query) and the token it carries. */
 export function verificationLink(mail: ParsedMail): { link: string; token: string } {
-  const match = /(\S+\/verify-email\?token=([A-Za-z0-9_-]+))/.exec(mail.text ?? "");
+  const match = /(\S+\/verify-email\?token=([A-Za-z0-9_-]+)\S*)/.exec(mail.text ?? "");
   if (!match) throw new Error(`no verification link in: ${mail.subject}`);
   return { link: match[1]!, token: match[2]! };
 }

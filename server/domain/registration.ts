@@ -16,6 +16,8 @@ import {
 } from "./account-mail";
 import { applyEmailChange, CHANGE_EMAIL_PURPOSE } from "./account-email";
 import { insertConsumer, normalizeEmail } from "./consumers";
+import { attemptRefusal } from "../limits/attempts";
+import { getLimiter } from "../limits/limiter";
 import { AppError } from "./errors";
 import { newId } from "./ids";
 
@@ -45,7 +47,7 @@ const invalidLink = () => new AppError("invalid_token", "This verification link 
 async function mailRegistrationLink(registration: { id: string; email: string; createdAt: Date }): Promise<void> {
   const { token, tokenHash } = newLinkToken();
   await getDb().write((tx) => tx.registration.update({ where: { id: registration.id }, data: { tokenHash } }));
-  sendMailInBackground(verificationMessage(registration.email, token, VERIFY_TOKEN_HOURS, registration.createdAt));
+  sendMailInBackground(verificationMessage(registration.email, token, VERIFY_TOKEN_HOURS, registration.createdAt, { signup: true }));
 }
 
 /**
@@ -80,7 +82,9 @@ export async function signUp(input: { email: string; password: string; name: str
       },
     }),
   );
-  sendMailInBackground(taken ? alreadyRegisteredMessage(email) : verificationMessage(email, token, VERIFY_TOKEN_HOURS, now));
+  sendMailInBackground(
+    taken ? alreadyRegisteredMessage(email) : verificationMessage(email, token, VERIFY_TOKEN_HOURS, now, { signup: true }),
+  );
   return sent(email);
 }
 
@@ -111,7 +115,7 @@ export async function resendVerification(input: { email: string } & Throttled) {
     const token = await getDb().write((tx) =>
       issueEmailToken(tx, { userId: user.id, purpose: VERIFY_EMAIL_PURPOSE, minutes: VERIFY_TOKEN_HOURS * 60 }),
     );
-    sendMailInBackground(verificationMessage(email, token, VERIFY_TOKEN_HOURS, user.createdAt));
+    sendMailInBackground(verificationMessage(email, token, VERIFY_TOKEN_HOURS, user.createdAt, { signup: false }));
   }
   return sent(email);
 }
@@ -164,20 +168,64 @@ async function confirmAccount(tx: Tx, userId: string, now: Date): Promise<string
   return user.email;
 }
 
+/** Wrong passwords a registration's link may be followed with, per window, before 429. */
+export const SIGNUP_PASSWORD_CHECKS = 5;
+const SIGNUP_PASSWORD_WINDOW_SECONDS = 15 * 60;
+
+const live = (r: { usedAt: Date | null; expiresAt: Date }, now: Date) => !r.usedAt && r.expiresAt.getTime() > now.getTime();
+
 /**
- * Follows a link sent to confirm an address: a registration's, an operator-made account's, or
- * an e-mail change's. Single use; unknown, used or expired is 400 invalid_token, and so is the
- * link of an address another verified account took meanwhile.
+ * A registration's link finishes only with the password chosen at that sign-up: the person who
+ * controls the inbox must also be the one who signed up, so a stranger's sign-up followed by
+ * the owner (who trusts a mail from us) never leaves the stranger's password on the owner's
+ * address. Missing is 422 with a pointer to /password; wrong is 403 `wrong_password`, the link
+ * still unused; past SIGNUP_PASSWORD_CHECKS wrong ones in a window, 429. Checked outside any
+ * transaction (a hash takes tens of milliseconds).
  */
-export async function verifyEmail(input: { token: string }) {
+async function checkSignupPassword(registration: { id: string; passwordHash: string }, password: string | undefined): Promise<void> {
+  if (!password) {
+    throw new AppError("validation_failed", "Enter the password you chose when you signed up: it finishes the sign-up.", [
+      { pointer: "/password", detail: "is needed to finish a sign-up: the password chosen when signing up" },
+    ]);
+  }
+  const limiter = getLimiter("signup-password", SIGNUP_PASSWORD_CHECKS, SIGNUP_PASSWORD_WINDOW_SECONDS);
+  try {
+    await limiter.consume(registration.id);
+  } catch (err) {
+    throw attemptRefusal(err, "wrong passwords for this link");
+  }
+  if (!(await verifyPassword(registration.passwordHash, password))) {
+    throw new AppError("wrong_password", "That is not the password chosen when this sign-up was made.", [
+      { pointer: "/password", detail: "is not the password chosen at sign-up" },
+    ]);
+  }
+  await limiter.reward(registration.id, 1);
+}
+
+/**
+ * Follows a link sent to confirm an address: a registration's (with the password chosen at
+ * sign-up, checkSignupPassword), an operator-made account's, or an e-mail change's. Single use;
+ * unknown, used or expired is 400 invalid_token, and so is the link of an address another
+ * verified account took meanwhile.
+ */
+export async function verifyEmail(input: { token: string; password?: string }) {
   if (!isLinkTokenShaped(input.token)) throw invalidLink();
   const now = new Date();
   const tokenHash = sha256Hex(input.token);
+  const pending = await getDb().read.registration.findUnique({
+    where: { tokenHash },
+    select: { id: true, passwordHash: true, usedAt: true, expiresAt: true },
+  });
+  if (pending) {
+    if (!live(pending, now)) throw invalidLink();
+    await checkSignupPassword(pending, input.password);
+  }
   try {
     return await getDb().write(async (tx) => {
       const registration = await tx.registration.findUnique({ where: { tokenHash } });
       if (registration) {
-        if (registration.usedAt || registration.expiresAt.getTime() <= now.getTime()) throw invalidLink();
+        // Checked again in the transaction: the password was checked against this very row.
+        if (!pending || registration.id !== pending.id || !live(registration, now)) throw invalidLink();
         // Conditional on still unused, so two concurrent uses cannot both succeed.
         const { count } = await tx.registration.updateMany({ where: { id: registration.id, usedAt: null }, data: { usedAt: now } });
         if (count !== 1) throw invalidLink();

@@ -11,9 +11,13 @@ function html(paragraphs: string[], link?: { href: string; label: string }): str
   return `<!doctype html>\n<html><body style="font-family: sans-serif">\n${body}\n${button}\n</body></html>\n`;
 }
 
-/** The link of a verification e-mail: the web page posts its token to /v1/consumer/verify-email. */
-export function verificationLink(token: string): string {
-  return `${getConfig().baseUrl}/verify-email?token=${encodeURIComponent(token)}`;
+/**
+ * The link of a verification e-mail: the web page posts its token to /v1/consumer/verify-email.
+ * A sign-up's link says so (`signup=1`), so the page asks at once for the password chosen at
+ * sign-up, which finishing a sign-up takes.
+ */
+export function verificationLink(token: string, opts: { signup?: boolean } = {}): string {
+  return `${getConfig().baseUrl}/verify-email?token=${encodeURIComponent(token)}${opts.signup ? "&signup=1" : ""}`;
 }
 
 /** A message with one link: its lines, the link, then what to know about it. */
@@ -30,18 +34,23 @@ function linkMessage(to: string, subject: string, lines: string[], link: { href:
 const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
 /**
- * The link that confirms a sign-up. It carries nothing the person signing up typed (a stranger
- * can make us send it to any address): no name, only when it was asked for.
+ * The link that confirms a sign-up (`signup`: it finishes only with the password chosen then),
+ * or an operator-made account. It carries nothing the person signing up typed (a stranger can
+ * make us send it to any address): no name, only when it was asked for.
  */
-export function verificationMessage(to: string, token: string, hours: number, requestedAt: Date): MailMessage {
+export function verificationMessage(to: string, token: string, hours: number, requestedAt: Date, opts: { signup: boolean }): MailMessage {
   return linkMessage(
     to,
     "Confirm your e-mail address for Hallmark",
     ["Hello,", `A Hallmark account for this address was asked for on ${utc(requestedAt)}. To confirm it is yours, open this link:`],
-    { href: verificationLink(token), label: "Confirm my e-mail address" },
+    { href: verificationLink(token, opts), label: "Confirm my e-mail address" },
     [
-      `The link works once and expires in ${hours} hours. The account gets the password chosen when this sign-up was made.`,
-      "If you did not sign up, ignore this message: no account is made without this link.",
+      opts.signup
+        ? `The link works once and expires in ${hours} hours. To finish, enter the password you chose when you signed up.`
+        : `The link works once and expires in ${hours} hours.`,
+      opts.signup
+        ? "If you did not sign up, ignore this message: no account is made without this link and that password. To have an account here, sign up yourself."
+        : "If you did not expect this, ignore this message.",
     ],
   );
 }

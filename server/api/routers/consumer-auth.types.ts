@@ -11,6 +11,12 @@ export const ZSignupInput = z.strictObject({
 
 export const ZVerifyEmailInput = z.strictObject({
   token: text(256, 1),
+  password: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .meta({ description: "The password chosen at sign-up: needed to finish a sign-up's link, not an e-mail change's." }),
 });
 
 export const ZResendVerificationInput = z.strictObject({
