@@ -26,13 +26,30 @@ function combine(rs: LoadResult[]): LoadResult {
   };
 }
 
-export async function compare<K extends string>(workloads: Record<K, Workload>, rounds: number): Promise<Comparison<K>> {
+/**
+ * `settleMs`: a pause after each run, for workloads whose requests still in flight when the load
+ * stops keep a server busy (32 Argon2id hashes after a sign-up run take about a second of both
+ * cores): without it, whichever workload follows such a one in the rotation is measured against
+ * that leftover work.
+ */
+export async function compare<K extends string>(
+  workloads: Record<K, Workload>,
+  rounds: number,
+  { settleMs = 0 }: { settleMs?: number } = {},
+): Promise<Comparison<K>> {
+  const settle = () => new Promise((r) => setTimeout(r, settleMs));
   const names = Object.keys(workloads) as K[];
   const runs = Object.fromEntries(names.map((n) => [n, [] as LoadResult[]])) as Record<K, LoadResult[]>;
-  for (const n of names) await load({ ...workloads[n], seconds: 2 }); // warm-up: JIT, connection setup
+  for (const n of names) {
+    await load({ ...workloads[n], seconds: 2 }); // warm-up: JIT, connection setup
+    await settle();
+  }
   for (let i = 0; i < rounds; i++) {
     const order = [...names.slice(i % names.length), ...names.slice(0, i % names.length)];
-    for (const n of order) runs[n].push(await load(workloads[n]));
+    for (const n of order) {
+      runs[n].push(await load(workloads[n]));
+      await settle();
+    }
   }
   return {
     mean: Object.fromEntries(names.map((n) => [n, combine(runs[n])])) as Record<K, LoadResult>,
