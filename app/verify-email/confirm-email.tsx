@@ -1,32 +1,29 @@
 "use client";
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
-import { useId, useState, type FormEvent } from "react";
+import { useId, type FormEvent } from "react";
 import { errorInfo, useTRPC } from "../_trpc/client";
-import { fieldErrorsOf, useFieldErrors } from "../_components/field-errors";
+import { useFieldErrors } from "../_components/field-errors";
 import { FormField } from "../_components/form-field";
 import { Alert, Button } from "../_components/ui";
 
 /**
  * Confirms on a submit, not on page load: mail scanners that pre-open links would otherwise use
- * up the single-use token before the person does. A sign-up's link (`signup`, or the server
- * asking for it) finishes with the password chosen at sign-up, so the page asks for it.
+ * up the single-use token before the person does. Every link finishes with a password (the one
+ * chosen at sign-up, or the account's when it moves to this address), so opening the inbox alone
+ * confirms nothing a stranger asked for.
  */
-export function ConfirmEmail({ token, signup }: { token: string; signup: boolean }) {
+export function ConfirmEmail({ token }: { token: string }) {
   const trpc = useTRPC();
   const formId = useId();
   const verify = useMutation(trpc.consumerAuth.verifyEmail.mutationOptions());
   const fields = useFieldErrors(formId);
-  const [askPassword, setAskPassword] = useState(signup);
 
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    const password = askPassword ? String(new FormData(e.currentTarget).get("password") ?? "") : "";
-    if (askPassword && !fields.check(password ? {} : { password: "Enter the password you chose when you signed up." })) return;
-    await verify.mutateAsync({ token, ...(password ? { password } : {}) }).catch((err) => {
-      if (fieldErrorsOf(err).password) setAskPassword(true);
-      fields.fromServer(err);
-    });
+    const password = String(new FormData(e.currentTarget).get("password") ?? "");
+    if (!fields.check(password ? {} : { password: "Enter your password." })) return;
+    await verify.mutateAsync({ token, password }).catch(fields.fromServer);
   }
 
   if (verify.isSuccess) {
@@ -57,18 +54,16 @@ export function ConfirmEmail({ token, signup }: { token: string; signup: boolean
         </Alert>
       ) : null}
       {general ? <Alert title="Could not confirm your address">{general}</Alert> : null}
-      {askPassword ? (
-        <FormField
-          fields={fields}
-          name="password"
-          label="The password you chose when you signed up"
-          hint="Not you who signed up? Then leave this page: nothing is made without that password."
-          type="password"
-          autoComplete="current-password"
-          required
-          maxLength={256}
-        />
-      ) : null}
+      <FormField
+        fields={fields}
+        name="password"
+        label="Your password"
+        hint="For a new account, the one you chose when you signed up; for an account moving to this address, its password. Not you? Leave this page: nothing changes without it."
+        type="password"
+        autoComplete="current-password"
+        required
+        maxLength={256}
+      />
       <Button type="submit" className="w-full" disabled={verify.isPending}>
         {verify.isPending ? "Confirming…" : "Confirm my e-mail address"}
       </Button>

@@ -259,10 +259,47 @@ describe("the account page's operations", () => {
     // Nothing changes before the link is followed.
     expect((await login(account.email, account.password)).status).toBe(200);
     const link = linkToken((await waitForMail(next)).at(-1)!, "verify-email");
-    expect((await verify(link)).body).toEqual({ status: "verified", email: next });
+    // The link finishes with the account's password, like every confirmation link.
+    expectProblem(await verify(link), 422, "validation_failed");
+    expectProblem(await verify(link, "not the account's password"), 403, "wrong_password");
+    expect((await verify(link, account.password)).body).toEqual({ status: "verified", email: next });
     expectProblem(await login(account.email, account.password), 401, "invalid_credentials");
     expect((await login(next, account.password)).status).toBe(200);
-    expectProblem(await verify(link), 400, "invalid_token");
+    expectProblem(await verify(link, account.password), 400, "invalid_token");
+  });
+
+  it("a stranger cannot move their account onto someone's address: the owner following the link without the stranger's password moves nothing", async () => {
+    const stranger = await seedConsumer();
+    const session = await loggedIn(stranger.email, stranger.password);
+    const victim = newEmail();
+    const asked = await api("/v1/consumer/account/email", {
+      json: { email: victim, password: stranger.password },
+      headers: { ...bearer(session), ...from() },
+    });
+    expect(asked.status, asked.text).toBe(202);
+    const link = linkToken((await waitForMail(victim)).at(-1)!, "verify-email");
+    expectProblem(await verify(link), 422, "validation_failed");
+    expectProblem(await verify(link, "the victim's own password"), 403, "wrong_password");
+    expectProblem(await login(victim, stranger.password), 401, "invalid_credentials");
+    // The owner signs up and confirms; the stranger's pending change then has nowhere to go.
+    expect((await signUp(victim, "the victim's own password", "Victoria")).status).toBe(202);
+    const own = linkToken((await waitForMail(victim, 2)).at(-1)!, "verify-email");
+    expect((await verify(own, "the victim's own password")).status).toBe(200);
+    expectProblem(await verify(link, stranger.password), 400, "invalid_token");
+    expect((await login(stranger.email, stranger.password)).status).toBe(200);
+    expect((await login(victim, "the victim's own password")).body.user.name).toBe("Victoria");
+  });
+
+  it("an operator-made account's link, sent again on request, finishes with that account's password", async () => {
+    const email = newEmail();
+    await seedConsumer({ email, password: "operator-made password", verified: false });
+    expect((await api("/v1/consumer/resend-verification", { json: { email }, headers: from() })).status).toBe(202);
+    const link = linkToken((await waitForMail(email)).at(-1)!, "verify-email");
+    expectProblem(await verify(link), 422, "validation_failed");
+    expectProblem(await verify(link, "a stranger's guess"), 403, "wrong_password");
+    expectProblem(await login(email, "operator-made password"), 403, "email_not_verified");
+    expect((await verify(link, "operator-made password")).body).toEqual({ status: "verified", email });
+    expect((await login(email, "operator-made password")).status).toBe(200);
   });
 
   it("an e-mail change needs the current password, and a taken address gets no link", async () => {

@@ -164,6 +164,7 @@ test("the account page: rename, sessions, password change, e-mail change, then d
   expect(notice.subject).toBe("Your Hallmark e-mail address is about to change");
   expect(notice.text).toContain(moved);
   await elsewhere.page.goto(verificationLink((await waitForMail(moved)).at(-1)!).link);
+  await elsewhere.page.getByLabel("Your password", { exact: true }).fill(newPassword);
   await elsewhere.page.getByRole("button", { name: "Confirm my e-mail address" }).click();
   await expect(elsewhere.page.getByText(`${moved} is confirmed: your account logs in with it from now on.`)).toBeVisible();
   await expectLoginRefused(elsewhere.page, account.email, newPassword);

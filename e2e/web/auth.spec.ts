@@ -32,7 +32,7 @@ test("sign up, confirm from the e-mailed link, log in, log out for good", async 
   const { link } = verificationLink(mail!);
   await page.goto(link);
   // A sign-up's link finishes with the password chosen at sign-up: a wrong one is said at the field.
-  const chosen = page.getByLabel("The password you chose when you signed up");
+  const chosen = page.getByLabel("Your password", { exact: true });
   await chosen.fill("not the one I chose");
   await page.getByRole("button", { name: "Confirm my e-mail address" }).click();
   await expect(page.getByText("Is not the password chosen at sign-up")).toBeVisible();
@@ -42,7 +42,7 @@ test("sign up, confirm from the e-mailed link, log in, log out for good", async 
   await expect(page.getByText("E-mail address confirmed")).toBeVisible();
   // The link is single use.
   await page.reload();
-  await page.getByLabel("The password you chose when you signed up").fill(password);
+  await page.getByLabel("Your password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Confirm my e-mail address" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "invalid, was already used, or has expired" })).toBeVisible();
 

@@ -29,7 +29,7 @@ test("sign up → confirm → log in → protect a file → a visitor verifies i
   await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
   const [mail] = await waitForMail(email);
   await page.goto(verificationLink(mail!).link);
-  await page.getByLabel("The password you chose when you signed up").fill(password);
+  await page.getByLabel("Your password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Confirm my e-mail address" }).click();
   await expect(page.getByText("E-mail address confirmed")).toBeVisible();
   await logIn(page, { email, password }, /\/dashboard$/);

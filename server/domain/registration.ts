@@ -168,64 +168,82 @@ async function confirmAccount(tx: Tx, userId: string, now: Date): Promise<string
   return user.email;
 }
 
-/** Wrong passwords a registration's link may be followed with, per window, before 429. */
-export const SIGNUP_PASSWORD_CHECKS = 5;
-const SIGNUP_PASSWORD_WINDOW_SECONDS = 15 * 60;
+/** Wrong passwords one confirmation link may be followed with, per window, before 429. */
+export const LINK_PASSWORD_CHECKS = 5;
+const LINK_PASSWORD_WINDOW_SECONDS = 15 * 60;
 
 const live = (r: { usedAt: Date | null; expiresAt: Date }, now: Date) => !r.usedAt && r.expiresAt.getTime() > now.getTime();
 
+/** The password a link finishes with, and whose: a sign-up's, or the account's it confirms. */
+type LinkSecret = { limiterKey: string; passwordHash: string | null; whose: "sign-up" | "account" };
+
 /**
- * A registration's link finishes only with the password chosen at that sign-up: the person who
- * controls the inbox must also be the one who signed up, so a stranger's sign-up followed by
- * the owner (who trusts a mail from us) never leaves the stranger's password on the owner's
- * address. Missing is 422 with a pointer to /password; wrong is 403 `wrong_password`, the link
- * still unused; past SIGNUP_PASSWORD_CHECKS wrong ones in a window, 429. Checked outside any
- * transaction (a hash takes tens of milliseconds).
+ * A confirmation link finishes only with the password of what it confirms: a sign-up's link
+ * with the password chosen at that sign-up, an e-mail change's and an operator-made account's
+ * with the account's password. Whoever controls the inbox must also be whoever holds that
+ * password, so an owner who follows a link a stranger made us send (a sign-up, or a change of
+ * the stranger's own account to the owner's address) never leaves the stranger's password on
+ * the owner's address. Missing is 422 with a pointer to /password; wrong is 403
+ * `wrong_password`, the link still unused; past LINK_PASSWORD_CHECKS wrong ones in a window,
+ * 429. Checked outside any transaction (a hash takes tens of milliseconds).
  */
-async function checkSignupPassword(registration: { id: string; passwordHash: string }, password: string | undefined): Promise<void> {
+async function checkLinkPassword(secret: LinkSecret, password: string | undefined): Promise<void> {
   if (!password) {
-    throw new AppError("validation_failed", "Enter the password you chose when you signed up: it finishes the sign-up.", [
-      { pointer: "/password", detail: "is needed to finish a sign-up: the password chosen when signing up" },
+    throw new AppError("validation_failed", "Enter your password to confirm: the one chosen at sign-up, or the account's.", [
+      { pointer: "/password", detail: "is needed to confirm: the password chosen at sign-up, or the account's" },
     ]);
   }
-  const limiter = getLimiter("signup-password", SIGNUP_PASSWORD_CHECKS, SIGNUP_PASSWORD_WINDOW_SECONDS);
+  const limiter = getLimiter("link-password", LINK_PASSWORD_CHECKS, LINK_PASSWORD_WINDOW_SECONDS);
   try {
-    await limiter.consume(registration.id);
+    await limiter.consume(secret.limiterKey);
   } catch (err) {
     throw attemptRefusal(err, "wrong passwords for this link");
   }
-  if (!(await verifyPassword(registration.passwordHash, password))) {
-    throw new AppError("wrong_password", "That is not the password chosen when this sign-up was made.", [
-      { pointer: "/password", detail: "is not the password chosen at sign-up" },
-    ]);
+  if (!(await verifyPassword(secret.passwordHash, password))) {
+    const what = secret.whose === "sign-up" ? "the password chosen at sign-up" : "this account's password";
+    throw new AppError("wrong_password", `That is not ${what}.`, [{ pointer: "/password", detail: `is not ${what}` }]);
   }
-  await limiter.reward(registration.id, 1);
+  await limiter.reward(secret.limiterKey, 1);
+}
+
+/** The live link a token names, read outside any transaction, with the password it finishes with; else null. */
+async function linkSecret(tokenHash: string, now: Date): Promise<LinkSecret | null> {
+  const registration = await getDb().read.registration.findUnique({
+    where: { tokenHash },
+    select: { id: true, passwordHash: true, usedAt: true, expiresAt: true },
+  });
+  if (registration) {
+    return live(registration, now)
+      ? { limiterKey: `registration:${registration.id}`, passwordHash: registration.passwordHash, whose: "sign-up" }
+      : null;
+  }
+  const link = await getDb().read.emailToken.findUnique({
+    where: { tokenHash },
+    select: { id: true, purpose: true, usedAt: true, expiresAt: true, user: { select: { passwordHash: true } } },
+  });
+  if (!link || ![VERIFY_EMAIL_PURPOSE, CHANGE_EMAIL_PURPOSE].includes(link.purpose) || !live(link, now)) return null;
+  return { limiterKey: `link:${link.id}`, passwordHash: link.user.passwordHash, whose: "account" };
 }
 
 /**
- * Follows a link sent to confirm an address: a registration's (with the password chosen at
- * sign-up, checkSignupPassword), an operator-made account's, or an e-mail change's. Single use;
- * unknown, used or expired is 400 invalid_token, and so is the link of an address another
- * verified account took meanwhile.
+ * Follows a link sent to confirm an address: a registration's, an operator-made account's, or
+ * an e-mail change's, each with its password (checkLinkPassword). Single use; unknown, used or
+ * expired is 400 invalid_token, and so is the link of an address another verified account took
+ * meanwhile.
  */
 export async function verifyEmail(input: { token: string; password?: string }) {
   if (!isLinkTokenShaped(input.token)) throw invalidLink();
   const now = new Date();
   const tokenHash = sha256Hex(input.token);
-  const pending = await getDb().read.registration.findUnique({
-    where: { tokenHash },
-    select: { id: true, passwordHash: true, usedAt: true, expiresAt: true },
-  });
-  if (pending) {
-    if (!live(pending, now)) throw invalidLink();
-    await checkSignupPassword(pending, input.password);
-  }
+  const secret = await linkSecret(tokenHash, now);
+  if (!secret) throw invalidLink();
+  await checkLinkPassword(secret, input.password);
   try {
     return await getDb().write(async (tx) => {
       const registration = await tx.registration.findUnique({ where: { tokenHash } });
       if (registration) {
         // Checked again in the transaction: the password was checked against this very row.
-        if (!pending || registration.id !== pending.id || !live(registration, now)) throw invalidLink();
+        if (secret.limiterKey !== `registration:${registration.id}` || !live(registration, now)) throw invalidLink();
         // Conditional on still unused, so two concurrent uses cannot both succeed.
         const { count } = await tx.registration.updateMany({ where: { id: registration.id, usedAt: null }, data: { usedAt: now } });
         if (count !== 1) throw invalidLink();
@@ -233,7 +251,7 @@ export async function verifyEmail(input: { token: string; password?: string }) {
         return { status: "verified" as const, email: registration.email };
       }
       const row = await takeEmailToken(tx, input.token, [VERIFY_EMAIL_PURPOSE, CHANGE_EMAIL_PURPOSE], now);
-      if (!row) throw invalidLink();
+      if (!row || secret.limiterKey !== `link:${row.id}`) throw invalidLink();
       const email = row.purpose === CHANGE_EMAIL_PURPOSE ? await applyEmailChange(tx, row, now) : await confirmAccount(tx, row.userId, now);
       return { status: "verified" as const, email };
     });

@@ -12,12 +12,11 @@ function html(paragraphs: string[], link?: { href: string; label: string }): str
 }
 
 /**
- * The link of a verification e-mail: the web page posts its token to /v1/consumer/verify-email.
- * A sign-up's link says so (`signup=1`), so the page asks at once for the password chosen at
- * sign-up, which finishing a sign-up takes.
+ * The link of a verification e-mail: the web page asks for the password it finishes with and
+ * posts both to /v1/consumer/verify-email.
  */
-export function verificationLink(token: string, opts: { signup?: boolean } = {}): string {
-  return `${getConfig().baseUrl}/verify-email?token=${encodeURIComponent(token)}${opts.signup ? "&signup=1" : ""}`;
+export function verificationLink(token: string): string {
+  return `${getConfig().baseUrl}/verify-email?token=${encodeURIComponent(token)}`;
 }
 
 /** A message with one link: its lines, the link, then what to know about it. */
@@ -43,14 +42,14 @@ export function verificationMessage(to: string, token: string, hours: number, re
     to,
     "Confirm your e-mail address for Hallmark",
     ["Hello,", `A Hallmark account for this address was asked for on ${utc(requestedAt)}. To confirm it is yours, open this link:`],
-    { href: verificationLink(token, opts), label: "Confirm my e-mail address" },
+    { href: verificationLink(token), label: "Confirm my e-mail address" },
     [
       opts.signup
         ? `The link works once and expires in ${hours} hours. To finish, enter the password you chose when you signed up.`
-        : `The link works once and expires in ${hours} hours.`,
+        : `The link works once and expires in ${hours} hours. To finish, enter your account's password.`,
       opts.signup
         ? "If you did not sign up, ignore this message: no account is made without this link and that password. To have an account here, sign up yourself."
-        : "If you did not expect this, ignore this message.",
+        : "If you did not expect this, ignore this message: nothing changes without this link and that password.",
     ],
   );
 }
@@ -72,14 +71,17 @@ export function passwordResetMessage(to: string, token: string, minutes: number)
   );
 }
 
-/** Sent to the new address of an e-mail change: following it moves the account there. */
+/** Sent to the new address of an e-mail change: following it, with the account's password, moves the account there. */
 export function emailChangeMessage(to: string, token: string, minutes: number): MailMessage {
   return linkMessage(
     to,
     "Confirm your new e-mail address for Hallmark",
     ["Hello,", "A Hallmark account asked to use this address from now on. To confirm it is yours, open this link:"],
     { href: verificationLink(token), label: "Confirm my new e-mail address" },
-    [`The link works once and expires in ${minutes} minutes. If you did not ask for this, ignore this message.`],
+    [
+      `The link works once and expires in ${minutes} minutes. To finish, enter the password of the account that is moving here.`,
+      "If you did not ask for this, ignore this message: no account moves here without this link and that password.",
+    ],
   );
 }
 

@@ -46,8 +46,8 @@ export const consumerAuthRouter = router({
         input: "body",
         summary: "Verify an e-mail address",
         description:
-          "With the token from a verification e-mail: a sign-up's, with `password`, the one chosen at that sign-up (which makes the account, or sets an unverified one's password and name and revokes its earlier sessions and keys), or an e-mail change's (which moves the account to the new address). " +
-          "A sign-up's link without `password` is 422 with a pointer to /password; with a wrong one, 403 `wrong_password` and the link stays usable; past 5 wrong ones in 15 minutes, 429 `too_many_attempts`.",
+          "With the token from a verification e-mail and the password it finishes with: a sign-up's (with the password chosen at that sign-up; it makes the account, or sets an unverified one's password and name and revokes its earlier sessions and keys), an e-mail change's (with the account's password; it moves the account to the new address) or an operator-made account's (with its password). " +
+          "Without `password`, 422 with a pointer to /password; with a wrong one, 403 `wrong_password` and the link stays usable; past 5 wrong ones for one link in 15 minutes, 429 `too_many_attempts`.",
         problems: ["invalid_token", "wrong_password", "too_many_attempts"],
       },
     })

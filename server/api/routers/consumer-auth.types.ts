@@ -11,12 +11,10 @@ export const ZSignupInput = z.strictObject({
 
 export const ZVerifyEmailInput = z.strictObject({
   token: text(256, 1),
-  password: z
-    .string()
-    .min(1)
-    .max(256)
-    .optional()
-    .meta({ description: "The password chosen at sign-up: needed to finish a sign-up's link, not an e-mail change's." }),
+  password: z.string().max(256).optional().meta({
+    description:
+      "The password the link finishes with: the one chosen at sign-up for a sign-up's link, the account's for an e-mail change's or an operator-made account's. Checked after the token; missing or empty is 422 at /password.",
+  }),
 });
 
 export const ZResendVerificationInput = z.strictObject({
