@@ -95,7 +95,7 @@ describe("a key's budget within its plan", () => {
 });
 
 describe("how many keys an account holds", () => {
-  it("allows a free account 10 active keys, even asked for at once; the next is 409 too_many_keys until one is revoked", async () => {
+  it("allows a free account 10 active keys, even asked for at once, and 20 created in 24 hours; past either, 409 too_many_keys", async () => {
     const free = await seedConsumer({ plan: "free" });
     const active = async () =>
       (await api("/v1/api-keys", { key: free.apiKey })).body.filter((k: { status: string }) => k.status === "ACTIVE");
@@ -123,6 +123,20 @@ describe("how many keys an account holds", () => {
       409,
       "too_many_keys",
     );
+    // Revoking a spent key for a fresh one renews no budget past 20 creations in 24 hours.
+    const revokeOne = async () => {
+      const other = (await active()).find((k: { name: string }) => k.name !== "default"); // not the key asking
+      expect((await api(`/v1/api-keys/${other.id}/revoke`, { key: free.apiKey, method: "POST" })).status).toBe(200);
+    };
+    for (let created = held + room + 1; created < 20; created++) {
+      await revokeOne();
+      await createKey(free.apiKey, ["protections:read"]);
+    }
+    await revokeOne();
+    const daily = await api("/v1/api-keys", { key: free.apiKey, json: { name: "twenty-first", scopes: ["protections:read"] } });
+    expectProblem(daily, 409, "too_many_keys");
+    expect(daily.body.detail).toMatch(/20 API keys to be created in 24 hours/);
+    expect(await active()).toHaveLength(9);
     // A larger plan allows more.
     const creator = await seedConsumer({ plan: "creator" });
     for (let i = 0; i < 10; i++) await createKey(creator.apiKey, ["protections:read"]);

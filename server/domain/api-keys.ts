@@ -110,21 +110,33 @@ export async function createApiKey(opts: CreateApiKeyOptions, tx?: Tx): Promise<
   return { key: toView(row), secret };
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /**
- * Creates a key for a caller, within the number of active keys its account's plan allows
- * (PLAN_ACTIVE_KEYS): 409 `too_many_keys` at the bound, and nothing is created. The count and
- * the insert share one transaction that first writes the tenant's row, so concurrent creations
- * for one account queue on that row (PostgreSQL's row lock; SQLite's one writer) and cannot
- * pass the bound together.
+ * Creates a key for a caller, within what its account's plan allows (PLAN_ACTIVE_KEYS):
+ * `maxActive` active keys, and twice that many created in any 24 hours (revoked ones count).
+ * At either bound, 409 `too_many_keys`, and nothing is created. The counts and the insert share
+ * one transaction whose first statement writes the tenant's row (its updatedAt: the write is
+ * the lock), so concurrent creations for one account queue on that row (PostgreSQL's row lock;
+ * SQLite's one writer) and cannot pass a bound together.
  */
 export async function createBoundedApiKey(opts: CreateApiKeyOptions, maxActive: number): Promise<{ key: ApiKeyView; secret: string }> {
   return getDb().write(async (tx) => {
-    await tx.tenant.update({ where: { id: opts.tenantId }, data: { updatedAt: new Date() } });
+    const now = new Date();
+    await tx.tenant.update({ where: { id: opts.tenantId }, data: { updatedAt: now } });
     const active = await tx.apiKey.count({ where: { tenantId: opts.tenantId, status: "ACTIVE" } });
     if (active >= maxActive) {
       throw new AppError(
         "too_many_keys",
         `This account's plan allows ${maxActive} active API keys and it holds ${active}: revoke one it no longer uses first.`,
+      );
+    }
+    const maxCreated = 2 * maxActive;
+    const created = await tx.apiKey.count({ where: { tenantId: opts.tenantId, createdAt: { gt: new Date(now.getTime() - DAY_MS) } } });
+    if (created >= maxCreated) {
+      throw new AppError(
+        "too_many_keys",
+        `This account's plan allows ${maxCreated} API keys to be created in 24 hours, revoked ones included; try again tomorrow.`,
       );
     }
     return createApiKey(opts, tx);

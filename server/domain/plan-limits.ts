@@ -31,9 +31,11 @@ export const PLAN_REQUEST_BUDGETS: Record<AccountPlan, RequestBudget> = {
 };
 
 /**
- * The most active API keys an account may hold at once, per plan: with each key's budget bounded
- * above, the account's keys together are bounded too (free: 10 × 600/min at most). Revoked keys
- * do not count. Keys an operator makes (`npm run admin`) are not bounded by this.
+ * The most active API keys an account may hold at once, per plan; and twice as many may be
+ * created in any 24 hours, revoked ones included, so revoking a spent key and creating a fresh
+ * one cannot renew a day's budget without bound. With each key's budget bounded above, an
+ * account's keys together are bounded too. Keys an operator makes (`npm run admin`) are not
+ * counted.
  */
 export const PLAN_ACTIVE_KEYS: Record<AccountPlan, number> = {
   free: 10,

@@ -52,7 +52,7 @@ export const apiKeysRouter = router({
           budgetTable() +
           "; more is 422 `validation_failed` with a pointer to the field. An account holds at most " +
           activeKeysTable() +
-          " active keys; at that bound this is 409 `too_many_keys` until one is revoked.",
+          " active keys, and twice as many may be created in any 24 hours (revoked ones included); past either bound this is 409 `too_many_keys`.",
         problems: ["too_many_keys"],
       },
     })
