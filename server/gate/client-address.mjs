@@ -6,7 +6,17 @@
 // it is the N-th address from the right of X-Forwarded-For followed by the socket's peer; the
 // entries further left are the client's to forge.
 
-const unmapped = (address) => address.replace(/^::ffff:/, "").slice(0, 64);
+/**
+ * An address as the throttles count it: without the port some proxies append
+ * (`203.0.113.7:51234`, `[2001:db8::1]:443`) or brackets (`[2001:db8::1]`), since a client
+ * chooses its port; an IPv4-mapped IPv6 address as IPv4. Bounded to 64 characters.
+ */
+const unmapped = (address) =>
+  address
+    .replace(/^\[([^\]]*)\](?::\d+)?$/, "$1")
+    .replace(/^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/, "$1")
+    .replace(/^::ffff:/i, "")
+    .slice(0, 64);
 
 export function resolveClientAddress(forwardedFor, socketAddress, trustedProxies) {
   const peer = unmapped(socketAddress ?? "unknown");

@@ -355,6 +355,11 @@ describe("resolveClientAddress", () => {
     ["two proxies: the entry the outer one appended", "198.51.100.1, 203.0.113.7, 10.0.0.2", "10.0.0.1", 2, "203.0.113.7"],
     ["more trusted proxies than entries: the leftmost", "203.0.113.7", "10.0.0.1", 3, "203.0.113.7"],
     ["one proxy, no header: the proxy itself", undefined, "10.0.0.1", 1, "10.0.0.1"],
+    ["an IPv4 entry's port is dropped (a client chooses its port)", "203.0.113.7:51234", "10.0.0.1", 1, "203.0.113.7"],
+    ["a bracketed IPv6 entry's port and brackets are dropped", "[2001:db8::1]:443", "10.0.0.1", 1, "2001:db8::1"],
+    ["a bracketed IPv6 entry without a port", "[2001:db8::1]", "10.0.0.1", 1, "2001:db8::1"],
+    ["an IPv6 entry is kept whole (its colons are not a port)", "2001:db8::1", "10.0.0.1", 1, "2001:db8::1"],
+    ["an IPv4-mapped entry in capitals is written as IPv4", "::FFFF:203.0.113.7", "10.0.0.1", 1, "203.0.113.7"],
   ] as const)("%s", (_name, forwarded, peer, trusted, expected) => {
     expect(resolveClientAddress(forwarded, peer, trusted)).toBe(expected);
   });

@@ -15,8 +15,10 @@ describe("throttleBucket", () => {
     expect(throttleBucket("::1")).toBe("::/64");
   });
 
-  it("counts an IPv4-mapped IPv6 address as its IPv4 address", () => {
+  it("counts an IPv4-mapped or NAT64 address as the IPv4 address it carries", () => {
     expect(throttleBucket("::ffff:198.51.100.9")).toBe("198.51.100.9");
+    expect(throttleBucket("64:ff9b::c633:6409")).toBe("198.51.100.9");
+    expect(throttleBucket("64:ff9b::198.51.100.10")).toBe("198.51.100.10");
   });
 
   it("leaves what is not an address as it is", () => {
