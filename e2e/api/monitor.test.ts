@@ -31,7 +31,9 @@ describe("npm run monitor", () => {
     const seen = JSON.parse(fs.readFileSync(state, "utf8")).size as number;
 
     const watched = await attest(key, issuerId, { content_hash: "c".repeat(64) });
-    await new Promise((r) => setTimeout(r, 2500)); // published once witnessed
+    // Published once witnessed: wait (bounded) for the checkpoint that covers it, however slow the machine.
+    const published = async () => Number((await api("/v1/log/checkpoint")).text.split("\n")[1]);
+    for (let i = 0; i < 300 && (await published()) <= watched.log_index; i++) await new Promise((r) => setTimeout(r, 100));
     const second = monitor("--vkey", vkey, "--policy", policyFile, "--state", state, "--watch-issuer", issuerId);
     expect(second.status, second.stderr + second.stdout).toBe(0);
     expect(second.stdout).toContain(`OK size`);
