@@ -174,8 +174,8 @@ const LINK_PASSWORD_WINDOW_SECONDS = 15 * 60;
 
 const live = (r: { usedAt: Date | null; expiresAt: Date }, now: Date) => !r.usedAt && r.expiresAt.getTime() > now.getTime();
 
-/** The password a link finishes with, and whose: a sign-up's, or the account's it confirms. */
-type LinkSecret = { limiterKey: string; passwordHash: string | null; whose: "sign-up" | "account" };
+/** A live link's row (a registration, or an account's e-mail token) and the password it finishes with. */
+type LinkSecret = { table: "registration" | "email_token"; id: string; passwordHash: string | null };
 
 /**
  * A confirmation link finishes only with the password of what it confirms: a sign-up's link
@@ -194,16 +194,17 @@ async function checkLinkPassword(secret: LinkSecret, password: string | undefine
     ]);
   }
   const limiter = getLimiter("link-password", LINK_PASSWORD_CHECKS, LINK_PASSWORD_WINDOW_SECONDS);
+  const key = `${secret.table}:${secret.id}`;
   try {
-    await limiter.consume(secret.limiterKey);
+    await limiter.consume(key);
   } catch (err) {
     throw attemptRefusal(err, "wrong passwords for this link");
   }
   if (!(await verifyPassword(secret.passwordHash, password))) {
-    const what = secret.whose === "sign-up" ? "the password chosen at sign-up" : "this account's password";
+    const what = secret.table === "registration" ? "the password chosen at sign-up" : "this account's password";
     throw new AppError("wrong_password", `That is not ${what}.`, [{ pointer: "/password", detail: `is not ${what}` }]);
   }
-  await limiter.reward(secret.limiterKey, 1);
+  await limiter.reward(key, 1);
 }
 
 /** The live link a token names, read outside any transaction, with the password it finishes with; else null. */
@@ -213,16 +214,14 @@ async function linkSecret(tokenHash: string, now: Date): Promise<LinkSecret | nu
     select: { id: true, passwordHash: true, usedAt: true, expiresAt: true },
   });
   if (registration) {
-    return live(registration, now)
-      ? { limiterKey: `registration:${registration.id}`, passwordHash: registration.passwordHash, whose: "sign-up" }
-      : null;
+    return live(registration, now) ? { table: "registration", id: registration.id, passwordHash: registration.passwordHash } : null;
   }
   const link = await getDb().read.emailToken.findUnique({
     where: { tokenHash },
     select: { id: true, purpose: true, usedAt: true, expiresAt: true, user: { select: { passwordHash: true } } },
   });
   if (!link || ![VERIFY_EMAIL_PURPOSE, CHANGE_EMAIL_PURPOSE].includes(link.purpose) || !live(link, now)) return null;
-  return { limiterKey: `link:${link.id}`, passwordHash: link.user.passwordHash, whose: "account" };
+  return { table: "email_token", id: link.id, passwordHash: link.user.passwordHash };
 }
 
 /**
@@ -243,7 +242,7 @@ export async function verifyEmail(input: { token: string; password?: string }) {
       const registration = await tx.registration.findUnique({ where: { tokenHash } });
       if (registration) {
         // Checked again in the transaction: the password was checked against this very row.
-        if (secret.limiterKey !== `registration:${registration.id}` || !live(registration, now)) throw invalidLink();
+        if (secret.id !== registration.id || !live(registration, now)) throw invalidLink();
         // Conditional on still unused, so two concurrent uses cannot both succeed.
         const { count } = await tx.registration.updateMany({ where: { id: registration.id, usedAt: null }, data: { usedAt: now } });
         if (count !== 1) throw invalidLink();
@@ -251,7 +250,7 @@ export async function verifyEmail(input: { token: string; password?: string }) {
         return { status: "verified" as const, email: registration.email };
       }
       const row = await takeEmailToken(tx, input.token, [VERIFY_EMAIL_PURPOSE, CHANGE_EMAIL_PURPOSE], now);
-      if (!row || secret.limiterKey !== `link:${row.id}`) throw invalidLink();
+      if (!row || secret.id !== row.id) throw invalidLink();
       const email = row.purpose === CHANGE_EMAIL_PURPOSE ? await applyEmailChange(tx, row, now) : await confirmAccount(tx, row.userId, now);
       return { status: "verified" as const, email };
     });
