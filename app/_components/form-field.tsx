@@ -47,3 +47,18 @@ export const CurrentPasswordField = ({ fields }: { fields: FormFields }) => (
     maxLength={256}
   />
 );
+
+/** A new password, under the rules every password has (at least 8 characters, at most 256). */
+export const NewPasswordField = ({ fields, name, label }: { fields: FormFields; name: string; label: string }) => (
+  <FormField
+    fields={fields}
+    name={name}
+    label={label}
+    hint="At least 8 characters."
+    type="password"
+    autoComplete="new-password"
+    required
+    minLength={8}
+    maxLength={256}
+  />
+);

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useId, type FormEvent } from "react";
 import { errorInfo, useTRPC } from "../_trpc/client";
 import { useFieldErrors } from "../_components/field-errors";
-import { FormField } from "../_components/form-field";
+import { FormField, NewPasswordField } from "../_components/form-field";
 import { Alert, Button } from "../_components/ui";
 
 /**
@@ -58,17 +58,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
         </Alert>
       ) : null}
       {general ? <Alert title="The password was not changed">{general}</Alert> : null}
-      <FormField
-        fields={fields}
-        name="password"
-        label="New password"
-        hint="At least 8 characters."
-        type="password"
-        autoComplete="new-password"
-        required
-        minLength={8}
-        maxLength={256}
-      />
+      <NewPasswordField fields={fields} name="password" label="New password" />
       <FormField
         fields={fields}
         name="confirm"

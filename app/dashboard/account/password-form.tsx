@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, type FormEvent } from "react";
 import { useTRPC } from "../../_trpc/client";
 import { useFieldErrors } from "../../_components/field-errors";
-import { CurrentPasswordField, FormField } from "../../_components/form-field";
+import { CurrentPasswordField, NewPasswordField } from "../../_components/form-field";
 import { Alert, Button } from "../../_components/ui";
 
 const sessions = (n: number) => (n === 1 ? "1 other session" : `${n} other sessions`);
@@ -47,17 +47,7 @@ export function PasswordForm() {
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <CurrentPasswordField fields={fields} />
-        <FormField
-          fields={fields}
-          name="new_password"
-          label="New password"
-          hint="At least 8 characters."
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={256}
-        />
+        <NewPasswordField fields={fields} name="new_password" label="New password" />
       </div>
       <Button type="submit" variant="secondary" disabled={change.isPending}>
         {change.isPending ? "Changing…" : "Change password"}
