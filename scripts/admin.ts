@@ -6,6 +6,10 @@
 //       a consumer account (personal tenant) and an API key holding the consumer scopes
 //   rotate-log-key [--overlap 24h] [--json]
 //       a new log key signs from now on; the old one signs beside it for the overlap, then stops
+//   readable-private [--json]
+//       the private protections whose log entries are not sealed (minted before sealed entries,
+//       or public before they were made private): what anyone reading the log can read, with
+//       each owner's e-mail, to tell them
 //   witnesses [--json]
 //       each witness of HALLMARK_WITNESS_POLICY: last cosigned size, last error, next attempt
 //   backup <file> [--include-master-key] [--json]
@@ -26,18 +30,20 @@ import { getDb } from "@/server/db";
 import { createConsumer, PLANS } from "@/server/domain/consumers";
 import { createOrganization } from "@/server/domain/tenants";
 import { getLogInfo, getWitnessing } from "@/server/domain/log";
+import { readablePrivateProtections } from "@/server/domain/readable-private";
 import { MIN_OVERLAP_MS, rotateLogKey } from "@/server/log/log-identity";
 import { backup, Refusal, restore } from "./backup";
 
 const USAGE = `usage: npm run admin -- create-org --name <name> [--owner-email <e> --owner-password <p> [--owner-name <n>]] [--json]
        npm run admin -- create-consumer --email <e> --password <p> --plan ${PLANS.join("|")} [--name <n>] [--verified] [--json]
        npm run admin -- rotate-log-key [--overlap 24h] [--json]
+       npm run admin -- readable-private [--json]
        npm run admin -- witnesses [--json]
        npm run admin -- backup <file> [--include-master-key] [--json]
        npm run admin -- restore <file> [--data-dir <dir>] [--json]`;
 
 /** The commands that open the database (after applying pending migrations). */
-const DB_COMMANDS = new Set(["create-org", "create-consumer", "rotate-log-key", "witnesses"]);
+const DB_COMMANDS = new Set(["create-org", "create-consumer", "rotate-log-key", "witnesses", "readable-private"]);
 
 const ZOwner = z.object({
   email: z.email("--owner-email must be an e-mail address"),
@@ -135,6 +141,22 @@ async function main(argv: string[]): Promise<number> {
     const { userId, tenantId, apiKey } = await createConsumer({ ...parsed.data, verified: values.verified === true, withApiKey: true });
     if (values.json) console.log(JSON.stringify({ user_id: userId, tenant_id: tenantId, api_key: apiKey }));
     else console.log(`Consumer ${userId} (tenant ${tenantId}) created.\nAPI key (shown once, keep it secret): ${apiKey}`);
+    return 0;
+  }
+  if (command === "readable-private") {
+    let count = 0;
+    for await (const p of readablePrivateProtections()) {
+      count++;
+      // One JSON object per line with --json: a list of any length streams.
+      if (values.json) console.log(JSON.stringify(p));
+      else console.log(`${p.protection_id} ${p.email} log index ${p.log_index}, protected ${p.protected_at}`);
+    }
+    if (!values.json)
+      console.log(
+        count === 0
+          ? "Every private protection's log entry is sealed."
+          : `${count} private protection(s) can be read in the public log (content hash, category, protection id, issuer): tell their owners.`,
+      );
     return 0;
   }
   if (command === "witnesses") {

@@ -24,6 +24,7 @@ import {
 import { leafData } from "@/lib/verify/attestation";
 import { base64ToBytes, bytesToBase64 } from "@/lib/verify/encoding";
 import { leafHash } from "@/lib/verify/merkle";
+import { isSealedPayload } from "@/lib/verify/sealed";
 import { CompactRange } from "@/lib/verify/compact-range";
 
 const USAGE =
@@ -125,6 +126,7 @@ async function main(): Promise<void> {
 
   const from = range.size;
   let watched = 0;
+  let sealedSeen = 0;
   for (let index = from; index < cp.treeSize; ) {
     const tile = Math.floor(index / TILE_WIDTH);
     const width = Math.min(TILE_WIDTH, cp.treeSize - tile * TILE_WIDTH);
@@ -144,6 +146,8 @@ async function main(): Promise<void> {
       if (!verifyAttestationSignature(a, key.publicKey))
         throw new Inconsistent(`entry ${index}: the signature does not verify under key ${a.kid}`);
       range.append(leafHash(bytes));
+      // A sealed entry shows only its commitment: whose it is stays with its owner's proof.
+      if (isSealedPayload(a.payload)) sealedSeen++;
       if (watch.has(a.issuer_id)) {
         watched++;
         const payload = a.payload as Record<string, unknown>;
@@ -158,7 +162,7 @@ async function main(): Promise<void> {
   if (cp.treeSize === from) console.log("no new entries");
   else
     console.log(
-      `entries ${from}…${cp.treeSize - 1}: ${cp.treeSize - from} new, each canonical and signed by the key its kid names${watch.size ? `; ${watched} by watched issuers` : ""}`,
+      `entries ${from}…${cp.treeSize - 1}: ${cp.treeSize - from} new, each canonical and signed by the key its kid names; ${sealedSeen} sealed${watch.size ? `; ${watched} by watched issuers` : ""}`,
     );
   const how = !saved
     ? "rebuilt from the first entry"

@@ -151,11 +151,18 @@ function verifyTlogProofFile(text: string): TlogProofVerification {
     );
     console.log(`pass checkpoint_signature: tree head of ${r.origin} at size ${r.treeSize} is signed by the log key`);
     if (policy) console.log(`pass witnesses: cosigned by ${cosigned(r.cosigners)}; quorum ${r.quorum} met`);
-    console.log(`pass inclusion: the leaf is entry ${r.index} of ${r.treeSize}`);
+    if (r.sealed) {
+      console.log(
+        `pass seal_opening: the salt opens the sealed leaf's commitment ${String(r.sealed.payload.commitment)} to the attestation`,
+      );
+      console.log(`pass inclusion: the sealed leaf is entry ${r.index} of ${r.treeSize}`);
+    } else console.log(`pass inclusion: the leaf is entry ${r.index} of ${r.treeSize}`);
     const a = r.attestation;
     const hash = typeof a.payload.content_hash === "string" ? ` content_hash ${a.payload.content_hash}` : "";
     console.log(`OK attestation ${a.id} by issuer ${a.issuer_id} (key ${a.kid}, ${a.created_at})${hash} is in tree ${r.treeSize}`);
-    console.log("   (its issuer's signature is checked with the issuer's key: verify the proof bundle for that)");
+    console.log(
+      `   (its issuer's signature${r.sealed ? ", and the sealing issuer's on the sealed leaf, are" : " is"} checked with the issuers' keys: verify the proof bundle for that)`,
+    );
     return r;
   } catch (err) {
     const e = err as { code?: string; message: string };

@@ -12,7 +12,9 @@ export interface VerificationCheck {
 /** What each check establishes, in words (the name stays visible as the stable identifier). */
 export const CHECK_LABELS: Record<string, string> = {
   checkpoint_signature: "Log checkpoint signed by this log",
+  seal_opening: "Sealed entry opened by its salt",
   inclusion: "Included in the transparency log",
+  seal_signature: "Sealed leaf signed by the sealing key",
   attestation_signature: "Attestation signature valid",
   key_validity: "Signing key valid at signing time",
   required_fields: "Required payload fields",

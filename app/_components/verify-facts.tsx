@@ -1,6 +1,6 @@
-// The attestation's facts as a definition list, shared by the verify and share pages. For a
-// private protection the view carries no title, description, file name or creator, so none
-// can be rendered here.
+// The attestation's facts as a definition list, shared by the verify and share pages. A private
+// protection's pages are served to its owner only (anyone else gets 404), so what is shown here
+// is theirs.
 import type { ReactNode } from "react";
 import type { PublicProtection } from "./verify-data";
 import { categoryLabel, formatBytes, relativeTime, utcDateTime } from "./verify-format";
@@ -63,7 +63,9 @@ export function VerifyFacts({ p, showWork = true }: { p: PublicProtection; showW
         <Mono>{p.attestation_id}</Mono>
       </Row>
       <Row term="Category">{categoryLabel(p.category)}</Row>
-      <Row term="Visibility">{p.visibility === "public" ? "Public" : "Private: the creator keeps the work's details to themselves"}</Row>
+      <Row term="Visibility">
+        {p.visibility === "public" ? "Public" : "Private: only its owner sees this page; anyone else is told it does not exist"}
+      </Row>
     </dl>
   );
 }

@@ -1,5 +1,5 @@
 // GET /v1/protections/{id}/badge.svg: an accessible SVG that renders, links to the verify page,
-// comes in a light and a dark variant, and says nothing of a private protection but its date.
+// comes in a light and a dark variant, and is drawn for public protections only.
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, expectProblem, mint, randomContentHash } from "./helpers";
@@ -52,14 +52,15 @@ describe("protection badges", () => {
     expect(bad.body.errors[0].pointer).toBe("/theme");
   });
 
-  it("shows only the date of a private protection", async () => {
+  it("is not drawn for a private protection, even for its owner: 404, as for an unknown id", async () => {
     const secret = `secret-${randomContentHash().slice(0, 12)}`;
-    const p = await minted({ title: secret, description: secret, file_name: `${secret}.png`, visibility: "private" });
-    const res = await api(`/v1/protections/${p.protection_id}/badge.svg`);
-    expect(res.status).toBe(200);
-    expect(res.text).not.toContain(secret);
-    expect(res.text).not.toContain("Badge Maker");
-    expect(res.text).toContain(`<title>Protected: ${day(p.protected_at)} · Hallmark</title>`);
+    const { apiKey } = await seedConsumer({ name: "Badge Maker" });
+    const p = (await mint(apiKey, { content_hash: randomContentHash(), title: secret, visibility: "private" })).body;
+    for (const key of [undefined, apiKey]) {
+      const res = await api(`/v1/protections/${p.protection_id}/badge.svg`, { key });
+      expectProblem(res, 404, "not_found");
+      expect(res.text).not.toContain(secret);
+    }
   });
 
   it("answers an unknown protection with 404 problem+json", async () => {

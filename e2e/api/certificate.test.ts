@@ -27,8 +27,9 @@ async function minted(body: Record<string, unknown>) {
 }
 
 /** Downloads a certificate to a file, checking the answer's headers. */
-async function download(id: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/v1/protections/${id}/certificate.pdf`, { headers: { "x-forwarded-for": newClient() } });
+async function download(id: string, key?: string): Promise<string> {
+  const headers: Record<string, string> = { "x-forwarded-for": newClient(), ...(key ? { "x-api-key": key } : {}) };
+  const res = await fetch(`${baseUrl}/v1/protections/${id}/certificate.pdf`, { headers });
   expect(res.status, res.status === 200 ? "" : await res.clone().text()).toBe(200);
   expect(res.headers.get("content-type")).toBe("application/pdf");
   expect(res.headers.get("content-disposition")).toBe(`attachment; filename="hallmark-certificate-${id}.pdf"`);
@@ -124,7 +125,7 @@ describe("certificates", () => {
     expect(alone.status, alone.stdout + alone.stderr).toBe(0);
   });
 
-  it("says nothing of a private protection that its verify link does not", async () => {
+  it("of a private protection is its owner's alone, and verifies by itself with the opening of its sealed entry", async () => {
     const secret = `secret-${randomContentHash().slice(0, 12)}`;
     const p = await minted({
       title: secret,
@@ -134,12 +135,19 @@ describe("certificates", () => {
       file_size: 987_654_321,
       visibility: "private",
     });
-    const c = contents(await download(p.protection_id));
-    for (const leak of [secret, "image/x-secret", "987654321", "941.9 MiB", "Certified Créatrice"]) expect(c.all).not.toContain(leak);
-    expect(c.text).toContain("A protected work");
+    const stranger = await seedConsumer();
+    for (const key of [undefined, stranger.apiKey]) {
+      const res = await api(`/v1/protections/${p.protection_id}/certificate.pdf`, { key, headers: { "x-forwarded-for": newClient() } });
+      expectProblem(res, 404, "not_found");
+      expect(res.text).not.toContain(secret);
+    }
+    const c = contents(await download(p.protection_id, p.creator.apiKey));
+    expect(c.text).toContain(secret);
     expect(c.text).toContain(p.content_hash);
+    expect(JSON.parse(c.attachments["proof-bundle.json"]!).seal.leaf.payload.type).toBe("hallmark.sealed/v1");
     const ok = verify(path.join(dir, `${p.protection_id}.pdf`), "--log-key", await logPem());
     expect(ok.status, ok.stdout + ok.stderr).toBe(0);
+    expect(ok.stdout).toContain("pass seal_opening");
   });
 
   it("fails a certificate whose page and proofs disagree, that carries no proof, or that another log signed", async () => {

@@ -120,7 +120,13 @@ describe(`kill -9 under load (${dbKind}, ${INSTANCES} instance${INSTANCES > 1 ? 
 
       async function attestLoop() {
         while (live) {
-          const a = await post(pick(), "/v1/attestations", org, { issuer_id: issuer, payload: { content_hash: randomContentHash() } });
+          // Half of them sealed: their proofs must open what the log holds as a commitment.
+          const sealed = Math.random() < 0.5;
+          const a = await post(pick(), "/v1/attestations", org, {
+            issuer_id: issuer,
+            payload: { content_hash: randomContentHash() },
+            sealed,
+          });
           if (a && a.status === 201) attested.push({ id: a.body.id, key: org });
           else if (a && a.status >= 500 && a.status !== 503) problems.push(`attestation answered ${a.status}: ${JSON.stringify(a.body)}`);
           if (!a) await sleep(50);
@@ -130,7 +136,8 @@ describe(`kill -9 under load (${dbKind}, ${INSTANCES} instance${INSTANCES > 1 ? 
       async function mintLoop(c: (typeof consumers)[number]) {
         while (live) {
           const key = randomUUID();
-          const body = { content_hash: randomContentHash(), title: `crash ${key}` };
+          // Private mints are logged sealed, public ones in the open: both kinds under every kill.
+          const body = { content_hash: randomContentHash(), title: `crash ${key}`, visibility: Math.random() < 0.5 ? "private" : "public" };
           const record = { key: c.apiKey, userId: c.userId, answers: [] as Answer[] };
           mints.set(key, record);
           for (let attempt = 0; ; attempt++) {

@@ -30,6 +30,11 @@ describe("npm run monitor", () => {
     expect(first.stdout).toMatch(/OK size \d+ rebuilt from the first entry: consistent/);
     const seen = JSON.parse(fs.readFileSync(state, "utf8")).size as number;
 
+    const hidden = await api("/v1/attestations", {
+      key,
+      json: { issuer_id: issuerId, payload: { content_hash: "d".repeat(64) }, sealed: true },
+    });
+    expect(hidden.status, hidden.text).toBe(201);
     const watched = await attest(key, issuerId, { content_hash: "c".repeat(64) });
     // Published once witnessed: wait (bounded) for the checkpoint that covers it, however slow the machine.
     const published = async () => Number((await api("/v1/log/checkpoint")).text.split("\n")[1]);
@@ -39,6 +44,9 @@ describe("npm run monitor", () => {
     expect(second.stdout).toContain(`OK size`);
     expect(second.stdout).toContain(`extends size ${seen} seen before`);
     expect(second.stdout).toContain(`attestation ${watched.id} by issuer ${issuerId} content_hash ${"c".repeat(64)}`);
+    // The sealed one is checked like every entry, counted, and not shown as the watched issuer's.
+    expect(second.stdout).toMatch(/; [1-9]\d* sealed; /);
+    expect(second.stdout).not.toContain(hidden.body.id);
 
     // A state the log does not extend: another root for the size seen, or a larger size.
     const s = JSON.parse(fs.readFileSync(state, "utf8"));

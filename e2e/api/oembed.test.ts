@@ -73,16 +73,21 @@ describe("oEmbed and Open Graph images", () => {
     expect(roomy.body.thumbnail_width).toBe(1200);
   });
 
-  it("shows a private protection as 'A protected work', with no author, title or file name", async () => {
+  it("knows nothing of a private protection: its oEmbed, Open Graph image and pages are 404, as an unknown id's", async () => {
     const secret = `secret-${randomContentHash().slice(0, 12)}`;
-    const { creator, p } = await minted({ title: secret, description: secret, file_name: `${secret}.png`, visibility: "private" });
-    const res = await oembed({ url: p.share_url });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.title).toBe("A protected work");
-    expect(res.body.author_name).toBeUndefined();
-    expect(res.body.author_url).toBeUndefined();
-    for (const leak of [secret, creator.name, creator.userId]) expect(res.text).not.toContain(leak);
-    expect(await pngSize(res.body.thumbnail_url)).toBe("1200x630");
+    const { p } = await minted({ title: secret, description: secret, file_name: `${secret}.png`, visibility: "private" });
+    const unknown = p.share_url.replace(p.protection_id, randomUUID());
+    for (const url of [p.share_url, p.verify_url]) {
+      const res = await oembed({ url });
+      expectProblem(res, 404, "not_found");
+      expect(res.text).not.toContain(secret);
+      expect(res.body.detail).toBe((await oembed({ url: unknown })).body.detail);
+      for (const page of [url, `${url}/opengraph-image`]) {
+        const r = await fetch(page);
+        expect(r.status, page).toBe(404);
+        expect(await r.text()).not.toContain(secret);
+      }
+    }
   });
 
   it("answers as the spec says: 404 for a URL that is not one of ours, 501 for a format other than json", async () => {

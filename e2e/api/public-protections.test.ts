@@ -44,7 +44,7 @@ describe("public protection reads", () => {
     expect(typeof res.body.log_index).toBe("number");
   });
 
-  it("reveals only the cryptographic facts of a private protection, not even who made it", async () => {
+  it("shows nothing of a private protection to anyone but its owner: 404, as for an unknown id", async () => {
     const secret = `secret-${randomContentHash().slice(0, 12)}`;
     const { apiKey } = await seedConsumer({ name: `Creator ${secret}` });
     const p = await minted(apiKey, {
@@ -55,35 +55,81 @@ describe("public protection reads", () => {
       file_size: 9,
       visibility: "private",
     });
-    const res = await api(`/v1/protections/${p.protection_id}`);
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({
-      content_hash: p.content_hash,
-      visibility: "private",
-      title: null,
-      description: null,
-      file_name: null,
-      content_type: null,
-      file_size: null,
-      creator: null,
-    });
-    const bundle = await api(`/v1/protections/${p.protection_id}/proof-bundle`);
+    const unknown = "0190a0a0-0000-7000-8000-000000000000";
+    const stranger = await seedConsumer();
+    for (const path of ["", "/proof-bundle", "/tlog-proof", "/certificate.pdf", "/badge.svg"]) {
+      for (const key of [undefined, stranger.apiKey]) {
+        const res = await api(`/v1/protections/${p.protection_id}${path}`, { key });
+        expectProblem(res, 404, "not_found");
+        expect(res.text).not.toContain(secret);
+        expect(res.body.detail, path).toBe((await api(`/v1/protections/${unknown}${path}`, { key })).body.detail);
+      }
+    }
+    // Its owner sees it whole, with the proof that opens its sealed log entry.
+    const own = await api(`/v1/protections/${p.protection_id}`, { key: apiKey });
+    expect(own.status, own.text).toBe(200);
+    expect(own.body).toMatchObject({ content_hash: p.content_hash, visibility: "private", title: secret, file_size: 9 });
+    const bundle = await api(`/v1/protections/${p.protection_id}/proof-bundle`, { key: apiKey });
     expect(bundle.status).toBe(200);
-    expect(res.text + bundle.text).not.toContain(secret);
+    expect(bundle.body.seal.leaf.payload.type).toBe("hallmark.sealed/v1");
     // The personal issuer that signs it is named for what it is, not for its account.
-    expect(res.body.issuer.name).toBe("Hallmark personal issuer");
+    expect(own.body.issuer.name).toBe("Hallmark personal issuer");
     expect(bundle.body.issuer.name).toBe("Hallmark personal issuer");
   });
 
-  it("serves a proof bundle that verifies offline against the log key", async () => {
+  it("serves a public protection's proof bundle, which verifies offline against the log key", async () => {
     const { apiKey } = await seedConsumer();
-    const p = await minted(apiKey, { visibility: "private" });
+    const p = await minted(apiKey, { visibility: "public" });
     const bundle = await api(`/v1/protections/${p.protection_id}/proof-bundle`);
     expect(bundle.status, bundle.text).toBe(200);
     const result = verifyProofBundle(bundle.body, { logPublicKey: (await logInfo()).verifier_key });
     expect(result.ok, JSON.stringify(result)).toBe(true);
     expect(bundle.body.attestation.id).toBe(p.attestation_id);
     expect(bundle.body.attestation.payload).toMatchObject({ protection_id: p.protection_id, content_hash: `sha256:${p.content_hash}` });
+    expect(bundle.body.seal).toBeUndefined();
+  });
+
+  it("publishes a protection made public with the opening of its sealed entry, and hides it again when made private", async () => {
+    const { apiKey } = await seedConsumer();
+    const p = await minted(apiKey, { title: "Later public", visibility: "private" });
+    expectProblem(await api(`/v1/protections/${p.protection_id}`), 404, "not_found");
+    const made = await api(`/v1/consumer/protections/${p.protection_id}`, { key: apiKey, method: "PATCH", json: { visibility: "public" } });
+    expect(made.status, made.text).toBe(200);
+    expect(made.body).toMatchObject({ protection_id: p.protection_id, visibility: "public", sealed: true });
+    const bundle = await api(`/v1/protections/${p.protection_id}/proof-bundle`);
+    expect(bundle.status, bundle.text).toBe(200);
+    const result = verifyProofBundle(bundle.body, { logPublicKey: (await logInfo()).verifier_key });
+    expect(result.ok && result.checks.map((c) => c.name)).toContain("seal_opening");
+    expect((await api(`/v1/protections/${p.protection_id}`)).body.title).toBe("Later public");
+
+    const hidden = await api(`/v1/consumer/protections/${p.protection_id}`, {
+      key: apiKey,
+      method: "PATCH",
+      json: { visibility: "private" },
+    });
+    expect(hidden.status, hidden.text).toBe(200);
+    for (const path of ["", "/proof-bundle", "/tlog-proof"])
+      expectProblem(await api(`/v1/protections/${p.protection_id}${path}`), 404, "not_found");
+
+    // Only the owner changes it; anything else is refused, and nothing changes.
+    const stranger = await seedConsumer();
+    const stolen = await api(`/v1/consumer/protections/${p.protection_id}`, {
+      key: stranger.apiKey,
+      method: "PATCH",
+      json: { visibility: "public" },
+    });
+    expectProblem(stolen, 404, "not_found");
+    expectProblem(
+      await api(`/v1/consumer/protections/${p.protection_id}`, { key: apiKey, method: "PATCH", json: { visibility: "shared" } }),
+      422,
+      "validation_failed",
+    );
+    expectProblem(
+      await api(`/v1/consumer/protections/${p.protection_id}`, { key: apiKey, method: "PATCH", json: {} }),
+      422,
+      "validation_failed",
+    );
+    expectProblem(await api(`/v1/protections/${p.protection_id}`), 404, "not_found");
   });
 
   it("answers 404 problem+json for an unknown or malformed id, and 405 for other methods", async () => {

@@ -20,18 +20,19 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-timestamp-"));
 const verify = (...args: string[]) => spawnSync("npm", ["run", "-s", "verify", "--", ...args], { encoding: "utf8" });
 const setMode = (mode: string) => fetch(`${testTsa!.url}_test/mode`, { method: "POST", body: mode });
 
+/** A private protection: its entry is sealed, so the time-stamp's inclusion proof is of the sealed leaf. */
 async function minted() {
   const { apiKey } = await seedConsumer();
   const res = await mint(apiKey, { content_hash: randomContentHash(), visibility: "private" });
   expect(res.status, res.text).toBe(201);
-  return res.body as { protection_id: string; protected_at: string };
+  return { ...(res.body as { protection_id: string; protected_at: string }), apiKey };
 }
 
-/** The protection's public bundle, once it carries a timestamp (within `ms`), else the last one seen. */
-async function bundleWithTimestamp(id: string, ms = 20_000) {
+/** The protection's bundle (its owner's), once it carries a timestamp (within `ms`), else the last one seen. */
+async function bundleWithTimestamp(p: { protection_id: string; apiKey: string }, ms = 20_000) {
   const until = Date.now() + ms;
   for (;;) {
-    const res = await api(`/v1/protections/${id}/proof-bundle`);
+    const res = await api(`/v1/protections/${p.protection_id}/proof-bundle`, { key: p.apiKey });
     expect(res.status).toBe(200);
     if (res.body.timestamp || Date.now() > until) return res.body;
     await new Promise((r) => setTimeout(r, 200));
@@ -54,7 +55,7 @@ describe.skipIf(!testTsa)("RFC 3161 timestamps", () => {
   it("a bundle carries a TSA token over a checkpoint holding its entry, which the CLI and OpenSSL verify", async () => {
     await setMode("ok");
     const p = await minted();
-    const bundle = await bundleWithTimestamp(p.protection_id);
+    const bundle = await bundleWithTimestamp(p);
     expect(bundle.timestamp, "no timestamp within 20 s").toBeDefined();
     expect(verifyProofBundle(bundle, { logPublicKey: await logKey() }).ok).toBe(true);
     const roots = parseCertificates(fs.readFileSync(testTsa!.root_pem, "utf8"));
@@ -92,7 +93,9 @@ describe.skipIf(!testTsa)("RFC 3161 timestamps", () => {
       pdf,
       Buffer.from(
         await (
-          await fetch(`${process.env.HALLMARK_TEST_BASE_URLS!.split(",")[0]}/v1/protections/${p.protection_id}/certificate.pdf`)
+          await fetch(`${process.env.HALLMARK_TEST_BASE_URLS!.split(",")[0]}/v1/protections/${p.protection_id}/certificate.pdf`, {
+            headers: { "x-api-key": p.apiKey },
+          })
         ).arrayBuffer(),
       ),
     );
@@ -106,7 +109,7 @@ describe.skipIf(!testTsa)("RFC 3161 timestamps", () => {
   it("fails a timestamp that another TSA would have to vouch for, or that was changed", async () => {
     await setMode("ok");
     const p = await minted();
-    const bundle = await bundleWithTimestamp(p.protection_id);
+    const bundle = await bundleWithTimestamp(p);
     expect(bundle.timestamp).toBeDefined();
     const check = (b: unknown, tsaCert = testTsa!.root_pem) => {
       const file = path.join(dir, `check-${Math.random().toString(36).slice(2)}.json`);
@@ -140,13 +143,13 @@ describe.skipIf(!testTsa)("RFC 3161 timestamps", () => {
       const p = await minted();
       expect(Date.now() - started, `a mint with the TSA ${mode}`).toBeLessThan(5_000);
       // Two rounds' worth: nothing the TSA answered is stored, so the new entry has no timestamp.
-      const bundle = await bundleWithTimestamp(p.protection_id, 2_500);
+      const bundle = await bundleWithTimestamp(p, 2_500);
       expect(bundle.timestamp, `the TSA ${mode}`).toBeUndefined();
       expect(verifyProofBundle(bundle, { logPublicKey: await logKey() }).ok).toBe(true);
     }
     await setMode("ok");
     const p = await minted();
     // Back-off after four failed rounds is at most 16 s.
-    expect((await bundleWithTimestamp(p.protection_id, 30_000)).timestamp).toBeDefined();
+    expect((await bundleWithTimestamp(p, 30_000)).timestamp).toBeDefined();
   }, 90_000);
 });

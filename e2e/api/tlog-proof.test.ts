@@ -35,12 +35,14 @@ describe("tlog-proof downloads", () => {
     vkey = (await logInfo()).verifier_key;
   });
 
-  it("a protection's public .tlog-proof verifies with the CLI under the policy, and with the log key alone", async () => {
+  it("a protection's .tlog-proof verifies with the CLI under the policy, and with the log key alone", async () => {
     const consumer = await seedConsumer();
     const hash = randomContentHash();
     const minted = await mint(consumer.apiKey, { content_hash: hash, title: "Secret title", visibility: "private" });
     expect(minted.status, minted.text).toBe(201);
-    const res = await witnessedProof(`/v1/protections/${minted.body.protection_id}/tlog-proof`);
+    // A private protection's proof is its owner's: it carries the opening of the sealed entry.
+    expectProblem(await api(`/v1/protections/${minted.body.protection_id}/tlog-proof`), 404, "not_found");
+    const res = await witnessedProof(`/v1/protections/${minted.body.protection_id}/tlog-proof`, consumer.apiKey);
     expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${minted.body.protection_id}.tlog-proof"`);
     expect(res.text.startsWith("c2sp.org/tlog-proof@v1\nextra ")).toBe(true);
@@ -52,6 +54,7 @@ describe("tlog-proof downloads", () => {
     expect(withPolicy.status, withPolicy.stderr + withPolicy.stdout).toBe(0);
     expect(withPolicy.stdout).toMatch(/pass witnesses: cosigned by w\d .*quorum any of \(w1, w2\) met/);
     expect(withPolicy.stdout).toContain(`content_hash sha256:${hash}`);
+    expect(withPolicy.stdout).toContain("pass seal_opening");
     const withKey = verify(file, "--log-key", vkey);
     expect(withKey.status, withKey.stderr).toBe(0);
 

@@ -30,7 +30,8 @@ async function publicProtection(category = "design", visibility = "public") {
   const hash = randomContentHash();
   const m = await mint(consumer.apiKey, { content_hash: hash, category, visibility, title: "Poster" });
   expect(m.status, m.text).toBe(201);
-  const bundle = await api(`/v1/protections/${m.body.protection_id}/proof-bundle`);
+  // The owner's key: a private protection's bundle is its owner's to hand over.
+  const bundle = await api(`/v1/protections/${m.body.protection_id}/proof-bundle`, { key: consumer.apiKey });
   expect(bundle.status, bundle.text).toBe(200);
   return {
     consumer,
@@ -162,10 +163,16 @@ describe("verifications", () => {
     for (const x of res.body.checks) expect(x.result, `${x.name}: ${x.reason}`).toBe("pass");
     expect((await api(`/v1/protections/${p.protectionId}`)).body.verification_count).toBe(1);
 
-    // A private protection fails the visibility rule.
+    // A private protection (its bundle handed over by its owner) fails the visibility rule; its
+    // sealed entry's opening and seal are checked first.
     const priv = await publicProtection("design", "private");
     const res2 = await verify(key, { bundle: priv.bundle, pack_id: ip.id, content_hash: priv.hash });
     expect(res2.body.result).toBe("fail");
+    expect(res2.body.checks.slice(0, 6).map((x: Check) => `${x.name}:${x.result}`)).toEqual(
+      ["checkpoint_signature", "seal_opening", "inclusion", "seal_signature", "attestation_signature", "key_validity"].map(
+        (n) => `${n}:pass`,
+      ),
+    );
     expect(byName(res2.body.checks).required_visibility).toEqual({
       name: "required_visibility",
       result: "fail",

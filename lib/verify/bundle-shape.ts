@@ -1,6 +1,7 @@
 // Defensive shape validation of a proof bundle (attacker-controlled input).
 // Only the fields the verifier relies on are required; unknown extra fields are ignored so
 // the server can add fields without breaking old verifiers.
+import { leafData } from "./attestation";
 import { utf8Decode, utf8Encode } from "./encoding";
 import { VerifyError } from "./errors";
 import { MAX_NOTE_BYTES } from "./checkpoint";
@@ -42,6 +43,16 @@ export interface ProofBundle {
   };
   inclusion_proof: { log_index: number; tree_size: number; root_hash: string; hashes: string[] };
   signed_tree_head: { tree_size: number; root_hash: string; signature: string; origin: string; timestamp?: string; checkpoint: string };
+  /**
+   * Present when the log holds the attestation sealed (lib/verify/sealed.ts): the leaf the log
+   * holds, the salt that opens it to `attestation`, and the sealing issuer and key that signed it.
+   */
+  seal?: {
+    leaf: { id: string; issuer_id: string; kid: string; payload: Record<string, unknown>; created_at: string; signature: string };
+    salt: string;
+    issuer: ProofBundle["issuer"];
+    key: ProofBundle["key"];
+  };
 }
 
 type Obj = Record<string, unknown>;
@@ -78,6 +89,21 @@ function int(o: Obj, key: string, path: string): void {
 function hex32(o: Obj, key: string, path: string): void {
   if (typeof o[key] !== "string" || !HEX32.test(o[key] as string)) throw bad(`${path}${key}`, "must be 64 lowercase hex digits");
 }
+
+function issuerShape(i: Obj, path: string): void {
+  str(i, "id", path);
+  for (const k of ["tenant_id", "name", "domain", "status", "trust_level", "created_at", "updated_at"]) str(i, k, path, MEDIUM, true);
+}
+
+function keyShape(k: Obj, path: string): void {
+  for (const f of ["kid", "issuer_id", "algorithm", "not_before"]) str(k, f, path);
+  str(k, "public_key", path, MEDIUM);
+  str(k, "status", path, SHORT, true);
+  str(k, "expires_at", path, SHORT, true);
+}
+
+/** The leaf data the log holds for a bundle's entry: its sealed leaf's when sealed, else its attestation's. */
+export const loggedLeafData = (b: ProofBundle): Uint8Array => leafData(b.seal ? b.seal.leaf : b.attestation);
 
 /** JSON text or bytes are parsed; objects are measured by their JSON serialization. */
 function toValue(input: unknown, maxBytes: number): unknown {
@@ -119,15 +145,8 @@ export function parseProofBundle(input: unknown, maxBytes = MAX_BUNDLE_BYTES): P
   int(a, "log_index", "attestation.");
   if (!isObject(a.payload)) throw bad("attestation.payload", "must be an object");
 
-  const i = obj(root, "issuer", "");
-  str(i, "id", "issuer.");
-  for (const k of ["tenant_id", "name", "domain", "status", "trust_level", "created_at", "updated_at"]) str(i, k, "issuer.", MEDIUM, true);
-
-  const k = obj(root, "key", "");
-  for (const f of ["kid", "issuer_id", "algorithm", "not_before"]) str(k, f, "key.");
-  str(k, "public_key", "key.", MEDIUM);
-  str(k, "status", "key.", SHORT, true);
-  str(k, "expires_at", "key.", SHORT, true);
+  issuerShape(obj(root, "issuer", ""), "issuer.");
+  keyShape(obj(root, "key", ""), "key.");
 
   const p = obj(root, "inclusion_proof", "");
   int(p, "log_index", "inclusion_proof.");
@@ -148,6 +167,17 @@ export function parseProofBundle(input: unknown, maxBytes = MAX_BUNDLE_BYTES): P
   str(s, "origin", "signed_tree_head.", MEDIUM);
   str(s, "timestamp", "signed_tree_head.", SHORT, true);
   str(s, "checkpoint", "signed_tree_head.", MAX_NOTE_BYTES);
+
+  if (root.seal !== undefined) {
+    const seal = obj(root, "seal", "");
+    const leaf = obj(seal, "leaf", "seal.");
+    for (const f of ["id", "issuer_id", "kid", "created_at"]) str(leaf, f, "seal.leaf.");
+    str(leaf, "signature", "seal.leaf.", MEDIUM);
+    if (!isObject(leaf.payload)) throw bad("seal.leaf.payload", "must be an object");
+    str(seal, "salt", "seal.");
+    issuerShape(obj(seal, "issuer", "seal."), "seal.issuer.");
+    keyShape(obj(seal, "key", "seal."), "seal.key.");
+  }
 
   return root as unknown as ProofBundle;
 }

@@ -2,8 +2,7 @@
 // inclusion proof of the bundle's entry in that checkpoint's tree. Together they say the entry
 // existed no later than the TSA's time, on the word of a TSA the verifier pins, not Hallmark's.
 import type * as pkijs from "pkijs";
-import { leafData } from "./attestation";
-import { parseProofBundle, type ProofBundle } from "./bundle-shape";
+import { loggedLeafData, parseProofBundle, type ProofBundle } from "./bundle-shape";
 import { verifyCheckpoint } from "./checkpoint";
 import { base64ToBytes, bytesToHex, hexToBytes, utf8Encode } from "./encoding";
 import { VerifyError } from "./errors";
@@ -69,7 +68,7 @@ export async function verifyBundleTimestamp(
   if (cp.treeSize !== t.inclusion_proof.tree_size || bytesToHex(cp.rootHash) !== t.inclusion_proof.root_hash)
     throw new VerifyError("tree_head_mismatch", "bundle.timestamp: inclusion_proof does not name the time-stamped checkpoint's tree");
   const index = bundle.inclusion_proof.log_index;
-  const leaf = leafHash(leafData(bundle.attestation));
+  const leaf = leafHash(loggedLeafData(bundle));
   if (!verifyInclusion(index, cp.treeSize, leaf, t.inclusion_proof.hashes.map(hexToBytes), cp.rootHash))
     throw new VerifyError(
       "inclusion_proof_invalid",

@@ -6,18 +6,26 @@
 //   2. inclusion             the attestation's leaf is in that tree at attestation.log_index
 //   3. attestation_signature the issuer key signed the attestation; kid/issuer bindings hold
 //   4. key_validity          not_before ≤ created_at ≤ expires_at
+// A sealed entry's bundle (with `seal`, lib/verify/sealed.ts) adds, after the checkpoint:
+//   seal_opening             the salt and the attestation give the sealed leaf's commitment,
+//                            id and created_at
+// and then checks the inclusion of the sealed leaf (the one the log holds), and before the
+// attestation's signature:
+//   seal_signature           the sealing issuer's key signed the sealed leaf
+// key_validity then covers both keys.
 // Size and root are always taken from the verified checkpoint, never from the proof.
-import { leafData, verifyAttestationSignature } from "./attestation";
-import { parseProofBundle, type ProofBundle } from "./bundle-shape";
+import { type SignedAttestationFields, verifyAttestationSignature } from "./attestation";
+import { loggedLeafData, parseProofBundle, type ProofBundle } from "./bundle-shape";
 import { parseSignedNote, verifyCheckpoint, type VerifiedCheckpoint } from "./checkpoint";
 import { base64ToBytes, bytesToHex, hexToBytes } from "./encoding";
 import { VerifyError, type VerifyErrorCode } from "./errors";
 import { jwkThumbprint, parsePublicKeyPem } from "./keys";
 import { resolveLogKey, type LogPublicKey } from "./log-key";
 import { leafHash, verifyInclusion } from "./merkle";
+import { checkSealOpening } from "./sealed";
 import { compareInstants, parseTimestamp } from "./timestamp";
 
-export type CheckName = "checkpoint_signature" | "inclusion" | "attestation_signature" | "key_validity";
+export type CheckName = "checkpoint_signature" | "seal_opening" | "inclusion" | "seal_signature" | "attestation_signature" | "key_validity";
 
 export interface Check {
   name: CheckName;
@@ -65,26 +73,34 @@ function checkInclusion(b: ProofBundle, cp: VerifiedCheckpoint): void {
     throw new VerifyError("inclusion_proof_invalid", "inclusion_proof.log_index differs from attestation.log_index");
   if (index >= cp.treeSize)
     throw new VerifyError("inclusion_proof_invalid", `log index ${index} is outside the signed tree of size ${cp.treeSize}`);
-  const leaf = leafHash(leafData(b.attestation));
+  const leaf = leafHash(loggedLeafData(b));
   const proof = b.inclusion_proof.hashes.map(hexToBytes);
   if (!verifyInclusion(index, cp.treeSize, leaf, proof, cp.rootHash)) {
     throw new VerifyError("inclusion_proof_invalid", "the attestation is not at log_index in the signed tree");
   }
 }
 
-function checkAttestationSignature(b: ProofBundle): void {
-  const { attestation: a, key, issuer } = b;
+type Signed = { attestation: SignedAttestationFields; key: ProofBundle["key"]; issuer: ProofBundle["issuer"] };
+
+/** The bundle's attestation with its issuer and key, or its sealed leaf with the sealing issuer and key. */
+const signedParts = (b: ProofBundle, sealed: boolean): Signed =>
+  sealed && b.seal ? { attestation: b.seal.leaf, key: b.seal.key, issuer: b.seal.issuer } : b;
+
+function checkSignature({ attestation: a, key, issuer }: Signed, code: "attestation_signature_invalid" | "seal_signature_invalid"): void {
+  const what = code === "seal_signature_invalid" ? "seal.leaf" : "attestation";
+  const keyPath = code === "seal_signature_invalid" ? "seal.key" : "key";
   if (key.algorithm !== "Ed25519") throw new VerifyError("unsupported_algorithm", `unsupported key algorithm "${key.algorithm}"`);
   let publicKey: Uint8Array;
   try {
     publicKey = parsePublicKeyPem(key.public_key);
   } catch (e) {
-    throw new VerifyError("malformed_public_key", `key.public_key: ${(e as Error).message}`);
+    throw new VerifyError("malformed_public_key", `${keyPath}.public_key: ${(e as Error).message}`);
   }
-  if (key.kid !== jwkThumbprint(publicKey)) throw new VerifyError("key_id_mismatch", "key.kid is not the JWK thumbprint of key.public_key");
-  if (a.kid !== key.kid) throw new VerifyError("key_id_mismatch", "attestation.kid differs from key.kid");
+  if (key.kid !== jwkThumbprint(publicKey))
+    throw new VerifyError("key_id_mismatch", `${keyPath}.kid is not the JWK thumbprint of ${keyPath}.public_key`);
+  if (a.kid !== key.kid) throw new VerifyError("key_id_mismatch", `${what}.kid differs from ${keyPath}.kid`);
   if (key.issuer_id !== a.issuer_id || issuer.id !== a.issuer_id) {
-    throw new VerifyError("issuer_mismatch", "attestation.issuer_id, key.issuer_id and issuer.id differ");
+    throw new VerifyError("issuer_mismatch", `${what}.issuer_id, ${keyPath}.issuer_id and the issuer's id differ`);
   }
   let sigLength = -1;
   try {
@@ -92,23 +108,20 @@ function checkAttestationSignature(b: ProofBundle): void {
   } catch {
     // reported below
   }
-  if (sigLength !== 64)
-    throw new VerifyError("attestation_signature_invalid", "attestation.signature is not the base64 of a 64-byte signature");
-  if (!verifyAttestationSignature(a, publicKey)) {
-    throw new VerifyError("attestation_signature_invalid", "the attestation signature does not verify under the key");
-  }
+  if (sigLength !== 64) throw new VerifyError(code, `${what}.signature is not the base64 of a 64-byte signature`);
+  if (!verifyAttestationSignature(a, publicKey)) throw new VerifyError(code, `the ${what} signature does not verify under ${keyPath}`);
 }
 
-function checkKeyValidity(b: ProofBundle): void {
-  const created = parseTimestamp(b.attestation.created_at);
-  const notBefore = parseTimestamp(b.key.not_before);
-  const expires = b.key.expires_at == null ? null : parseTimestamp(b.key.expires_at);
+function checkKeyValidity({ attestation, key }: Signed, keyPath: string): void {
+  const created = parseTimestamp(attestation.created_at);
+  const notBefore = parseTimestamp(key.not_before);
+  const expires = key.expires_at == null ? null : parseTimestamp(key.expires_at);
   if (!created) throw new VerifyError("invalid_timestamp", "attestation.created_at is not a valid date-time");
-  if (!notBefore) throw new VerifyError("invalid_timestamp", "key.not_before is not a valid date-time");
-  if (b.key.expires_at != null && !expires) throw new VerifyError("invalid_timestamp", "key.expires_at is not a valid date-time");
-  if (compareInstants(created, notBefore) < 0) throw new VerifyError("key_not_yet_valid", "the attestation predates the key's not_before");
+  if (!notBefore) throw new VerifyError("invalid_timestamp", `${keyPath}.not_before is not a valid date-time`);
+  if (key.expires_at != null && !expires) throw new VerifyError("invalid_timestamp", `${keyPath}.expires_at is not a valid date-time`);
+  if (compareInstants(created, notBefore) < 0) throw new VerifyError("key_not_yet_valid", `the attestation predates ${keyPath}.not_before`);
   if (expires && compareInstants(created, expires) > 0)
-    throw new VerifyError("key_expired", "the attestation was created after the key expired");
+    throw new VerifyError("key_expired", `the attestation was created after ${keyPath} expired`);
 }
 
 /**
@@ -126,17 +139,43 @@ export function verifyProofBundle(bundle: unknown, opts: VerifyBundleOptions): B
     const cp = checkTreeHead(b, log.publicKey, log.origin);
     checks.push({ name: running, ok: true, detail: `tree head of ${cp.origin} at size ${cp.treeSize} is signed by the log key` });
 
+    const seal = b.seal;
+    if (seal) {
+      running = "seal_opening";
+      checkSealOpening(seal.leaf, { salt: seal.salt, attestation: b.attestation });
+      checks.push({
+        name: running,
+        ok: true,
+        detail: `the salt opens the sealed leaf's commitment ${String(seal.leaf.payload.commitment)} to the attestation`,
+      });
+    }
+
     running = "inclusion";
     checkInclusion(b, cp);
-    checks.push({ name: running, ok: true, detail: `attestation is leaf ${b.attestation.log_index} of ${cp.treeSize}` });
+    checks.push({
+      name: running,
+      ok: true,
+      detail: `${seal ? "the sealed leaf" : "attestation"} is leaf ${b.attestation.log_index} of ${cp.treeSize}`,
+    });
+
+    if (seal) {
+      running = "seal_signature";
+      checkSignature(signedParts(b, true), "seal_signature_invalid");
+      checks.push({ name: running, ok: true, detail: `sealed by key ${seal.key.kid} of issuer ${seal.issuer.id}` });
+    }
 
     running = "attestation_signature";
-    checkAttestationSignature(b);
+    checkSignature(signedParts(b, false), "attestation_signature_invalid");
     checks.push({ name: running, ok: true, detail: `signed by key ${b.key.kid} of issuer ${b.issuer.id}` });
 
     running = "key_validity";
-    checkKeyValidity(b);
-    checks.push({ name: running, ok: true, detail: `created_at ${b.attestation.created_at} is within the key's validity window` });
+    checkKeyValidity(signedParts(b, false), "key");
+    if (seal) checkKeyValidity(signedParts(b, true), "seal.key");
+    checks.push({
+      name: running,
+      ok: true,
+      detail: `created_at ${b.attestation.created_at} is within the validity window of the key${seal ? " and of the sealing key" : ""}`,
+    });
 
     return { ok: true, checks, treeSize: cp.treeSize, rootHash: bytesToHex(cp.rootHash), logIndex: b.attestation.log_index };
   } catch (e) {

@@ -48,6 +48,10 @@ export const VERIFY_ERROR_CODES = [
   "malformed_timestamp",
   /** An RFC 3161 token is not over these bytes, its signature fails, or its signer is not a pinned TSA. */
   "timestamp_invalid",
+  /** A sealed entry's opening (salt, attestation) does not produce the sealed leaf's commitment, id or time. */
+  "seal_opening_invalid",
+  /** A sealed leaf's signature, by the sealing issuer's key, is malformed or does not verify. */
+  "seal_signature_invalid",
 ] as const;
 
 export type VerifyErrorCode = (typeof VERIFY_ERROR_CODES)[number];

@@ -19,6 +19,8 @@ export { resolveLogKey } from "./log-key";
 export type { LogPublicKey } from "./log-key";
 export { PolicyError, describeQuorum, parsePolicy, quorumMet } from "./policy";
 export type { Policy, PolicyGroup, PolicyLog, PolicyWitness } from "./policy";
+export { SEALED_PAYLOAD_TYPE, checkSealOpening, isSealedPayload, sealCommitment, sealedPayload } from "./sealed";
+export type { SealOpening } from "./sealed";
 export { TILE_WIDTH, decodeEntryBundle, entriesMatchTile, tileHashes, tilePath } from "./tiles";
 export type { TileAddress } from "./tiles";
 export { parseTlogProof, verifyTlogProof } from "./tlog-proof";

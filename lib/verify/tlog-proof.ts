@@ -1,7 +1,12 @@
 // C2SP tlog-proof@v1 (https://c2sp.org/tlog-proof): a checkpoint (with its cosignatures), an
 // entry's index and its inclusion proof, and for Hallmark an `extra` line holding the base64
-// leaf data, so that the file alone rebuilds the leaf hash.
+// leaf data, so that the file alone rebuilds the leaf hash. For a sealed entry
+// (lib/verify/sealed.ts) whose owner shares its opening, `extra` is instead the canonical JSON
+// {"opening": {"attestation": …, "salt": …}, "sealed": <the sealed leaf>}: the leaf hash is
+// rebuilt from `sealed`, and the opening is checked against its commitment.
 import { leafData } from "./attestation";
+import { canonicalJson } from "./jcs";
+import { checkSealOpening, type SealOpening } from "./sealed";
 import { verifyCheckpoint } from "./checkpoint";
 import { base64ToBytes, bytesEqual, bytesToBase64, utf8Decode } from "./encoding";
 import { VerifyError } from "./errors";
@@ -78,32 +83,63 @@ export interface TlogProofVerification {
   origin: string;
   treeSize: number;
   index: number;
+  /** The attestation: the leaf's own, or for a sealed entry the one its opening gives. */
   attestation: LoggedAttestation;
+  /** For a sealed entry: the sealed leaf the log holds (its signature is the sealing issuer's). */
+  sealed?: LoggedAttestation;
   /** With a policy: the witnesses that cosigned (the quorum is met, or verification failed). */
   cosigners: Cosigner[];
   quorum?: string;
 }
 
+const membersOf = (v: unknown): string => (v && typeof v === "object" && !Array.isArray(v) ? Object.keys(v).sort().join(",") : "");
+
+function isAttestation(a: unknown): a is LoggedAttestation {
+  if (membersOf(a) !== "created_at,id,issuer_id,kid,payload,signature") return false;
+  const r = a as Record<string, unknown>;
+  const p = r.payload;
+  const texts = ["created_at", "id", "issuer_id", "kid", "signature"].every((k) => typeof r[k] === "string");
+  return texts && typeof p === "object" && p !== null && !Array.isArray(p);
+}
+
+/** What a Hallmark tlog-proof's `extra` holds: the leaf data, and for a sealed entry its opening. */
+export interface ProofExtra {
+  /** The leaf the log holds (the sealed leaf, for a sealed entry). */
+  leaf: LoggedAttestation;
+  leafData: Uint8Array;
+  opening?: SealOpening;
+}
+
+/** Reads `extra`: an attestation's leaf data, or a sealed entry's {opening, sealed}; canonical JSON either way. */
+export function readProofExtra(extra: Uint8Array | undefined): ProofExtra {
+  if (!extra) throw malformed("a Hallmark tlog-proof carries the leaf data in its extra line");
+  let v: unknown;
+  try {
+    v = JSON.parse(utf8Decode(extra));
+  } catch {
+    throw malformed("the extra line is not JSON");
+  }
+  if (membersOf(v) === "opening,sealed") {
+    const { opening, sealed } = v as { opening: { attestation?: unknown; salt?: unknown }; sealed: unknown };
+    if (
+      membersOf(opening) !== "attestation,salt" ||
+      typeof opening.salt !== "string" ||
+      !isAttestation(opening.attestation) ||
+      !isAttestation(sealed)
+    ) {
+      throw malformed("the extra line is not a sealed entry's leaf and opening");
+    }
+    if (canonicalJson(v) !== utf8Decode(extra)) throw malformed("the extra line is not canonical JSON");
+    return { leaf: sealed, leafData: leafData(sealed), opening: { salt: opening.salt, attestation: opening.attestation } };
+  }
+  if (!isAttestation(v)) throw malformed("the extra line is not an attestation's leaf data");
+  if (!bytesEqual(leafData(v), extra)) throw malformed("the leaf data is not canonical JSON");
+  return { leaf: v, leafData: extra };
+}
+
 /** The leaf data of a Hallmark tlog-proof's `extra`, checked to be the canonical JSON of an attestation. */
 export function attestationOfLeaf(extra: Uint8Array | undefined): LoggedAttestation {
-  if (!extra) throw malformed("a Hallmark tlog-proof carries the leaf data in its extra line");
-  let a: LoggedAttestation;
-  try {
-    a = JSON.parse(utf8Decode(extra)) as LoggedAttestation;
-  } catch {
-    throw malformed("the extra line is not the JSON of an attestation");
-  }
-  const keys = a && typeof a === "object" ? Object.keys(a).sort().join(",") : "";
-  if (
-    keys !== "created_at,id,issuer_id,kid,payload,signature" ||
-    typeof a.payload !== "object" ||
-    a.payload === null ||
-    Array.isArray(a.payload)
-  ) {
-    throw malformed("the extra line is not an attestation's leaf data");
-  }
-  if (!bytesEqual(leafData(a), extra)) throw malformed("the leaf data is not canonical JSON");
-  return a;
+  return readProofExtra(extra).leaf;
 }
 
 /**
@@ -115,7 +151,8 @@ export function verifyTlogProof(
   trust: { policy: Policy } | { logPublicKey: Uint8Array; origin?: string },
 ): TlogProofVerification {
   const p = parseTlogProof(text);
-  const attestation = attestationOfLeaf(p.extra);
+  const extra = readProofExtra(p.extra);
+  if (extra.opening) checkSealOpening(extra.leaf, extra.opening);
   let cp: { origin: string; treeSize: number; rootHash: Uint8Array };
   let cosigners: Cosigner[] = [];
   let quorum: string | undefined;
@@ -129,8 +166,16 @@ export function verifyTlogProof(
   }
   if (p.index >= cp.treeSize)
     throw new VerifyError("inclusion_proof_invalid", `index ${p.index} is outside the signed tree of size ${cp.treeSize}`);
-  if (!verifyInclusion(p.index, cp.treeSize, leafHash(p.extra!), p.proof, cp.rootHash)) {
+  if (!verifyInclusion(p.index, cp.treeSize, leafHash(extra.leafData), p.proof, cp.rootHash)) {
     throw new VerifyError("inclusion_proof_invalid", "the leaf is not at that index in the signed tree");
   }
-  return { origin: cp.origin, treeSize: cp.treeSize, index: p.index, attestation, cosigners, ...(quorum ? { quorum } : {}) };
+  return {
+    origin: cp.origin,
+    treeSize: cp.treeSize,
+    index: p.index,
+    attestation: extra.opening ? (extra.opening.attestation as LoggedAttestation) : extra.leaf,
+    ...(extra.opening ? { sealed: extra.leaf } : {}),
+    cosigners,
+    ...(quorum ? { quorum } : {}),
+  };
 }

@@ -6,6 +6,7 @@ import { signAll } from "../crypto/sign-pool";
 import { AppError, type FieldError } from "./errors";
 import { checkIdempotencyKey, holdIdempotencyKey, IdempotentReplay, storeIdempotentAnswer } from "./idempotency";
 import { getActiveIssuer } from "./issuer-cache";
+import { getSealer, prepareSeal, type Sealer, sealedEntry } from "./sealing";
 import { getSigner, type Signer } from "./signing-keys";
 
 /** Items in one POST /v1/attestations/batch. */
@@ -16,6 +17,8 @@ export const MAX_BATCH_BODY_BYTES = 8 * 1024 * 1024;
 export interface BatchItem {
   issuer_id: string;
   payload: Record<string, unknown>;
+  /** Log this item sealed (lib/verify/sealed.ts). */
+  sealed?: boolean;
 }
 
 export interface BatchResult {
@@ -36,6 +39,15 @@ async function signersOf(tenantId: string, items: BatchItem[]): Promise<Map<stri
     }
   }
   return out;
+}
+
+/** Seals the entries of the items that ask for it, their sealed leaves signed in the signing pool. */
+async function sealAll(entries: LogEntry[], unsigned: UnsignedAttestation[], items: BatchItem[], sealer: Sealer): Promise<void> {
+  const seals = entries.flatMap((e, i) => (items[i]!.sealed ? [{ entry: e, seal: prepareSeal(e, unsigned[i]!.fields, sealer) }] : []));
+  const signatures = await signAll(
+    seals.map(({ seal }) => ({ kid: sealer.signer.kid, privateKey: sealer.signer.privateKey, message: seal.message })),
+  );
+  for (const [i, { entry, seal }] of seals.entries()) sealedEntry(entry, seal, signatures[i]!);
 }
 
 const invalid = (problems: FieldError[]) => new AppError("validation_failed", "The request body failed validation; see errors.", problems);
@@ -61,6 +73,7 @@ export async function createAttestationBatch(opts: {
 }): Promise<BatchResult> {
   const { tenantId, items } = opts;
   const signers = await signersOf(tenantId, items);
+  const sealer = items.some((i) => i.sealed) ? await getSealer() : undefined;
   const problems: FieldError[] = [];
   const unsigned: UnsignedAttestation[] = [];
   items.forEach((item, i) => {
@@ -68,7 +81,10 @@ export async function createAttestationBatch(opts: {
     if (typeof signer === "string") problems.push({ pointer: `/items/${i}/issuer_id`, detail: signer });
     try {
       const payloadJcs = canonicalPayload(item.payload);
-      if (typeof signer !== "string") unsigned.push(prepareAttestation(signer, { tenantId, issuerId: item.issuer_id, payloadJcs }));
+      if (typeof signer !== "string")
+        unsigned.push(
+          prepareAttestation(signer, { tenantId, issuerId: item.issuer_id, payloadJcs }, item.sealed ? sealer?.signer : undefined),
+        );
     } catch (err) {
       problems.push(...itemProblems(err, i));
     }
@@ -84,6 +100,7 @@ export async function createAttestationBatch(opts: {
     }
   });
   if (problems.length) throw invalid(problems);
+  if (sealer) await sealAll(entries, unsigned, items, sealer);
 
   const views = (first: number) => entries.map((e, i) => viewOf(e, items[i]!.payload, first + i));
   const group: LogGroup = { entries };

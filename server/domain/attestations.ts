@@ -10,6 +10,7 @@ import { iso, newId } from "./ids";
 import { getSigner, type Signer } from "./signing-keys";
 import type { EntryEffects, LogEntry } from "../log/log-append";
 import { getActiveIssuer } from "./issuer-cache";
+import { getSealer, sealEntry } from "./sealing";
 import { MAX_LEAF_BYTES, MAX_PAYLOAD_BYTES } from "./limits";
 
 export interface AttestationView {
@@ -21,6 +22,8 @@ export interface AttestationView {
   signature: string;
   log_index: number;
   created_at: string;
+  /** Present when the log holds the attestation sealed. */
+  sealed?: true;
 }
 
 type AttestationRow = {
@@ -31,6 +34,7 @@ type AttestationRow = {
   signature: string;
   logIndex: bigint;
   createdAt: Date;
+  seal?: string | null;
 };
 
 export function toAttestationView(row: AttestationRow): AttestationView {
@@ -43,6 +47,7 @@ export function toAttestationView(row: AttestationRow): AttestationView {
     signature: row.signature,
     log_index: Number(row.logIndex),
     created_at: iso(row.createdAt),
+    ...(row.seal ? { sealed: true as const } : {}),
   };
 }
 
@@ -55,11 +60,17 @@ export async function createAttestation(opts: {
   tenantId: string;
   issuerId: string;
   payload: Record<string, unknown>;
+  /** Log it sealed (lib/verify/sealed.ts): the log holds only a commitment the owner's proof opens. */
+  sealed?: boolean;
   effects?: (row: LogEntry["row"]) => EntryEffects;
 }): Promise<AttestationView> {
   const payloadJcs = canonicalPayload(opts.payload);
   await getActiveIssuer(opts.tenantId, opts.issuerId);
-  const entry = signAttestation(await getSigner(opts.issuerId), { ...opts, payloadJcs });
+  const signer = await getSigner(opts.issuerId);
+  const sealer = opts.sealed ? await getSealer() : undefined;
+  const u = prepareAttestation(signer, { ...opts, payloadJcs }, sealer?.signer);
+  const signed = signedEntry(u, signEd25519(signer.privateKey, u.message));
+  const entry = sealer ? sealEntry(signed, u.fields, sealer) : signed;
   if (opts.effects) entry.effects = opts.effects(entry.row);
   return viewOf(entry, opts.payload, await getSequencer().append(entry));
 }
@@ -75,6 +86,7 @@ export function viewOf(entry: LogEntry, payload: Record<string, unknown>, logInd
     signature: entry.row.signature,
     log_index: logIndex,
     created_at: iso(entry.row.createdAt),
+    ...(entry.row.seal ? { sealed: true as const } : {}),
   };
 }
 
@@ -99,10 +111,18 @@ export interface UnsignedAttestation {
   message: Buffer;
 }
 
-/** Dates an attestation of a payload already in RFC 8785 form now (never before the key's not_before). */
-export function prepareAttestation(signer: Signer, opts: { tenantId: string; issuerId: string; payloadJcs: string }): UnsignedAttestation {
-  const createdAt = new Date(Math.max(Date.now(), signer.notBefore));
-  if (createdAt.getTime() > signer.expiresAt) throw new AppError("service_unavailable", "The issuer's key is being rotated; retry.");
+/**
+ * Dates an attestation of a payload already in RFC 8785 form now (never before the key's
+ * not_before, nor the sealing key's when `sealer` will seal it).
+ */
+export function prepareAttestation(
+  signer: Signer,
+  opts: { tenantId: string; issuerId: string; payloadJcs: string },
+  sealer?: Signer,
+): UnsignedAttestation {
+  const createdAt = new Date(Math.max(Date.now(), signer.notBefore, sealer?.notBefore ?? 0));
+  if (createdAt.getTime() > Math.min(signer.expiresAt, sealer?.expiresAt ?? Infinity))
+    throw new AppError("service_unavailable", "The issuer's key is being rotated; retry.");
   const fields = { id: newId(), issuer_id: opts.issuerId, kid: signer.kid, created_at: iso(createdAt), payloadJcs: opts.payloadJcs };
   return { fields, tenantId: opts.tenantId, createdAt, signer, message: signingMessageOf(fields) };
 }

@@ -24,12 +24,14 @@ const day = (d: Date) => new Intl.DateTimeFormat("en-GB", { day: "numeric", mont
 /**
  * GET /v1/protections/{id}/badge.svg: "Protected | <date> · Hallmark", an SVG (shields.io's
  * badge-maker) whose title and aria-label say the same in words, linking to the verify page when
- * opened or embedded as an object. It shows only the date, which the verify link shows to anyone
- * for a private protection too.
+ * opened or embedded as an object. Only a public protection has one: a private one is 404, as
+ * an unknown id (a badge is cached publicly for a day, so it is never drawn for its owner alone).
  */
 export async function protectionBadge({ id, theme }: { id: string; theme: BadgeTheme }): Promise<string> {
-  const row = isUuid(id) ? await getDb().read.protection.findUnique({ where: { id }, select: { id: true, createdAt: true } }) : null;
-  if (!row) throw notFound("Protection");
+  const row = isUuid(id)
+    ? await getDb().read.protection.findUnique({ where: { id }, select: { id: true, createdAt: true, visibility: true } })
+    : null;
+  if (!row || row.visibility !== "public") throw notFound("Protection");
   return makeBadge({
     label: "Protected",
     message: `${day(row.createdAt)} · Hallmark`,

@@ -61,7 +61,7 @@ export async function* exportFiles(tenantId: string): AsyncGenerator<ExportFile>
       const bundle = await getProofBundle({ tenantId, id: item.id });
       const dir = `protections/${item.protection_id}`;
       const lastModified = new Date(item.protected_at);
-      const certificate = await certificateOf(await getPublicProtection({ id: item.protection_id }), bundle);
+      const certificate = await certificateOf(await getPublicProtection({ id: item.protection_id, viewer: { tenantId } }), bundle);
       yield { name: `${dir}/protection.json`, data: `${JSON.stringify(item, null, 2)}\n`, lastModified };
       yield { name: `${dir}/proof-bundle.json`, data: `${JSON.stringify(bundle, null, 2)}\n`, lastModified };
       yield { name: `${dir}/${item.protection_id}.tlog-proof`, data: certificate.tlog_proof, lastModified };

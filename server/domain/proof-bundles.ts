@@ -1,6 +1,9 @@
 import "server-only";
 import { leafData } from "@/lib/verify/attestation";
-import { bytesToBase64 } from "@/lib/verify/encoding";
+import { bytesToBase64, utf8Encode } from "@/lib/verify/encoding";
+import { canonicalJson } from "@/lib/verify/jcs";
+import type { SealColumn } from "../crypto/sealed-leaf";
+import { type StoredAttestationFields, storedSealedLeaf } from "../log/stored-leaf";
 import { formatTlogProof } from "@/lib/verify/tlog-proof";
 import { getConfig } from "../config";
 import { getDb } from "../db";
@@ -62,21 +65,51 @@ export async function getProofBundle({ tenantId, id }: { tenantId: string; id: s
   const size = Number(checkpoint.treeSize);
   const [hashes, timestamp] = await Promise.all([proveInclusion(index, size, rows.lowerNodes), timestampCovering(index)]);
   const sth = toTreeHeadView(origin, checkpoint);
+  const seal = rows.attestation.seal ? await sealOf({ ...rows.attestation, seal: rows.attestation.seal }) : undefined;
   return {
     attestation: toAttestationView(rows.attestation),
     issuer: toIssuerView(rows.issuer),
     key: toKeyView(rows.signingKey),
     inclusion_proof: { log_index: index, tree_size: size, root_hash: sth.root_hash, hashes: hashes.map(toHex) },
     signed_tree_head: sth,
+    ...(seal ? { seal } : {}),
     ...(timestamp ? { timestamp } : {}),
   };
 }
 
-/** A proof bundle as a C2SP tlog-proof@v1, its `extra` line the leaf data (the file rebuilds the leaf). */
+/**
+ * The opening of a row logged sealed: the sealed leaf the log holds, the salt that opens it to
+ * the bundle's attestation, and the sealing issuer and key (lib/verify/bundle.ts checks them).
+ * Only ever put in a bundle its reader may see whole: the owner's, or a public protection's.
+ */
+async function sealOf(row: StoredAttestationFields & { seal: string }) {
+  const leaf = storedSealedLeaf(row);
+  const { salt } = JSON.parse(row.seal) as SealColumn;
+  const reads = getStore().reads;
+  const [issuer, key] = await Promise.all([reads.issuer(leaf.issuer_id), reads.signingKey(leaf.kid)]);
+  if (!issuer || !key) throw new Error(`the seal of attestation ${row.id} refers to a missing issuer or key`);
+  return { leaf, salt, issuer: toIssuerView(issuer), key: toKeyView(key) };
+}
+
+/**
+ * A proof bundle as a C2SP tlog-proof@v1, its `extra` line the leaf data (the file rebuilds the
+ * leaf), or for a sealed entry the canonical JSON {opening, sealed} (lib/verify/tlog-proof.ts).
+ */
 export function toTlogProof(bundle: Awaited<ReturnType<typeof getProofBundle>>): string {
   const a = bundle.attestation;
+  const attestation = {
+    id: a.id,
+    issuer_id: a.issuer_id,
+    kid: a.kid,
+    payload: a.payload,
+    created_at: a.created_at,
+    signature: a.signature,
+  };
+  const extra = bundle.seal
+    ? utf8Encode(canonicalJson({ opening: { attestation, salt: bundle.seal.salt }, sealed: bundle.seal.leaf }))
+    : leafData(attestation);
   return formatTlogProof({
-    extra: leafData({ id: a.id, issuer_id: a.issuer_id, kid: a.kid, payload: a.payload, created_at: a.created_at, signature: a.signature }),
+    extra,
     index: bundle.inclusion_proof.log_index,
     proof: bundle.inclusion_proof.hashes.map((h) => Buffer.from(h, "hex")),
     checkpoint: bundle.signed_tree_head.checkpoint,

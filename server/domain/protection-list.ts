@@ -25,6 +25,27 @@ export type ProtectionItem = AttestationView & {
   protected_at: string;
 };
 
+type ProtectionRow = Awaited<ReturnType<ReturnType<typeof getDb>["read"]["protection"]["findFirstOrThrow"]>>;
+
+function toProtectionItem(p: ProtectionRow, a: AttestationView): ProtectionItem {
+  return {
+    ...a,
+    protection_id: p.id,
+    content_hash: p.contentHash,
+    title: p.title,
+    description: p.description,
+    file_name: p.fileName,
+    content_type: p.contentType,
+    file_size: p.fileSize === null ? null : Number(p.fileSize),
+    category: p.category as Category,
+    visibility: p.visibility as Visibility,
+    ai_metadata: p.aiMetadata ? (JSON.parse(p.aiMetadata) as Record<string, unknown>) : null,
+    verification_count: p.verificationCount,
+    ...urlsOf(p.id),
+    protected_at: iso(p.createdAt),
+  };
+}
+
 const encodeCursor = (createdAt: Date, id: string) => Buffer.from(JSON.stringify([createdAt.getTime(), id])).toString("base64url");
 
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
@@ -71,25 +92,7 @@ export async function listProtections(opts: { tenantId: string; limit: number; c
   const byId = new Map(attestations.map((a) => [a.id, toAttestationView(a)]));
   const items: ProtectionItem[] = page.flatMap((p) => {
     const a = byId.get(p.attestationId);
-    if (!a) return [];
-    return [
-      {
-        ...a,
-        protection_id: p.id,
-        content_hash: p.contentHash,
-        title: p.title,
-        description: p.description,
-        file_name: p.fileName,
-        content_type: p.contentType,
-        file_size: p.fileSize === null ? null : Number(p.fileSize),
-        category: p.category as Category,
-        visibility: p.visibility as Visibility,
-        ai_metadata: p.aiMetadata ? (JSON.parse(p.aiMetadata) as Record<string, unknown>) : null,
-        verification_count: p.verificationCount,
-        ...urlsOf(p.id),
-        protected_at: iso(p.createdAt),
-      },
-    ];
+    return a ? [toProtectionItem(p, a)] : [];
   });
   const last = page[page.length - 1];
   return { items, total, next_cursor: rows.length > opts.limit && last ? encodeCursor(last.createdAt, last.id) : null };
@@ -100,4 +103,23 @@ export async function getProtectionProofBundle({ tenantId, id }: { tenantId: str
   const row = isUuid(id) ? await getDb().read.protection.findFirst({ where: { id, tenantId }, select: { attestationId: true } }) : null;
   if (!row) throw notFound("Protection");
   return getProofBundle({ tenantId, id: row.attestationId });
+}
+
+/**
+ * PATCH /v1/consumer/protections/{id}: makes one of the caller's protections public or private.
+ * Public shows the work on its pages and publishes the opening of its sealed log entry with its
+ * proof; private hides them from then on (what was public may have been copied, and an entry
+ * logged in the open while it was public stays readable in the log: `sealed` says which).
+ */
+export async function setProtectionVisibility({ tenantId, id, visibility }: { tenantId: string; id: string; visibility: Visibility }) {
+  if (!isUuid(id)) throw notFound("Protection");
+  const db = getDb();
+  const row = await db.write(async (tx) => {
+    const changed = await tx.protection.updateMany({ where: { id, tenantId }, data: { visibility } });
+    if (changed.count === 0) throw notFound("Protection");
+    return tx.protection.findUniqueOrThrow({ where: { id } });
+  });
+  const attestation = await db.read.attestation.findFirst({ where: { id: row.attestationId, tenantId } });
+  if (!attestation) throw new Error(`protection ${id} refers to a missing attestation`);
+  return toProtectionItem(row, toAttestationView(attestation));
 }

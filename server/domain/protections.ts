@@ -116,6 +116,8 @@ export async function mintProtection(opts: {
       tenantId,
       issuerId,
       payload: signedPayload(protectionId, input),
+      // A private protection is logged sealed: nothing in the public log is readable or linkable.
+      sealed: input.visibility === "private",
       effects: (row) => {
         view = {
           protection_id: protectionId,

@@ -8,10 +8,10 @@ import { getConfig } from "../config";
 import type { Category, Visibility } from "./protections";
 
 /**
- * What anyone holding a verify or share link may see of a protection. The cryptographic facts
- * are public for every protection (they are in the log anyway). Title, description, file name,
- * type and size, and the creator's portfolio, only when the creator made it public: a private
- * protection reveals nothing its bundle does not already show.
+ * What a verify or share link shows of a protection: a public one to anyone; a private one only
+ * to its owner (a session or key of its account), and to everyone else nothing at all, not even
+ * that it exists (404, as for an unknown id): its log entry is sealed, and its page must not
+ * open it.
  */
 export interface PublicProtectionView {
   protection_id: string;
@@ -45,13 +45,21 @@ function findProtection(id: string) {
   });
 }
 
+/** The viewer: the tenant of the request's session or key, or null for an anonymous one. */
+export type Viewer = { tenantId: string } | null | undefined;
+
+/** A private protection is its owner's alone: anyone else is told it does not exist. */
+function visibleTo<T extends { visibility: string; tenantId: string }>(row: T | null, viewer: Viewer): T {
+  if (!row || (row.visibility !== "public" && row.tenantId !== viewer?.tenantId)) throw notFound("Protection");
+  return row;
+}
+
 async function toPublicView(p: ProtectionRow): Promise<PublicProtectionView> {
   const db = getDb().read;
   const attestation = await db.attestation.findUnique({ where: { id: p.attestationId }, select: { logIndex: true, issuerId: true } });
   if (!attestation) throw new Error(`protection ${p.id} refers to a missing attestation`);
   const issuer = await db.issuer.findUnique({ where: { id: attestation.issuerId }, select: { id: true, name: true } });
   if (!issuer) throw new Error(`attestation ${p.attestationId} refers to a missing issuer`);
-  const shown = p.visibility === "public";
   return {
     protection_id: p.id,
     attestation_id: p.attestationId,
@@ -61,32 +69,30 @@ async function toPublicView(p: ProtectionRow): Promise<PublicProtectionView> {
     protected_at: iso(p.createdAt),
     log_index: Number(attestation.logIndex),
     issuer,
-    creator: shown ? { name: p.user.name, portfolio_url: portfolioUrlOf(p.user.id) } : null,
-    title: shown ? p.title : null,
-    description: shown ? p.description : null,
-    file_name: shown ? p.fileName : null,
-    content_type: shown ? p.contentType : null,
-    file_size: shown && p.fileSize !== null ? Number(p.fileSize) : null,
+    creator: { name: p.user.name, portfolio_url: portfolioUrlOf(p.user.id) },
+    title: p.title,
+    description: p.description,
+    file_name: p.fileName,
+    content_type: p.contentType,
+    file_size: p.fileSize !== null ? Number(p.fileSize) : null,
     verification_count: p.verificationCount,
     ...urlsOf(p.id),
     proof_bundle_url: `${getConfig().baseUrl}/v1/protections/${p.id}/proof-bundle`,
   };
 }
 
-/** GET /v1/protections/{id}: a protection as its verify and share pages show it. */
-export async function getPublicProtection({ id }: { id: string }): Promise<PublicProtectionView> {
-  const row = isUuid(id) ? await findProtection(id) : null;
-  if (!row) throw notFound("Protection");
-  return toPublicView(row);
+/** GET /v1/protections/{id}: a protection as its verify and share pages show it (a private one to its owner only). */
+export async function getPublicProtection({ id, viewer }: { id: string; viewer?: Viewer }): Promise<PublicProtectionView> {
+  return toPublicView(visibleTo(isUuid(id) ? await findProtection(id) : null, viewer));
 }
 
-/** GET /v1/protections/{id}/proof-bundle: the bundle a visitor's browser verifies. */
-export async function getPublicProofBundle({ id }: { id: string }) {
+/** GET /v1/protections/{id}/proof-bundle: the bundle a visitor's browser verifies (a private one's to its owner only). */
+export async function getPublicProofBundle({ id, viewer }: { id: string; viewer?: Viewer }) {
   const row = isUuid(id)
-    ? await getDb().read.protection.findUnique({ where: { id }, select: { tenantId: true, attestationId: true } })
+    ? await getDb().read.protection.findUnique({ where: { id }, select: { tenantId: true, attestationId: true, visibility: true } })
     : null;
-  if (!row) throw notFound("Protection");
-  return getProofBundle({ tenantId: row.tenantId, id: row.attestationId });
+  const shown = visibleTo(row, viewer);
+  return getProofBundle({ tenantId: shown.tenantId, id: shown.attestationId });
 }
 
 /** GET /v1/portfolios/{user_id}: a creator's public protections, newest first. */

@@ -11,6 +11,15 @@ import { getProofBundle } from "./proof-bundles";
 
 /** The checks lib/verify runs, in its order; each is always reported. */
 export const CRYPTO_CHECKS = ["checkpoint_signature", "inclusion", "attestation_signature", "key_validity"] as const;
+/** A sealed entry's bundle (with `seal`) runs two checks more: its opening and the sealing key's signature. */
+export const SEALED_CRYPTO_CHECKS = [
+  "checkpoint_signature",
+  "seal_opening",
+  "inclusion",
+  "seal_signature",
+  "attestation_signature",
+  "key_validity",
+] as const;
 
 export interface VerificationView {
   id: string;
@@ -38,10 +47,10 @@ export interface RunVerificationInput {
 
 const NOT_TRUSTED = "not evaluated: the cryptographic checks failed, so nothing in the bundle can be relied on";
 
-/** lib/verify's answer as four checks: the ones it ran, then the rest as not run. */
-function cryptoChecks(v: ReturnType<typeof verifyProofBundle>): CheckResult[] {
+/** lib/verify's answer as its checks (four, or six for a sealed entry): the ones it ran, then the rest as not run. */
+function cryptoChecks(v: ReturnType<typeof verifyProofBundle>, sealed: boolean): CheckResult[] {
   let failedAt: string | null = null;
-  return CRYPTO_CHECKS.map((name) => {
+  return (sealed ? SEALED_CRYPTO_CHECKS : CRYPTO_CHECKS).map((name) => {
     const ran = v.checks.find((c) => c.name === name);
     if (ran) {
       if (!ran.ok) failedAt = name;
@@ -105,7 +114,8 @@ export async function runVerification({ tenantId, input }: { tenantId: string; i
 
   const log = await getLogIdentity();
   const crypto = verifyProofBundle(bundle, { logPublicKey: log.publicKey, origin: log.origin });
-  const checks = cryptoChecks(crypto);
+  const sealed = typeof bundle === "object" && bundle !== null && "seal" in bundle;
+  const checks = cryptoChecks(crypto, sealed);
   let protectionId: string | null = null;
   if (crypto.ok) {
     const { facts, protectionId: pid } = await factsOf(parseProofBundle(bundle), contentHash);

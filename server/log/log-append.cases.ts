@@ -260,5 +260,34 @@ export function appendCases(name: string, log: () => TestLog): void {
       await expect(seq.append(taking(0))).rejects.toThrow("quota");
       expect((await state()).size).toBe(before.size + 6);
     });
+
+    it("logs a sealed entry: its row keeps the attestation and the seal, its leaf is the sealed leaf", async () => {
+      const [{ createAttestation }, { storedLeafHash, storedSealedLeaf }] = await Promise.all([
+        import("../domain/attestations"),
+        import("./stored-leaf"),
+      ]);
+      const payload = { content_hash: `sha256:${crypto.randomBytes(32).toString("hex")}` };
+      const view = await createAttestation({ tenantId: log().tenantId, issuerId: log().issuerId, payload, sealed: true });
+      expect(view.sealed).toBe(true);
+      const read = log().db.getDb().read;
+      const row = await read.attestation.findUniqueOrThrow({ where: { id: view.id } });
+      expect(JSON.parse(row.payload)).toEqual(payload);
+      expect(row.seal).not.toBeNull();
+      // The raw store reads the seal as Prisma does.
+      expect((await log().store.getStore().reads.attestation(view.id, log().tenantId))?.seal).toBe(row.seal);
+      const leaf = await read.logNode.findUniqueOrThrow({ where: { level_index: { level: 0, index: row.logIndex } } });
+      // The hash the append wrote is the reference's sealed leaf, not the row's own leaf.
+      expect(Buffer.from(leaf.hash)).toEqual(Buffer.from(storedLeafHash(row)));
+      expect(Buffer.from(leaf.hash)).not.toEqual(Buffer.from(storedLeafHash({ ...row, seal: null })));
+      const sealed = storedSealedLeaf({ ...row, seal: row.seal! });
+      expect(sealed.issuer_id).not.toBe(log().issuerId);
+      expect(sealed.kid).not.toBe(view.kid);
+      // Another sealed entry of the same payload: the same sealing issuer and key, its own commitment (its own salt).
+      const other = await createAttestation({ tenantId: log().tenantId, issuerId: log().issuerId, payload, sealed: true });
+      const second = await read.attestation.findUniqueOrThrow({ where: { id: other.id } });
+      const again = storedSealedLeaf({ ...second, seal: second.seal! });
+      expect([again.issuer_id, again.kid]).toEqual([sealed.issuer_id, sealed.kid]);
+      expect(again.payload.commitment).not.toBe(sealed.payload.commitment);
+    });
   });
 }

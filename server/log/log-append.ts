@@ -14,8 +14,10 @@ export interface LogEntry {
     payload: string;
     signature: string;
     createdAt: Date;
+    /** The sealed leaf's seal column (server/crypto/sealed-leaf.ts) when the entry is logged sealed. */
+    seal?: string | null;
   };
-  /** RFC 9162 leaf hash of the attestation's leaf data (lib/verify leafData). */
+  /** RFC 9162 leaf hash of the leaf data the log holds: the attestation's, or its sealed leaf's. */
   leafHash: Uint8Array;
   /** The rows that belong to this entry: they commit in its transaction, or none of them does. */
   effects?: EntryEffects;
@@ -106,7 +108,7 @@ export async function appendBatch(w: LogWriter, id: LogIdentity, all: LogUnit[])
     frontier,
     entries.map((e) => e.leafHash),
   );
-  await w.insertAttestations(entries.map((e, i) => ({ ...e.row, status: "VALID", logIndex: BigInt(size + i) })));
+  await w.insertAttestations(entries.map((e, i) => ({ ...e.row, seal: e.row.seal ?? null, status: "VALID", logIndex: BigInt(size + i) })));
   await w.insertNodes(grown.newNodes);
   const cp = signCheckpoint(id, grown.size, grown.root);
   await w.insertCheckpoint({ ...cp, treeSize: BigInt(cp.treeSize), rootHash: cp.rootHash as Uint8Array<ArrayBuffer> });

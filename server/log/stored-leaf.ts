@@ -1,7 +1,12 @@
 // The leaf of a stored attestation row: RFC 6962's leaf hash over its leaf data (RFC 8785
-// canonical JSON of the signed fields, as lib/verify recomputes it from a proof bundle).
-import { leafData } from "@/lib/verify/attestation";
+// canonical JSON of the signed fields, as lib/verify recomputes it from a proof bundle). A row
+// logged sealed has the sealed leaf instead (lib/verify/sealed.ts), rebuilt here with the
+// reference implementation from the row and its seal column.
+import { leafData, type SignedAttestationFields } from "@/lib/verify/attestation";
+import { base64ToBytes } from "@/lib/verify/encoding";
 import { leafHash } from "@/lib/verify/merkle";
+import { type SealedPayload, sealedPayload } from "@/lib/verify/sealed";
+import type { SealColumn } from "../crypto/sealed-leaf";
 
 export interface StoredAttestationFields {
   id: string;
@@ -11,16 +16,35 @@ export interface StoredAttestationFields {
   payload: string;
   signature: string;
   createdAt: Date;
+  /** The attestations.seal column: null when the log holds the row's own leaf. */
+  seal?: string | null;
 }
 
-export const storedLeafData = (a: StoredAttestationFields): Uint8Array =>
-  leafData({
+/** The row's own attestation, as signed by its issuer. */
+export const storedAttestation = (a: StoredAttestationFields): SignedAttestationFields => ({
+  id: a.id,
+  issuer_id: a.issuerId,
+  kid: a.kid,
+  payload: JSON.parse(a.payload),
+  created_at: a.createdAt.toISOString(),
+  signature: a.signature,
+});
+
+/** The sealed leaf the log holds for a row logged sealed (its seal column parsed). */
+export function storedSealedLeaf(a: StoredAttestationFields & { seal: string }): SignedAttestationFields & { payload: SealedPayload } {
+  const s = JSON.parse(a.seal) as SealColumn;
+  return {
     id: a.id,
-    issuer_id: a.issuerId,
-    kid: a.kid,
-    payload: JSON.parse(a.payload),
+    issuer_id: s.issuer_id,
+    kid: s.kid,
+    payload: sealedPayload(base64ToBytes(s.salt), storedAttestation(a)),
     created_at: a.createdAt.toISOString(),
-    signature: a.signature,
-  });
+    signature: s.signature,
+  };
+}
+
+/** The leaf data the log holds for the row. */
+export const storedLeafData = (a: StoredAttestationFields): Uint8Array =>
+  leafData(a.seal ? storedSealedLeaf({ ...a, seal: a.seal }) : storedAttestation(a));
 
 export const storedLeafHash = (a: StoredAttestationFields): Uint8Array => leafHash(storedLeafData(a));

@@ -1,7 +1,7 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
 import { encodeEntryBundle, leavesPerTileHash, TILE_HEIGHT, TILE_WIDTH, tileExists, type TileAddress } from "@/lib/verify/tiles";
-import { leafDataOf } from "../crypto/attestation-bytes";
+import { loggedLeafDataOf } from "../crypto/sealed-leaf";
 import { getDb } from "../db";
 import { getStore } from "../store";
 import { processWide } from "../process-wide";
@@ -54,14 +54,15 @@ async function buildEntryBundle(t: TileAddress): Promise<Uint8Array> {
   const rows = await getDb().read.attestation.findMany({
     where: { logIndex: { gte: BigInt(first), lt: BigInt(first + t.width) } },
     orderBy: { logIndex: "asc" },
-    select: { id: true, issuerId: true, kid: true, payload: true, signature: true, createdAt: true, logIndex: true },
+    select: { id: true, issuerId: true, kid: true, payload: true, signature: true, createdAt: true, logIndex: true, seal: true },
   });
   if (rows.length !== t.width) throw new Error(`log entries ${first}…${first + t.width - 1} are incomplete`);
   return encodeEntryBundle(
     rows.map((r) =>
-      leafDataOf(
+      loggedLeafDataOf(
         { id: r.id, issuer_id: r.issuerId, kid: r.kid, created_at: r.createdAt.toISOString(), payloadJcs: r.payload },
         r.signature,
+        r.seal,
       ),
     ),
   );

@@ -76,7 +76,7 @@ const one = async <T>(db: Runner, name: string, text: string, values: unknown[],
 
 const list = (table: string, names: string[]) => names.map((c) => `${table}."${c}"`).join(", ");
 const columns = (names: string[]) => names.map((c) => `"${c}"`).join(", ");
-const ATTESTATION_COLS = ["id", "tenant_id", "issuer_id", "kid", "payload", "signature", "status", "log_index", "created_at"];
+const ATTESTATION_COLS = ["id", "tenant_id", "issuer_id", "kid", "payload", "signature", "status", "log_index", "created_at", "seal"];
 const ISSUER_COLS = ["id", "tenant_id", "name", "domain", "status", "trust_level", "personal_for", "created_at", "updated_at"];
 const PUBLIC_KEY_COLS = ["kid", "issuer_id", "algorithm", "public_key_pem", "status", "not_before", "expires_at", "created_at"];
 const KEY_COLS = [...PUBLIC_KEY_COLS, "private_key_enc"];
@@ -166,7 +166,7 @@ SELECT l.tree_size, n.level, n."index", n.hash FROM l LEFT JOIN LATERAL (
  */
 const WRITE_SQL = `WITH
 a AS (INSERT INTO attestations (${columns(ATTESTATION_COLS)})
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::timestamp(3)[])),
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::timestamp(3)[], $40::text[])),
 n AS (INSERT INTO log_nodes (level, "index", hash) SELECT * FROM unnest($10::int[], $11::bigint[], $12::bytea[])),
 c AS (INSERT INTO checkpoints (tree_size, root_hash, note, signature, "timestamp")
   SELECT * FROM unnest($13::bigint[], $14::bytea[], $15::text[], $16::text[], $17::timestamp(3)[])),
@@ -256,6 +256,7 @@ class Pending {
       r.map((x) => iso(x.createdAt)),
       this.head ? String(this.head.size) : null,
       this.head ? Buffer.from(this.head.root) : null,
+      a.map((x) => x.seal ?? null),
     ];
   }
 }

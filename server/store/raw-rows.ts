@@ -39,6 +39,7 @@ export const attestationRow = (r: Row): Attestation => ({
   status: r.status as string,
   logIndex: BigInt(r.log_index as bigint),
   createdAt: date(r.created_at),
+  seal: (r.seal ?? null) as string | null,
 });
 
 export const idempotencyRow = (r: Row): IdempotencyRecord => ({

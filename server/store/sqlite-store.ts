@@ -165,10 +165,10 @@ function writer(conn: BetterSqlite3.Database): LogWriter {
     insertAttestations: async (rows) => {
       const s = stmt(
         conn,
-        "INSERT INTO attestations (id, tenant_id, issuer_id, kid, payload, signature, status, log_index, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO attestations (id, tenant_id, issuer_id, kid, payload, signature, status, log_index, created_at, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       );
       for (const a of rows)
-        s.run(a.id, a.tenantId, a.issuerId, a.kid, a.payload, a.signature, a.status, a.logIndex, toSqliteDate(a.createdAt));
+        s.run(a.id, a.tenantId, a.issuerId, a.kid, a.payload, a.signature, a.status, a.logIndex, toSqliteDate(a.createdAt), a.seal ?? null);
     },
     insertNodes: async (nodes) => {
       const s = stmt(conn, 'INSERT INTO log_nodes (level, "index", hash) VALUES (?, ?, ?)');

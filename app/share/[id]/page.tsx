@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { CopyButton } from "../../_components/copy-button";
 import { oembedAlternates } from "../../_components/oembed-link";
 import { Badge, DownloadLink, LinkButton, Mono } from "../../_components/ui";
-import { loadPublicProtection, type PublicProtection } from "../../_components/verify-data";
+import { loadViewedProtection, type PublicProtection } from "../../_components/verify-data";
 import { ProtectedTime } from "../../_components/verify-facts";
 import { categoryLabel, formatBytes, longDate, shortHash } from "../../_components/verify-format";
 
@@ -18,7 +18,8 @@ function clip(text: string, max: number): string {
 }
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  const p = await loadPublicProtection((await params).id);
+  const p = await loadViewedProtection((await params).id);
+  // Only its owner sees a private one: nothing of it goes into metadata a crawler or preview could keep.
   if (p.visibility !== "public") {
     return {
       title: GENERIC_TITLE,
@@ -147,46 +148,26 @@ function PublicWork({ p }: { p: PublicProtection }) {
   );
 }
 
-function PrivateWork({ p }: { p: PublicProtection }) {
+/** Only the owner of a private protection reaches its page: what they see, and that no one else does. */
+function OwnerOnly() {
   return (
-    <>
-      <div className="bg-gradient-to-br from-stone-800 to-stone-600 px-6 py-8 text-white sm:px-10 sm:py-10">
-        <div className="flex items-start justify-between gap-4">
-          <div>
-            <p className="text-sm font-medium uppercase tracking-wide text-stone-200">Protected with Hallmark</p>
-            <h1 className="mt-3 font-serif text-3xl leading-tight sm:text-5xl">{GENERIC_TITLE}</h1>
-            <p className="mt-4 max-w-xl text-stone-100">
-              The creator keeps the details of this work private. Its cryptographic record is public, and anyone can verify it.
-            </p>
-          </div>
-          <Seal />
-        </div>
-      </div>
-      <div className="space-y-8 px-6 py-8 sm:px-10">
-        <dl className="grid gap-6 sm:grid-cols-2">
-          <Fact term="Content hash">
-            <Mono>sha256:{p.content_hash}</Mono>
-          </Fact>
-          <Fact term="Protected">
-            <ProtectedTime iso={p.protected_at} />
-          </Fact>
-          <Fact term="Log index">
-            <Mono>{p.log_index}</Mono>
-          </Fact>
-          <Fact term="Category">{categoryLabel(p.category)}</Fact>
-        </dl>
-        <Actions p={p} />
-      </div>
-    </>
+    <div role="note" className="border-b border-amber-200 bg-amber-50 px-6 py-4 text-amber-950 sm:px-10">
+      <p className="font-semibold">Private: only you can see this page.</p>
+      <p className="mt-1 text-sm">
+        Anyone else who opens this link is told it does not exist. Make the protection public from your dashboard to share it; its proof
+        then opens its sealed entry in the public log.
+      </p>
+    </div>
   );
 }
 
 export default async function SharePage({ params }: Params) {
-  const p = await loadPublicProtection((await params).id);
+  const p = await loadViewedProtection((await params).id);
   return (
     <div className="mx-auto max-w-3xl">
       <article className="overflow-hidden rounded-3xl border border-stone-200 bg-white shadow-sm">
-        {p.visibility === "public" ? <PublicWork p={p} /> : <PrivateWork p={p} />}
+        {p.visibility === "public" ? null : <OwnerOnly />}
+        <PublicWork p={p} />
       </article>
       <div className="mt-6 flex flex-wrap items-center justify-center gap-2 text-center text-sm text-stone-700">
         <Badge tone="success">Signed · publicly logged</Badge>

@@ -3,14 +3,14 @@ import Link from "next/link";
 import { FileCheck } from "../../_components/file-check";
 import { oembedAlternates } from "../../_components/oembed-link";
 import { Card } from "../../_components/ui";
-import { loadPublicProtection } from "../../_components/verify-data";
+import { loadViewedProtection } from "../../_components/verify-data";
 import { VerifyFacts } from "../../_components/verify-facts";
 import { ProofCheck } from "./proof-check";
 
 type Params = { params: Promise<{ id: string }> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  const p = await loadPublicProtection((await params).id);
+  const p = await loadViewedProtection((await params).id);
   const title = p.visibility === "public" && p.title ? `Verify “${p.title}”` : "Verify a protection";
   const description =
     "Check this Hallmark attestation's signature and transparency-log proof in your browser, and whether your copy of the file matches.";
@@ -25,7 +25,7 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 }
 
 export default async function VerifyPage({ params }: Params) {
-  const p = await loadPublicProtection((await params).id);
+  const p = await loadViewedProtection((await params).id);
   const isPublic = p.visibility === "public";
   return (
     <div>
@@ -41,8 +41,8 @@ export default async function VerifyPage({ params }: Params) {
             </>
           ) : (
             <>
-              The creator keeps this work private. Its cryptographic record is public: your browser checks it below, and you can check that
-              a file is the attested one.
+              This protection is private: only you can see this page, and anyone else who opens the link is told it does not exist. The
+              public log holds its entry sealed; your browser opens it with the salt in your proof and checks it below.
             </>
           )}
         </p>

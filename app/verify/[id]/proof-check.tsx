@@ -13,7 +13,13 @@ type CheckState = { id: CheckId; state: "pending" | "pass" | "fail" | "skipped";
 
 const CHECKS: Array<{ id: CheckId; label: string; explains: string }> = [
   { id: "checkpoint_signature", label: "Log checkpoint signature", explains: "The log's signed tree head verifies under the log key." },
-  { id: "inclusion", label: "Included in the log", explains: "The attestation is a leaf of that signed tree." },
+  {
+    id: "seal_opening",
+    label: "Sealed entry opened",
+    explains: "The log holds this attestation sealed; the salt and the attestation give the commitment the log holds.",
+  },
+  { id: "inclusion", label: "Included in the log", explains: "The attestation (or its sealed leaf) is a leaf of that signed tree." },
+  { id: "seal_signature", label: "Sealed by the log's sealing key", explains: "The sealing issuer's Ed25519 key signed the sealed leaf." },
   { id: "attestation_signature", label: "Signature by the issuer's key", explains: "The issuer's Ed25519 key signed the attestation." },
   { id: "key_validity", label: "Key valid at signing time", explains: "The key was within its validity window when it signed." },
   { id: "page_match", label: "Bundle matches this page", explains: "The bundle is about this protection, this hash and this attestation." },
@@ -87,6 +93,8 @@ function witnessCheck(bundle: unknown, policyText: string): CheckState & { unwit
     return { id, state: "fail", detail: (e as Error).message };
   }
 }
+
+const isSealed = (bundle: unknown) => typeof bundle === "object" && bundle !== null && "seal" in bundle;
 
 const initialChecks = (): CheckState[] => CHECKS.map((c) => ({ id: c.id, state: "pending", detail: "" }));
 
@@ -196,28 +204,32 @@ async function runChecks(expected: {
   });
   // A bundle that fails before any check runs (malformed, wrong log key) fails the first one.
   if (!result.ok && result.checks.length === 0) out[0] = { id: out[0]!.id, state: "fail", detail: result.message };
+  const set = (c: CheckState) => {
+    out[out.findIndex((o) => o.id === c.id)] = c;
+  };
   const match =
     typeof bundle === "object" && bundle !== null
       ? matchPage(bundle, expected)
       : { id: "page_match" as const, state: "skipped" as const, detail: "Not checked: the bundle is not readable." };
-  out[4] = match;
+  set(match);
   if (match.state === "fail") reason ??= match.detail;
   const witnessed = result.ok
     ? witnessCheck(bundle, policyText)
     : { id: "witnesses" as const, state: "skipped" as const, detail: "Not checked: an earlier check failed." };
-  out[5] = { id: witnessed.id, state: witnessed.state, detail: witnessed.detail };
+  set({ id: witnessed.id, state: witnessed.state, detail: witnessed.detail });
   if (witnessed.state === "fail") reason ??= witnessed.detail;
   const stamped = result.ok
     ? await timestampCheck(bundle, log, logKey)
     : { id: "timestamp" as const, state: "skipped" as const, detail: "Not checked: an earlier check failed." };
-  out[6] = stamped;
+  set(stamped);
   if (stamped.state === "fail") reason ??= stamped.detail;
   const ok = result.ok && match.state === "pass" && witnessed.state !== "fail" && stamped.state !== "fail";
   return {
     phase: "done",
     ok,
     reason,
-    checks: out,
+    // A bundle of an entry logged in the open has no seal to check: its two rows are not shown.
+    checks: isSealed(bundle) ? out : out.filter((c) => c.id !== "seal_opening" && c.id !== "seal_signature"),
     bundleText,
     log,
     unwitnessed: "unwitnessed" in witnessed && witnessed.unwitnessed === true,

@@ -5,6 +5,7 @@ import { leafData, signingMessage } from "../attestation";
 import { formatCheckpointBody, formatSignedNote } from "../checkpoint";
 import { bytesToBase64, bytesToHex, utf8Encode } from "../encoding";
 import { jwkThumbprint } from "../keys";
+import { sealedPayload } from "../sealed";
 import { refMth, refPath, leafDataFor } from "./merkle-reference";
 
 export interface TestKey {
@@ -53,7 +54,13 @@ export interface BundleOptions {
   issuerKey?: TestKey;
   /** Rewrites the signed attestation BEFORE it is logged (to forge validly-logged bad attestations). */
   beforeLogging?: (att: Record<string, any>) => Record<string, any>;
+  /** Log the attestation sealed (lib/verify/sealed.ts) by this sealing key; the bundle carries the opening. */
+  sealedBy?: TestKey;
+  /** Signs the sealed leaf with this key instead (its kid and public key stay sealedBy's): a forged seal, logged. */
+  sealSignedBy?: TestKey;
 }
+
+export const SEALING_ISSUER_ID = "0190f5a0-0000-7000-8000-00000000005e";
 
 /** A complete, valid proof bundle as the server returns it. */
 export function makeBundle(opts: BundleOptions = {}): BundleFixture {
@@ -72,8 +79,10 @@ export function makeBundle(opts: BundleOptions = {}): BundleFixture {
   const signature = bytesToBase64(signBytes(issuerKey, signingMessage(fields)));
   const signed = (opts.beforeLogging ?? ((a) => a))({ ...fields, signature });
   const attestation = { ...signed, status: "active", log_index: index };
+  const seal = opts.sealedBy ? sealOf(signed, opts.sealedBy, opts.sealSignedBy ?? opts.sealedBy) : undefined;
+  const logged = seal ? seal.leaf : signed;
 
-  const leaves = Array.from({ length: treeSize }, (_, i) => (i === index ? leafData(signed as never) : leafDataFor(i)));
+  const leaves = Array.from({ length: treeSize }, (_, i) => (i === index ? leafData(logged as never) : leafDataFor(i)));
   const root = refMth(leaves);
   const checkpoint = signCheckpoint(logKey, ORIGIN, treeSize, root);
   const sigLine = checkpoint.trimEnd().split("\n").pop()!;
@@ -108,8 +117,36 @@ export function makeBundle(opts: BundleOptions = {}): BundleFixture {
       timestamp: "2025-03-04T05:06:08.000Z",
       checkpoint,
     },
+    ...(seal ? { seal } : {}),
   };
   return { bundle, logKey, issuerKey };
+}
+
+/** The seal of `signed`: a sealed leaf signed by `key`, with a fixed salt, and the sealing issuer and key. */
+function sealOf(signed: Record<string, any>, key: TestKey, signer: TestKey) {
+  const salt = new Uint8Array(32).map((_, i) => 255 - i);
+  const kid = jwkThumbprint(key.publicKeyRaw);
+  const fields = {
+    id: signed.id,
+    issuer_id: SEALING_ISSUER_ID,
+    kid,
+    payload: sealedPayload(salt, signed as never),
+    created_at: signed.created_at,
+  };
+  return {
+    leaf: { ...fields, signature: bytesToBase64(signBytes(signer, signingMessage(fields))) },
+    salt: bytesToBase64(salt),
+    issuer: { id: SEALING_ISSUER_ID, name: "Hallmark sealed entries", domain: "", status: "ACTIVE", trust_level: "BASIC" },
+    key: {
+      kid,
+      issuer_id: SEALING_ISSUER_ID,
+      algorithm: "Ed25519",
+      public_key: key.publicKeyPem,
+      status: "ACTIVE",
+      not_before: "2025-01-01T00:00:00.000Z",
+      expires_at: "2026-01-01T00:00:00.000Z",
+    },
+  };
 }
 
 export function clone<T>(v: T): T {

@@ -32,7 +32,12 @@ export const attestationsRouter = router({
     .output(ZAttestation)
     .mutation(({ ctx, input }) => {
       refuseReservedPayloadTypes([{ at: "/payload", payload: input.payload }]);
-      return createAttestation({ tenantId: ctx.principal.tenantId, issuerId: input.issuer_id, payload: input.payload });
+      return createAttestation({
+        tenantId: ctx.principal.tenantId,
+        issuerId: input.issuer_id,
+        payload: input.payload,
+        sealed: input.sealed,
+      });
     }),
   createBatch: scopedProcedure("attestations:write")
     .meta({

@@ -26,6 +26,12 @@ export const ZPayload = ZJsonObject().superRefine((payload, ctx) => {
 export const ZCreateAttestationInput = z.strictObject({
   issuer_id: z.uuid(),
   payload: ZPayload,
+  sealed: z
+    .boolean()
+    .optional()
+    .describe(
+      "true: the public log holds only a commitment to this attestation (a sealed leaf signed by the deployment's sealing issuer), which this account's proof bundle opens; default false",
+    ),
 });
 
 export const ZCreateAttestationBatchInput = z.strictObject({

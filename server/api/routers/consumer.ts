@@ -1,21 +1,21 @@
 import "server-only";
 import { z } from "zod";
-import { ZProtectionRecord, ZProtectionsPage } from "../schemas/protections";
+import { ZProtectionItem, ZProtectionRecord, ZProtectionsPage } from "../schemas/protections";
 import { ZProofBundle } from "../schemas/attestations";
 import { ZUsage } from "../schemas/accounts";
 import { parseIdempotencyKey, requestHashOf } from "../../domain/idempotency";
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "../schemas/idempotency";
-import { getProtectionProofBundle, listProtections } from "../../domain/protection-list";
+import { getProtectionProofBundle, listProtections, setProtectionVisibility } from "../../domain/protection-list";
 import { consumerOf, mintProtection } from "../../domain/protections";
 import { getUsage } from "../../domain/quotas";
 import { router, scopedProcedure } from "../trpc";
 import { consumeEndpointLimits } from "../../limits/client-limits";
 import { getConfig } from "../../config";
 import { callerOf } from "../context";
-import { ZListProtectionsInput, ZMintBody } from "./consumer.types";
+import { ZListProtectionsInput, ZMintBody, ZSetVisibilityInput } from "./consumer.types";
 import { ZIdInput, ZUuid } from "../schemas/common";
 
-/** Mint, protections and usage (issue 3, protections slice). */
+/** Mint, protections, their visibility and usage. */
 export const consumerRouter = router({
   /**
    * Answers the protection and whether it is the first answer replayed for the request's
@@ -70,6 +70,26 @@ export const consumerRouter = router({
         cursor: input.cursor,
         filter: { category: input.category, visibility: input.visibility },
       }),
+    ),
+  setVisibility: scopedProcedure("protections:write")
+    .meta({
+      rest: {
+        method: "PATCH",
+        path: "/v1/consumer/protections/{id}",
+        tag: "Consumer",
+        auth: "required",
+        input: "body",
+        summary: "Make a protection public or private",
+        description:
+          "Public: its verify and share pages show the work, its portfolio lists it, and its proof carries the opening of its sealed log entry. Private: from now on only the account sees them (what was public may have been copied). " +
+          "A protection minted private is logged sealed; one minted public is logged in the open and stays readable in the log if made private later (`sealed` is absent then).",
+        problems: ["not_found"],
+      },
+    })
+    .input(ZSetVisibilityInput)
+    .output(ZProtectionItem)
+    .mutation(({ ctx, input }) =>
+      setProtectionVisibility({ tenantId: ctx.principal.tenantId, id: input.id, visibility: input.visibility }),
     ),
   /** The proof bundle of a protection's attestation, for offline verification. */
   proofBundle: scopedProcedure("protections:read")

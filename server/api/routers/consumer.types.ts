@@ -3,6 +3,7 @@ import { text } from "./text";
 import { ZContentHashInput } from "../schemas/common";
 import { canonicalJson } from "@/lib/verify/jcs";
 import { CATEGORIES, VISIBILITIES } from "../../domain/protections";
+import { ZId } from "../schemas/common";
 import { ZPayload } from "./attestations.types";
 
 /** ai_metadata: at most this many bytes of RFC 8785 canonical JSON. */
@@ -49,4 +50,14 @@ export const ZListProtectionsInput = z.object({
   cursor: z.string().min(1).max(512).optional(),
   category: z.enum(CATEGORIES).optional(),
   visibility: z.enum(VISIBILITIES).optional(),
+});
+
+/** PATCH /v1/consumer/protections/{id}: the path's id and the visibility to give it. */
+export const ZSetVisibilityInput = z.strictObject({
+  id: ZId,
+  visibility: z
+    .enum(VISIBILITIES)
+    .describe(
+      "public: the verify, share and portfolio pages show the work and its proof (with the opening of its sealed log entry); private: only the account sees them from now on",
+    ),
 });

@@ -51,13 +51,14 @@ export const publicRouter = router({
         tag: "Public protections",
         auth: "optional",
         summary: "A protection as a verify link shows it",
-        description: "Public protections show their metadata; a private one shows only its hash, time and proof.",
+        description:
+          "A public protection to anyone; a private one only to its owner (a session or key of its account), and to anyone else 404 as for an unknown id.",
         problems: ["not_found"],
       },
     })
     .input(ZIdInput)
     .output(ZPublicProtection)
-    .query(({ input }) => getPublicProtection(input)),
+    .query(({ ctx, input }) => getPublicProtection({ id: input.id, viewer: ctx.principal })),
   proofBundle: publicProcedure
     .meta({
       rest: {
@@ -71,7 +72,7 @@ export const publicRouter = router({
     })
     .input(ZIdInput)
     .output(ZProofBundle)
-    .query(({ input }) => getPublicProofBundle(input)),
+    .query(({ ctx, input }) => getPublicProofBundle({ id: input.id, viewer: ctx.principal })),
   tlogProof: publicProcedure
     .meta({
       rest: {
@@ -87,7 +88,7 @@ export const publicRouter = router({
     })
     .input(ZIdInput)
     .output(z.string())
-    .query(async ({ input }) => toTlogProof(await getPublicProofBundle(input))),
+    .query(async ({ ctx, input }) => toTlogProof(await getPublicProofBundle({ id: input.id, viewer: ctx.principal }))),
   certificate: publicProcedure
     .meta({
       rest: {
@@ -98,7 +99,7 @@ export const publicRouter = router({
         produces: "application/pdf",
         summary: "A protection's certificate, carrying its own proof",
         description:
-          "A PDF/A-3 certificate: the work and its creator (public protections only; a private one shows only what its verify page shows), the SHA-256, time, log index, issuer and key, the checkpoint and its witnesses, a QR code of the verify URL and how to check it without Hallmark. " +
+          "A PDF/A-3 certificate (a private protection's for its owner only): the work and its creator, the SHA-256, time, log index, issuer and key, the checkpoint and its witnesses, a QR code of the verify URL and how to check it without Hallmark. " +
           "The proof bundle (proof-bundle.json) and the C2SP tlog-proof (<id>.tlog-proof) are embedded as file attachments, so the PDF verifies by itself: `npm run verify -- certificate.pdf --log-key log.pem`. " +
           "Through tRPC the procedure answers the facts and proofs the PDF is drawn from. " +
           "Limited per client address, and per account for a caller with a key or a session (60 a minute each unless the operator set otherwise; the RateLimit headers state them); a key also spends its own limits.",
@@ -110,7 +111,7 @@ export const publicRouter = router({
     .output(ZCertificate)
     .query(async ({ ctx, input }) => {
       await consumeEndpointLimits(certificateLimit(), callerOf(ctx), ctx.responseHeaders);
-      return getCertificate(input);
+      return getCertificate({ id: input.id, viewer: ctx.principal });
     }),
   badge: publicProcedure
     .meta({

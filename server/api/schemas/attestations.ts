@@ -11,9 +11,13 @@ export const ZAttestation = z
     kid: z.string().meta({ description: "The signing key's id: base64url of the SHA-256 of its SubjectPublicKeyInfo." }),
     status: z.literal("VALID"),
     payload: ZJsonObject().meta({ description: "The JSON object signed (as its RFC 8785 canonical form)." }),
-    signature: z.string().meta({ description: "Ed25519 signature, base64url, over the DSSE PAE of the canonical payload." }),
+    signature: z.string().meta({ description: "Ed25519 signature, base64 (padded), over the DSSE PAE of the canonical attestation." }),
     log_index: ZCount,
     created_at: ZDateTime,
+    sealed: z.literal(true).optional().meta({
+      description:
+        "Present when the log holds this attestation sealed: its leaf at log_index is a commitment signed by the sealing issuer, which the proof bundle's `seal` opens.",
+    }),
   })
   .meta({ id: "Attestation" });
 
@@ -70,6 +74,30 @@ export const ZProofBundle = z
     key: ZSigningKey,
     inclusion_proof: ZInclusionProof,
     signed_tree_head: ZSignedTreeHead,
+    seal: z
+      .object({
+        leaf: z
+          .object({
+            id: ZUuid,
+            issuer_id: ZUuid,
+            kid: z.string(),
+            payload: z.object({ commitment: z.string(), type: z.literal("hallmark.sealed/v1") }),
+            created_at: ZDateTime,
+            signature: z.string(),
+          })
+          .meta({ description: "The sealed leaf the log holds at log_index (its leaf data is the JCS of these six members)." }),
+        salt: z.string().meta({
+          description:
+            'base64 of the 32-byte salt: SHA-256("hallmark.sealed/v1" ‖ 0x00 ‖ salt ‖ leaf data of `attestation`) is the commitment.',
+        }),
+        issuer: ZIssuer,
+        key: ZSigningKey,
+      })
+      .optional()
+      .meta({
+        description:
+          "Present when the log holds the attestation sealed: the opening, and the sealing issuer and key that signed the sealed leaf. The inclusion proof is of `seal.leaf`.",
+      }),
     timestamp: z
       .object({
         checkpoint: z

@@ -1,0 +1,82 @@
+// A sealed entry's proof bundle (lib/verify/sealed.ts): it verifies with its opening, and every
+// tampered part fails with the check that names it.
+import { describe, expect, it } from "vitest";
+import { verifyProofBundle } from "./bundle";
+import { bytesToBase64 } from "./encoding";
+import { clone, makeBundle, makeKey } from "./testing/fixtures";
+
+const sealer = makeKey();
+const { bundle, logKey } = makeBundle({ treeSize: 9, index: 3, sealedBy: sealer });
+const verify = (b: unknown) => verifyProofBundle(b, { logPublicKey: logKey.publicKeyPem });
+const edited = (edit: (b: any) => void) => {
+  const b = clone(bundle);
+  edit(b);
+  return b;
+};
+const outcome = (b: unknown) => {
+  const r = verify(b);
+  return { code: r.ok ? "ok" : r.code, checks: r.checks.map((c) => `${c.name}:${c.ok}`) };
+};
+const flipLast = (s: string) => s.replace(/.$/, (c) => (c === "0" ? "1" : "0"));
+
+describe("verifyProofBundle: a sealed entry", () => {
+  it("passes the checkpoint, the opening, the sealed leaf's inclusion and both signatures", () => {
+    expect(outcome(bundle)).toEqual({
+      code: "ok",
+      checks: [
+        "checkpoint_signature:true",
+        "seal_opening:true",
+        "inclusion:true",
+        "seal_signature:true",
+        "attestation_signature:true",
+        "key_validity:true",
+      ],
+    });
+  });
+
+  it("fails the opening with a wrong salt, payload or attestation signature", () => {
+    const salt = Buffer.from(bundle.seal.salt, "base64");
+    salt[0]! ^= 1;
+    expect(outcome(edited((b) => (b.seal.salt = salt.toString("base64")))).code).toBe("seal_opening_invalid");
+    expect(outcome(edited((b) => (b.attestation.payload.content_hash = flipLast(b.attestation.payload.content_hash)))).code).toBe(
+      "seal_opening_invalid",
+    );
+    expect(outcome(edited((b) => (b.attestation.signature = bytesToBase64(new Uint8Array(64))))).code).toBe("seal_opening_invalid");
+    expect(outcome(edited((b) => (b.attestation.created_at = "2025-03-04T05:06:07.090Z"))).code).toBe("seal_opening_invalid");
+  });
+
+  it("fails the inclusion when the sealed leaf's commitment is changed together with the salt's opening", () => {
+    // A forger who rewrites the commitment to fit another attestation changes the leaf the log holds.
+    const forged = edited((b) => {
+      b.seal.leaf.payload.commitment = flipLast(b.seal.leaf.payload.commitment);
+    });
+    expect(outcome(forged).code).toBe("seal_opening_invalid");
+    const rehashed = makeBundle({ treeSize: 9, index: 3, sealedBy: sealer, payload: { content_hash: `sha256:${"cd".repeat(32)}` } });
+    const swapped = edited((b) => {
+      b.attestation = rehashed.bundle.attestation;
+      b.seal.leaf = rehashed.bundle.seal.leaf;
+    });
+    expect(outcome(swapped)).toMatchObject({ code: "inclusion_proof_invalid" });
+  });
+
+  it("fails the seal's signature under another key, and refuses a seal key that is not its kid's", () => {
+    const other = makeKey();
+    expect(outcome(edited((b) => (b.seal.key.public_key = other.publicKeyPem))).code).toBe("key_id_mismatch");
+    expect(outcome(edited((b) => (b.seal.leaf.signature = bytesToBase64(new Uint8Array(64))))).code).toBe("inclusion_proof_invalid");
+    expect(outcome(edited((b) => (b.seal.issuer.id = b.issuer.id))).code).toBe("issuer_mismatch");
+  });
+
+  it("fails the seal's signature when the logged sealed leaf was signed by another key", () => {
+    const forged = makeBundle({ treeSize: 9, index: 3, sealedBy: sealer, sealSignedBy: makeKey() });
+    const r = verifyProofBundle(forged.bundle, { logPublicKey: forged.logKey.publicKeyPem });
+    expect(r).toMatchObject({ ok: false, code: "seal_signature_invalid" });
+  });
+
+  it("fails key validity when the sealing key had expired at created_at", () => {
+    expect(outcome(edited((b) => (b.seal.key.expires_at = "2025-03-04T05:06:07.000Z")))).toMatchObject({ code: "key_expired" });
+  });
+
+  it("without its seal, is a bundle whose attestation is not in the log", () => {
+    expect(outcome(edited((b) => delete b.seal)).code).toBe("inclusion_proof_invalid");
+  });
+});
