@@ -179,6 +179,20 @@ test.describe("Protect page", () => {
     await expect(meter).toHaveAttribute("aria-valuemax", "500");
     await expect(page.getByText("of 500 protections used")).toBeVisible();
 
+    // Making the private one public asks first and says what it publishes; making it private
+    // again says what stays. Each answer shows in the list.
+    const notesRow = rows.nth(1);
+    await notesRow.getByRole("button", { name: `Make public notes-${tag}` }).click();
+    const dialog = page.getByRole("alertdialog");
+    await expect(dialog).toContainText("the opening of its sealed entry in the public log");
+    await checkPageQuality(page, testInfo, "protections-make-public");
+    await dialog.getByRole("button", { name: "Make public" }).click();
+    await expect(notesRow.getByText("Public", { exact: true })).toBeVisible();
+    await notesRow.getByRole("button", { name: `Make private notes-${tag}` }).click();
+    await expect(dialog).toContainText("its log entry stays sealed");
+    await dialog.getByRole("button", { name: "Make private" }).click();
+    await expect(notesRow.getByText("Private", { exact: true })).toBeVisible();
+
     // Filters, kept in the URL.
     await page.getByLabel("Visibility").selectOption("public");
     await expect(page).toHaveURL(/[?&]visibility=public/);

@@ -1,7 +1,7 @@
 // The share page (a work and its creator, with the way to verify it) and the creator's
-// public portfolio. Private work shows only its cryptographic record and is never listed.
+// public portfolio. Private work is its owner's alone: a 404 to anyone else, never listed.
 import { randomUUID } from "node:crypto";
-import { expect, test, checkPageQuality } from "./support";
+import { expect, test, checkPageQuality, logIn } from "./support";
 import { mint, tempDir, type Minted } from "./visitor-fixtures";
 import { seedConsumer, type SeededConsumer } from "../accounts";
 
@@ -54,14 +54,21 @@ test("a public share page presents the work and its creator, and links to verify
   await expect(page.getByText("Proof verified in your browser")).toBeVisible();
 });
 
-test("a private share page shows only the cryptographic record @phone", async ({ page }, testInfo) => {
-  await page.goto(`/share/${secret.protection_id}`);
-  await expect(page.getByRole("heading", { level: 1, name: "A protected work" })).toBeVisible();
-  await expect(page.getByText(`sha256:${secret.hash}`)).toBeVisible();
-  await expect(page.getByRole("link", { name: "Verify this work" })).toHaveAttribute("href", `/verify/${secret.protection_id}`);
+test("a private share page is a 404 to a visitor, and shows its owner the work and that only they see it @phone", async ({
+  page,
+}, testInfo) => {
+  const res = await page.goto(`/share/${secret.protection_id}`);
+  expect(res?.status()).toBe(404);
   const html = await page.content();
-  for (const hidden of [secret.title, secret.description, secret.fileName, "Shirin Sharer", `/portfolio/${creator.userId}`])
+  for (const hidden of [secret.title, secret.description, secret.fileName, secret.hash, "Shirin Sharer", `/portfolio/${creator.userId}`])
     expect(html, hidden).not.toContain(hidden);
+
+  await logIn(page, creator);
+  await page.goto(`/share/${secret.protection_id}`);
+  await expect(page.getByText("Private: only you can see this page.")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: secret.title })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Verify this work" })).toHaveAttribute("href", `/verify/${secret.protection_id}`);
+  // Nothing of it goes into the metadata a preview could keep.
   await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", "A protected work");
   await checkPageQuality(page, testInfo, "share-private");
 });

@@ -3,7 +3,7 @@
 // hashed locally and compared.
 import { createHash, generateKeyPairSync, randomUUID } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
-import { expect, test, checkPageQuality } from "./support";
+import { expect, test, checkPageQuality, logIn } from "./support";
 import { fetchBundle, mint, tempDir, writeFile, type Minted } from "./visitor-fixtures";
 import { seedConsumer, type SeededConsumer } from "../accounts";
 
@@ -188,7 +188,7 @@ const tamperings: Array<{ what: string; failing: string; tamper: (b: any) => Pro
     failing: "Signature by the issuer's key",
     tamper: async (b) => {
       const stranger = await seedConsumer({ plan: "creator", name: "Someone Else" });
-      const theirs = await mint(stranger.apiKey, dir, { title: "Not yours", visibility: "private", fileName: "theirs.txt" });
+      const theirs = await mint(stranger.apiKey, dir, { title: "Not yours", visibility: "public", fileName: "theirs.txt" });
       const key = (await fetchBundle(theirs.protection_id)).key;
       b.key = { ...key, issuer_id: b.key.issuer_id };
     },
@@ -244,19 +244,23 @@ test("a bundle that cannot be downloaded fails visibly", async ({ page }) => {
   await expect(page.getByText("Proof verified in your browser")).toHaveCount(0);
 });
 
-test("a private protection's verify page shows only cryptographic facts @phone", async ({ page }, testInfo) => {
+test("a private protection's verify page is a 404 to a visitor; its owner's browser opens the sealed entry and verifies it @phone", async ({
+  page,
+}, testInfo) => {
+  const res = await page.goto(`/verify/${secret.protection_id}`);
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1, name: "Protection not found" })).toBeVisible();
+  const html = await page.content();
+  for (const hidden of [secret.title, secret.description, secret.fileName, secret.hash]) expect(html, hidden).not.toContain(hidden);
+
+  await logIn(page, creator);
   await page.goto(`/verify/${secret.protection_id}`);
   await expect(page.getByText("Proof verified in your browser")).toBeVisible();
-  await expectChecks(page, allPassed);
+  await expectChecks(page, { ...allPassed, "Sealed entry opened": "Passed", "Sealed by the log's sealing key": "Passed" });
   await expect(page.getByText(`sha256:${secret.hash}`, { exact: true })).toBeVisible();
+  await expect(page.getByText(/only you can see this page/).first()).toBeVisible();
   await page.getByLabel("Check your file", { exact: true }).setInputFiles(secret.path);
   await expect(page.getByRole("status").filter({ hasText: /Your file/ })).toContainText("Your file matches this protection");
-  // The visitor's own file name is theirs to see; reload so only the page's own HTML is checked.
-  await page.reload();
-  await expect(page.getByText("Proof verified in your browser")).toBeVisible();
-  const html = await page.content();
-  for (const hidden of [secret.title, secret.description, secret.fileName]) expect(html, hidden).not.toContain(hidden);
-  await expect(page.getByRole("link", { name: "Verity Visitor-Test" })).toHaveCount(0);
   await checkPageQuality(page, testInfo, "verify-private");
 });
 

@@ -18,6 +18,7 @@ import {
 import type { ProtectionItem } from "../_components/protect-types";
 import { LoadError } from "@/app/_components/load-error";
 import { BadgeEmbed } from "../_components/badge-embed";
+import { VisibilityToggle } from "../_components/visibility-toggle";
 
 const PAGE_SIZE = "20";
 const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
@@ -68,9 +69,11 @@ function Row({ p }: { p: ProtectionItem }) {
           >
             Certificate<span className="sr-only"> of {name} (PDF)</span>
           </a>
+          <VisibilityToggle p={p} name={name} />
         </div>
       </article>
-      <BadgeEmbed protectionId={p.protection_id} verifyUrl={p.verify_url} name={name} />
+      {/* A badge is drawn for public work only: a private protection's is 404 to everyone. */}
+      {p.visibility === "public" ? <BadgeEmbed protectionId={p.protection_id} verifyUrl={p.verify_url} name={name} /> : null}
     </li>
   );
 }

@@ -96,7 +96,13 @@ function witnessCheck(bundle: unknown, policyText: string): CheckState & { unwit
 
 const isSealed = (bundle: unknown) => typeof bundle === "object" && bundle !== null && "seal" in bundle;
 
-const initialChecks = (): CheckState[] => CHECKS.map((c) => ({ id: c.id, state: "pending", detail: "" }));
+const SEAL_CHECKS: CheckId[] = ["seal_opening", "seal_signature"];
+
+/** Every check, pending: the seal's two are kept only for a sealed entry's bundle (see runChecks). */
+const allChecks = (): CheckState[] => CHECKS.map((c) => ({ id: c.id, state: "pending", detail: "" }));
+
+/** What is shown while the checks run: the seal's two appear once the bundle says it is sealed. */
+const initialChecks = (): CheckState[] => allChecks().filter((c) => !SEAL_CHECKS.includes(c.id));
 
 /**
  * The seventh check: the bundle's RFC 3161 token, against the TSA certificate the log names (the
@@ -154,7 +160,7 @@ async function runChecks(expected: {
   contentHash: string;
   attestationId: string;
 }): Promise<Outcome & { phase: "done" }> {
-  const checks = initialChecks();
+  const checks = allChecks();
   let log: LogInfo | null = null;
   let bundleText: string | null = null;
   const pinnedPolicy = readPinnedPolicy();
@@ -163,7 +169,7 @@ async function runChecks(expected: {
     phase: "done" as const,
     ok: false,
     reason,
-    checks: checks.map((c) => ({ ...c, state: "skipped" as const, detail: "Not checked: the proof could not be loaded." })),
+    checks: initialChecks().map((c) => ({ ...c, state: "skipped" as const, detail: "Not checked: the proof could not be loaded." })),
     bundleText,
     log,
     unwitnessed: false,
@@ -229,7 +235,7 @@ async function runChecks(expected: {
     ok,
     reason,
     // A bundle of an entry logged in the open has no seal to check: its two rows are not shown.
-    checks: isSealed(bundle) ? out : out.filter((c) => c.id !== "seal_opening" && c.id !== "seal_signature"),
+    checks: isSealed(bundle) ? out : out.filter((c) => !SEAL_CHECKS.includes(c.id)),
     bundleText,
     log,
     unwitnessed: "unwitnessed" in witnessed && witnessed.unwitnessed === true,
@@ -355,8 +361,8 @@ export function ProofCheck({
       )}
 
       <ol role="list" aria-label="Proof checks" className="mt-5 space-y-3">
-        {CHECKS.map((c, i) => {
-          const s = checks[i]!;
+        {checks.map((s) => {
+          const c = CHECKS.find((x) => x.id === s.id)!;
           return (
             <li
               key={c.id}
