@@ -1,6 +1,8 @@
 // The verifier against what a real server produced (testing/vectors, see its README), and
 // tampered copies of it that must fail.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -11,6 +13,7 @@ import {
   verifyProofBundle,
   verifyWitnessedCheckpoint,
 } from "./index";
+import { canonicalJson } from "./jcs";
 import { verifyTlogProof } from "./tlog-proof";
 
 const dir = path.join(__dirname, "testing", "vectors");
@@ -82,5 +85,88 @@ describe("golden vectors from a running server", () => {
     const withoutWitness = tlogProof.replace(/^— witness\.local\/w1 .*\n/m, "");
     expect(codeOf(() => verifyTlogProof(withoutWitness, { policy }))).toBe("quorum_not_met");
     expect(codeOf(() => verifyTlogProof(tlogProof.replace(/\n8\n/, "\n9\n"), { policy }))).toBe("checkpoint_signature_invalid");
+  });
+});
+
+describe("golden vectors of a sealed entry (a private protection), from a running server", () => {
+  const sealedLog = JSON.parse(read("sealed-log.json")) as { verifier_key: string; public_key: string; origin: string };
+  const sealedBundle = JSON.parse(read("sealed-bundle.json"));
+  const sealedProof = read("sealed.tlog-proof");
+  const checker = path.join(__dirname, "testing", "independent", "check_sealed.py");
+  /** The independent check (Python's hashlib and json, and openssl): its verdict on a bundle. */
+  const independently = (b: unknown) => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-sealed-vector-")), "bundle.json");
+    fs.writeFileSync(file, JSON.stringify(b));
+    const r = spawnSync("python3", [checker, file], { encoding: "utf8" });
+    return r.status === 0 ? "ok" : r.stdout.trim() || r.stderr.trim();
+  };
+  const tampered = (edit: (b: any) => void) => {
+    const b = structuredClone(sealedBundle);
+    edit(b);
+    return b;
+  };
+  const cases: [string, any, string, string][] = [
+    [
+      "a salt with one bit flipped",
+      tampered((b) => (b.seal.salt = flipB64(b.seal.salt, 7))),
+      "seal_opening_invalid",
+      "the opening does not give the sealed leaf's commitment",
+    ],
+    [
+      "another content hash in the opened payload",
+      tampered((b) => (b.attestation.payload.content_hash = `sha256:${flipHex(b.attestation.payload.content_hash.slice(7))}`)),
+      "seal_opening_invalid",
+      "the opening does not give the sealed leaf's commitment",
+    ],
+    [
+      "a commitment changed in the sealed leaf",
+      tampered((b) => (b.seal.leaf.payload.commitment = `sha256:${flipHex(b.seal.leaf.payload.commitment.slice(7))}`)),
+      "seal_opening_invalid",
+      "the opening does not give the sealed leaf's commitment",
+    ],
+    [
+      "the sealed leaf's signature changed",
+      tampered((b) => (b.seal.leaf.signature = flipB64(b.seal.leaf.signature, 3))),
+      "inclusion_proof_invalid",
+      "the sealed leaf is not at log_index in the tree",
+    ],
+  ];
+
+  it("the bundle verifies with lib/verify and with the independent check", () => {
+    expect(sealedBundle.seal.leaf.payload.type).toBe("hallmark.sealed/v1");
+    const r = verifyProofBundle(sealedBundle, { logPublicKey: sealedLog.verifier_key });
+    expect(r.ok && r.checks.map((c) => c.name)).toEqual([
+      "checkpoint_signature",
+      "seal_opening",
+      "inclusion",
+      "seal_signature",
+      "attestation_signature",
+      "key_validity",
+    ]);
+    expect(independently(sealedBundle)).toBe("ok");
+  });
+
+  for (const [what, b, code, independent] of cases) {
+    it(`a bundle with ${what} fails both (${code})`, () => {
+      expect(verifyProofBundle(b, { logPublicKey: sealedLog.verifier_key })).toMatchObject({ ok: false, code });
+      expect(independently(b)).toBe(independent);
+    });
+  }
+
+  it("the tlog-proof opens the sealed entry; a changed salt or payload in its extra line fails", () => {
+    const key = parsePublicKeyPem(sealedLog.public_key);
+    const r = verifyTlogProof(sealedProof, { logPublicKey: key, origin: sealedLog.origin });
+    expect(r.sealed?.payload.type).toBe("hallmark.sealed/v1");
+    expect(r.attestation.payload.content_hash).toBe(sealedBundle.attestation.payload.content_hash);
+    const [, extraLine] = sealedProof.split("\n");
+    const extra = JSON.parse(Buffer.from(extraLine!.slice(6), "base64").toString("utf8"));
+    const withExtra = (e: unknown) => sealedProof.replace(extraLine!, `extra ${Buffer.from(canonicalJson(e)).toString("base64")}`);
+    const salted = structuredClone(extra);
+    salted.opening.salt = flipB64(salted.opening.salt, 0);
+    expect(codeOf(() => verifyTlogProof(withExtra(salted), { logPublicKey: key }))).toBe("seal_opening_invalid");
+    const rehashed = structuredClone(extra);
+    rehashed.opening.attestation.payload.category = "code";
+    expect(codeOf(() => verifyTlogProof(withExtra(rehashed), { logPublicKey: key }))).toBe("seal_opening_invalid");
+    expect(codeOf(() => verifyTlogProof(withExtra(extra), { logPublicKey: key }))).toBe("ok");
   });
 });

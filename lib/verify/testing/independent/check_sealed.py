@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""An independent check of a sealed entry's proof bundle: Python's hashlib and json, and the
+openssl command for Ed25519, sharing no code with lib/verify (the implementation under test).
+
+usage: check_sealed.py bundle.json
+Prints "ok" and exits 0 when the bundle's opening gives the sealed leaf's commitment, the
+sealed leaf is at log_index in the tree of the inclusion proof (RFC 9162), and both signatures
+(the attestation's by key, the sealed leaf's by seal.key) verify over DSSE PAE; else prints
+why and exits 1. The checkpoint's own signature is lib/verify's and the CLI's to check.
+"""
+import base64
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+LABEL = b"hallmark.sealed/v1"
+PAYLOAD_TYPE = b"application/vnd.hallmark.attestation.v1+json"
+
+
+def jcs(value):
+    # RFC 8785 for what these bundles hold (objects, strings, small integers): sorted members,
+    # no white space, UTF-8. Refuse anything where Python's printing could differ from RFC 8785.
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    if any(ord(c) > 0x7E for c in text) or isinstance(value, float):
+        raise SystemExit("unsupported: non-ASCII text (this checker does not sort by UTF-16)")
+    return text.encode("utf-8")
+
+
+def leaf_data(a):
+    return jcs({k: a[k] for k in ("id", "issuer_id", "kid", "payload", "created_at", "signature")})
+
+
+def pae(a):
+    body = jcs({k: a[k] for k in ("id", "issuer_id", "kid", "payload", "created_at")})
+    return b"DSSEv1 %d %s %d %s" % (len(PAYLOAD_TYPE), PAYLOAD_TYPE, len(body), body)
+
+
+def root_from_path(index, size, leaf_hash, path):
+    # RFC 9162, 2.1.3.2: verifying an inclusion proof.
+    if index >= size:
+        return None
+    fn, sn, r = index, size - 1, leaf_hash
+    for p in path:
+        if sn == 0:
+            return None
+        if fn % 2 == 1 or fn == sn:
+            r = hashlib.sha256(b"\x01" + p + r).digest()
+            if fn % 2 == 0:
+                while fn % 2 == 0 and fn != 0:
+                    fn >>= 1
+                    sn >>= 1
+        else:
+            r = hashlib.sha256(b"\x01" + r + p).digest()
+        fn >>= 1
+        sn >>= 1
+    return r if sn == 0 else None
+
+
+def ed25519_ok(pem, message, signature_b64):
+    with tempfile.TemporaryDirectory() as d:
+        paths = {n: os.path.join(d, n) for n in ("key.pem", "msg", "sig")}
+        open(paths["key.pem"], "w").write(pem)
+        open(paths["msg"], "wb").write(message)
+        open(paths["sig"], "wb").write(base64.b64decode(signature_b64, validate=True))
+        r = subprocess.run(
+            ["openssl", "pkeyutl", "-verify", "-pubin", "-inkey", paths["key.pem"], "-rawin", "-in", paths["msg"], "-sigfile", paths["sig"]],
+            capture_output=True,
+        )
+        return r.returncode == 0
+
+
+def main(path):
+    b = json.load(open(path, encoding="utf-8"))
+    a, seal, proof = b["attestation"], b["seal"], b["inclusion_proof"]
+    salt = base64.b64decode(seal["salt"], validate=True)
+    if len(salt) != 32:
+        return "the salt is not 32 bytes"
+    commitment = "sha256:" + hashlib.sha256(LABEL + b"\x00" + salt + leaf_data(a)).hexdigest()
+    if seal["leaf"]["payload"] != {"commitment": commitment, "type": LABEL.decode()}:
+        return "the opening does not give the sealed leaf's commitment"
+    if seal["leaf"]["id"] != a["id"] or seal["leaf"]["created_at"] != a["created_at"]:
+        return "the sealed leaf's id or created_at is not the attestation's"
+    leaf_hash = hashlib.sha256(b"\x00" + leaf_data(seal["leaf"])).digest()
+    path_hashes = [bytes.fromhex(h) for h in proof["hashes"]]
+    root = root_from_path(proof["log_index"], proof["tree_size"], leaf_hash, path_hashes)
+    if root is None or root.hex() != proof["root_hash"] or proof["root_hash"] != b["signed_tree_head"]["root_hash"]:
+        return "the sealed leaf is not at log_index in the tree"
+    if not ed25519_ok(seal["key"]["public_key"], pae(seal["leaf"]), seal["leaf"]["signature"]):
+        return "the sealed leaf's signature does not verify under seal.key"
+    if not ed25519_ok(b["key"]["public_key"], pae(a), a["signature"]):
+        return "the attestation's signature does not verify under key"
+    return None
+
+
+if __name__ == "__main__":
+    problem = main(sys.argv[1])
+    print(problem or "ok")
+    sys.exit(1 if problem else 0)
