@@ -10,7 +10,7 @@ import { parsePublicKeyPem, verifyCheckpoint, verifyProofBundle } from "@/lib/ve
 import { utf8Decode } from "@/lib/verify/encoding";
 import { decodeEntryBundle, tilePath } from "@/lib/verify/tiles";
 import { seedConsumer } from "../accounts";
-import { api, baseUrl, logInfo, mint, orgWithIssuer, randomContentHash } from "./helpers";
+import { api, baseUrl, expectProblem, logInfo, mint, orgWithIssuer, randomContentHash } from "./helpers";
 
 type Leaf = { id: string; issuer_id: string; kid: string; payload: Record<string, unknown>; created_at: string; signature: string };
 
@@ -180,5 +180,46 @@ describe("sealed entries in the public log", () => {
     expect(fromProof.status, fromProof.stderr + fromProof.stdout).toBe(0);
     expect(fromProof.stdout).toContain("pass seal_opening");
     expect(fromProof.stdout).toContain(`content_hash sha256:${hash}`);
+  });
+
+  it("lists for the operator the private protections whose entries are readable: public once, made private later", async () => {
+    const c = await seedConsumer();
+    const once = await mint(c.apiKey, { content_hash: randomContentHash(), visibility: "public" });
+    const sealedOne = await mint(c.apiKey, { content_hash: randomContentHash(), visibility: "private" });
+    const hidden = await api(`/v1/consumer/protections/${once.body.protection_id}`, {
+      key: c.apiKey,
+      method: "PATCH",
+      json: { visibility: "private" },
+    });
+    expect(hidden.status, hidden.text).toBe(200);
+    expect(hidden.body.sealed).toBeUndefined();
+    const r = spawnSync("npm", ["run", "-s", "admin", "--", "readable-private", "--json"], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    const listed = r.stdout
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { protection_id: string; email: string; log_index: number });
+    const mine = listed.find((p) => p.protection_id === once.body.protection_id);
+    expect(mine).toMatchObject({ email: c.email });
+    expect(listed.some((p) => p.protection_id === sealedOne.body.protection_id)).toBe(false);
+  });
+
+  it("seals the items of a batch that ask for it, in one group of contiguous entries, each proof verifying", async () => {
+    const org = await orgWithIssuer();
+    const items = [true, false, true].map((sealed) => ({ issuer_id: org.issuerId, payload: { doc: randomContentHash() }, sealed }));
+    const res = await api("/v1/attestations/batch", { key: org.key, json: { items } });
+    expect(res.status, res.text).toBe(201);
+    const answers = res.body.attestations as { id: string; log_index: number; sealed?: true }[];
+    expect(answers.map((a) => a.sealed === true)).toEqual([true, false, true]);
+    expect(answers.map((a) => a.log_index - answers[0]!.log_index)).toEqual([0, 1, 2]);
+    for (const a of answers) {
+      const b = (await api(`/v1/attestations/${a.id}/proof-bundle`, { key: org.key })).body;
+      expect(b.seal !== undefined).toBe(a.sealed === true);
+      expect(verifyProofBundle(b, { logPublicKey: vkey }).ok).toBe(true);
+    }
+    const logged = await publishedLeaves(answers[2]!.log_index);
+    expect(answers.map((a) => logged[a.log_index]!.payload.type === "hallmark.sealed/v1")).toEqual([true, false, true]);
+    expectProblem(await api("/v1/attestations", { key: org.key, json: { ...items[0], sealed: "yes" } }), 422, "validation_failed");
   });
 });
