@@ -4,8 +4,9 @@
 // (default 4), --rounds R (default 8; each runs every workload once, see compare.ts), --only
 // writes|reads|gate|postgres|witness|public|batch|startup|memory|node-cache, --latency-seconds L (default 20)
 // for the writes' latency runs, --against DIR to compare this tree with another checkout's build
-// in the same rounds, --no-build to measure the last benchmark build instead of building the
-// working tree. --only memory runs only the memory benchmark (bench/memory.ts: --minutes M of
+// in the same rounds (with --sealed, the writes sealed and not instead: attestations, mints and
+// batches of 100, against the same requests unsealed on the other side), --no-build to measure
+// the last benchmark build instead of building the working tree. --only memory runs only the memory benchmark (bench/memory.ts: --minutes M of
 // mixed load, default 10; --env "K=V …" and/or --node-args="FLAGS" add a server with that
 // environment and those node flags beside it; --heap-diff takes a heap snapshot under
 // load after the first minute too, for a diff); it is not part of the default run.
@@ -41,6 +42,7 @@ const { values } = parseArgs({
     "heap-diff": { type: "boolean", default: false },
     build: { type: "boolean", default: true },
     against: { type: "string" },
+    sealed: { type: "boolean", default: false },
   },
   allowNegative: true,
 });
@@ -460,6 +462,7 @@ async function overhead(): Promise<string[]> {
       anonymous(i, "/v1/consumer/login", JSON.stringify({ email: creds[i]!.consumer_email, password: creds[i]!.consumer_password }));
     const signup = (i: number) =>
       anonymous(i, "/v1/consumer/signup", JSON.stringify({ email: "bench-UNIQUE@example.org", password: "bench password", name: "Bench" }));
+    if (values.sealed) return await sealedOverhead(other, post, creds);
     const c = await compare(
       {
         attest: attest(0),
@@ -490,6 +493,76 @@ async function overhead(): Promise<string[]> {
     for (const s of servers) await s.stop();
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   }
+}
+
+type Post = (i: number, url: string, body: string, key: string, extra?: object) => Parameters<typeof compare>[0][string];
+
+/**
+ * What sealing costs the writes (--against DIR --sealed): each write here sealed and not, each
+ * against the same request on the other checkout, which logs it in the open (a checkout from
+ * before sealed entries is sent no `sealed` member: it would refuse one). Private mints are
+ * sealed here; batches hold 100 items.
+ */
+async function sealedOverhead(other: string, post: Post, creds: ReturnType<typeof seed>[]): Promise<string[]> {
+  const attest = (i: number, sealed: boolean) =>
+    post(
+      i,
+      "/v1/attestations",
+      JSON.stringify({
+        issuer_id: creds[i]!.issuer_id,
+        payload: { content_hash: "CONTENT_HASH", title: "bench" },
+        ...(sealed ? { sealed } : {}),
+      }),
+      creds[i]!.api_key,
+    );
+  const mint = (i: number, visibility: string) =>
+    post(
+      i,
+      "/v1/consumer/mint",
+      JSON.stringify({ content_hash: "CONTENT_HASH", title: "bench", file_name: "bench.png", category: "media", visibility }),
+      creds[i]!.consumer_key,
+      { idempotencyKeys: true },
+    );
+  const batch = (i: number, sealed: boolean) =>
+    post(
+      i,
+      "/v1/attestations/batch",
+      JSON.stringify({
+        items: Array.from({ length: 100 }, (_, n) => ({
+          issuer_id: creds[i]!.issuer_id,
+          payload: { content_hash: n === 0 ? "CONTENT_HASH" : `${n}`, title: "bench" },
+          ...(sealed ? { sealed } : {}),
+        })),
+      }),
+      creds[i]!.api_key,
+    );
+  const c = await compare(
+    {
+      attest: attest(0, false),
+      attestSealed: attest(0, true),
+      attestOther: attest(1, false),
+      mint: mint(0, "public"),
+      mintPrivate: mint(0, "private"),
+      mintOther: mint(1, "public"),
+      mintPrivateOther: mint(1, "private"),
+      batch: batch(0, false),
+      batchSealed: batch(0, true),
+      batchOther: batch(1, false),
+    },
+    ROUNDS,
+  );
+  const r = c.mean;
+  type Name = keyof typeof r;
+  const row = (what: string, a: Name, b: Name) => `  ${what}: ${fmt(r[a])} vs ${fmt(r[b])}; ratio ${fmtRatio(c.ratio(a, b))}`;
+  return [
+    `sealed entries: this tree against ${other}, same rounds (ratio this/other; batches of 100 items, requests/s):`,
+    row("POST /v1/attestations, not sealed", "attest", "attestOther"),
+    row("POST /v1/attestations, sealed (other: not sealed)", "attestSealed", "attestOther"),
+    row("POST /v1/consumer/mint, public", "mint", "mintOther"),
+    row("POST /v1/consumer/mint, private: sealed (other: in the open)", "mintPrivate", "mintPrivateOther"),
+    row("POST /v1/attestations/batch, not sealed", "batch", "batchOther"),
+    row("POST /v1/attestations/batch, sealed (other: not sealed)", "batchSealed", "batchOther"),
+  ];
 }
 
 /** Start to ready with no migration pending, on SQLite (a small and the big log) and PostgreSQL, beside bare `next start`. */
