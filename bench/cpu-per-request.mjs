@@ -5,7 +5,7 @@
 // tree so; `HALLMARK_DIST_DIR=.next-bench node scripts/build.mjs` builds another). Each server
 // gets a fresh data directory seeded by its own checkout (bench/seed.ts), is warmed up (WARM
 // requests), then takes N requests of POST /v1/attestations (ATT_ROUNDS rounds) and of POST
-// /v1/consumer/mint (MINT_ROUNDS rounds) at 32 connections. By default both servers take each
+// /v1/consumer/mint (MINT_ROUNDS rounds; MINT_VISIBILITY, default public) at 32 connections. By default both servers take each
 // round's load at the same time, so both meet the same contention (MODE=alternate runs them
 // one after the other). The measure is the server process's utime+stime (/proc/<pid>/stat, all
 // its threads) per 2xx answer; the figure is the median of the per-round ratios B/A.
@@ -109,7 +109,7 @@ function workload(s, route) {
         title: "bench",
         file_name: "bench.png",
         category: "media",
-        visibility: "public",
+        visibility: process.env.MINT_VISIBILITY ?? "public",
       }),
   };
 }
