@@ -11,6 +11,7 @@ import { utf8Decode } from "@/lib/verify/encoding";
 import { decodeEntryBundle, tilePath } from "@/lib/verify/tiles";
 import { seedConsumer } from "../accounts";
 import { api, baseUrl, expectProblem, logInfo, mint, orgWithIssuer, randomContentHash } from "./helpers";
+import { SEALED_CHECKS } from "@/lib/verify";
 
 type Leaf = { id: string; issuer_id: string; kid: string; payload: Record<string, unknown>; created_at: string; signature: string };
 
@@ -144,14 +145,7 @@ describe("sealed entries in the public log", () => {
     expect(res.body.attestation.sealed).toBe(true);
     expect(res.body.seal.leaf.payload.type).toBe("hallmark.sealed/v1");
     const ok = verifyProofBundle(res.body, { logPublicKey: vkey });
-    expect(ok.ok && ok.checks.map((x) => x.name)).toEqual([
-      "checkpoint_signature",
-      "seal_opening",
-      "inclusion",
-      "seal_signature",
-      "attestation_signature",
-      "key_validity",
-    ]);
+    expect(ok.ok && ok.checks.map((x) => x.name)).toEqual(SEALED_CHECKS);
     // Another account gets nothing.
     const stranger = await seedConsumer();
     expect((await api(`/v1/attestations/${m.body.attestation_id}/proof-bundle`, { key: stranger.apiKey })).status).toBe(404);

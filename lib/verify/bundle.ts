@@ -27,6 +27,23 @@ import { compareInstants, parseTimestamp } from "./timestamp";
 
 export type CheckName = "checkpoint_signature" | "seal_opening" | "inclusion" | "seal_signature" | "attestation_signature" | "key_validity";
 
+/** A bundle's checks, in the order they run. */
+export const BUNDLE_CHECKS = [
+  "checkpoint_signature",
+  "inclusion",
+  "attestation_signature",
+  "key_validity",
+] as const satisfies readonly CheckName[];
+/** A sealed entry's bundle's checks, in the order they run. */
+export const SEALED_CHECKS = [
+  "checkpoint_signature",
+  "seal_opening",
+  "inclusion",
+  "seal_signature",
+  "attestation_signature",
+  "key_validity",
+] as const satisfies readonly CheckName[];
+
 export interface Check {
   name: CheckName;
   ok: boolean;

@@ -4,7 +4,7 @@
 // (encodings, canonical JSON, Merkle hashing, signed-note formatting) are imported from their own
 // modules by the code that needs them, the server included.
 export { verifyAttestationSignature } from "./attestation";
-export { verifyProofBundle } from "./bundle";
+export { BUNDLE_CHECKS, SEALED_CHECKS, verifyProofBundle } from "./bundle";
 export type { BundleVerification, Check, CheckName, VerifyBundleOptions } from "./bundle";
 export { MAX_BUNDLE_BYTES, parseProofBundle } from "./bundle-shape";
 export type { ProofBundle } from "./bundle-shape";

@@ -1,5 +1,5 @@
 import "server-only";
-import { parseProofBundle, verifyProofBundle, type ProofBundle } from "@/lib/verify";
+import { BUNDLE_CHECKS, parseProofBundle, SEALED_CHECKS, verifyProofBundle, type ProofBundle } from "@/lib/verify";
 import { getLogIdentity } from "../log/log-identity";
 import { getDb } from "../db";
 import { getStore } from "../store";
@@ -10,16 +10,9 @@ import { ensureTemplates, getPackRow, rulesOf, type PackRow } from "./packs";
 import { getProofBundle } from "./proof-bundles";
 
 /** The checks lib/verify runs, in its order; each is always reported. */
-export const CRYPTO_CHECKS = ["checkpoint_signature", "inclusion", "attestation_signature", "key_validity"] as const;
+export const CRYPTO_CHECKS = BUNDLE_CHECKS;
 /** A sealed entry's bundle (with `seal`) runs two checks more: its opening and the sealing key's signature. */
-export const SEALED_CRYPTO_CHECKS = [
-  "checkpoint_signature",
-  "seal_opening",
-  "inclusion",
-  "seal_signature",
-  "attestation_signature",
-  "key_validity",
-] as const;
+export const SEALED_CRYPTO_CHECKS = SEALED_CHECKS;
 
 export interface VerificationView {
   id: string;
