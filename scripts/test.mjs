@@ -13,7 +13,7 @@
 //      HALLMARK_SKIP_BUILD=1 to reuse an existing build, HALLMARK_DIST_DIR for its folder,
 //      while developing: HALLMARK_TEST_FILES="e2e/api/x.test.ts …" to run only those REST
 //      files (and no unit tests), HALLMARK_TEST_DBS=sqlite or postgres for one database only,
-//      HALLMARK_TEST_SUITES="rest web" (default both), HALLMARK_TEST_WEB_ARGS="…" extra
+//      HALLMARK_TEST_SUITES="rest web" (default both; "unit": the unit suite alone, no build), HALLMARK_TEST_WEB_ARGS="…" extra
 //      Playwright arguments (e.g. a spec file, or --grep).
 import { execFileSync, spawn } from "node:child_process";
 import crypto from "node:crypto";
@@ -356,10 +356,13 @@ async function postgresSuite() {
 }
 
 async function main() {
-  if (process.env.HALLMARK_SKIP_BUILD !== "1" || !fs.existsSync(path.join(root, distDir, "BUILD_ID"))) sh("node", ["scripts/build.mjs"]);
-  if (onlyFiles.length === 0 && suites.includes("rest")) await vitest("unit", baseEnv, "unit");
-  if (dbs.includes("sqlite")) await suite("sqlite", null, 1);
-  if (dbs.includes("postgres")) await postgresSuite();
+  // "unit" alone needs no build and no server.
+  const servers = suites.includes("rest") || suites.includes("web");
+  if (servers && (process.env.HALLMARK_SKIP_BUILD !== "1" || !fs.existsSync(path.join(root, distDir, "BUILD_ID"))))
+    sh("node", ["scripts/build.mjs"]);
+  if (onlyFiles.length === 0 && (suites.includes("rest") || suites.includes("unit"))) await vitest("unit", baseEnv, "unit");
+  if (servers && dbs.includes("sqlite")) await suite("sqlite", null, 1);
+  if (servers && dbs.includes("postgres")) await postgresSuite();
 }
 
 const cleanup = () => {

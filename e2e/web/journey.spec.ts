@@ -37,6 +37,8 @@ test("sign up → confirm → log in → protect a file → a visitor verifies i
   const work = fileWith("sonnet-18.txt", Buffer.concat([Buffer.from("Shall I compare thee to a summer's day?\n"), randomBytes(4096)]));
   await page.getByLabel("Choose files").setInputFiles(work.file);
   await expect(page.getByText(work.sha256)).toBeVisible();
+  // Public, so that anyone holding the link can check it (a private one is the creator's alone).
+  await page.getByRole("radio", { name: "Public", exact: true }).check();
   await page.getByRole("button", { name: "Protect", exact: true }).click();
   const verifyLink = page.getByRole("link", { name: /\/verify\/[0-9a-f-]{36}$/ });
   await expect(verifyLink).toBeVisible();

@@ -65,8 +65,8 @@ export function MintForm({
           <div className="mt-2 grid gap-2 sm:grid-cols-2">
             {(
               [
-                ["private", "Private", "Only the hash and date are public (they are in the log). Title and details stay with you."],
-                ["public", "Public", "Shown on your public portfolio, with its title, description and file name."],
+                ["private", "Private", "Only you see it. The public log holds a sealed entry that says nothing of it."],
+                ["public", "Public", "Anyone with its link sees it, with its title, description and file name; your portfolio lists it."],
               ] as const
             ).map(([value, label, hint]) => (
               <label
