@@ -137,11 +137,6 @@ export function readProofExtra(extra: Uint8Array | undefined): ProofExtra {
   return { leaf: v, leafData: extra };
 }
 
-/** The leaf data of a Hallmark tlog-proof's `extra`, checked to be the canonical JSON of an attestation. */
-export function attestationOfLeaf(extra: Uint8Array | undefined): LoggedAttestation {
-  return readProofExtra(extra).leaf;
-}
-
 /**
  * Verifies a tlog-proof: the checkpoint under the policy (with its quorum) or under the log's
  * key, and the inclusion of the leaf rebuilt from `extra` at `index`. Throws VerifyError.
