@@ -57,9 +57,12 @@ const MINT: Writes = {
   leaves: 1,
   usage_counters: [0, 1], // the month's first mint
   idempotency_records: [0, 1], // when sent with an Idempotency-Key
-  issuers: [0, 1], // the account's first mint makes its personal issuer…
-  signing_keys: [0, 1], // …and its key
+  issuers: [0, 2], // the account's first mint makes its personal issuer, and the log's first sealed entry its sealing issuer…
+  signing_keys: [0, 2], // …each with its key
+  tenants: [0, 1], // the sealing issuer's own tenant
 };
+/** An organisation's attestation; the log's first sealed one makes the sealing issuer, its key and tenant. */
+const ATTEST: Writes = { attestations: 1, leaves: 1, issuers: [0, 1], signing_keys: [0, 1], tenants: [0, 1] };
 const SIGNUP: Writes = { registrations: [0, 1] }; // none for a verified address: the answer never says which
 const VERIFY_EMAIL: Writes = { tenants: [0, 1], users: [0, 1] }; // a sign-up's link makes its account
 const TEMPLATES: Writes = { verification_packs: [0, 7] }; // a tenant's first read of its packs makes the templates
@@ -68,7 +71,7 @@ const TEMPLATES: Writes = { verification_packs: [0, 7] }; // a tenant's first re
 const REST: Record<string, Writes> = {
   "POST /v1/issuers": { issuers: 1, signing_keys: 1 },
   "POST /v1/issuers/{id}/keys": { signing_keys: 1 },
-  "POST /v1/attestations": { attestations: 1, leaves: 1 },
+  "POST /v1/attestations": ATTEST,
   "POST /v1/api-keys": { api_keys: 1 },
   "POST /v1/api-keys/{id}/revoke": {},
   "POST /v1/consumer/signup": SIGNUP,
@@ -84,6 +87,7 @@ const REST: Record<string, Writes> = {
   "POST /v1/consumer/login": { sessions: 1 },
   "POST /v1/consumer/logout": {},
   "POST /v1/consumer/mint": MINT,
+  "PATCH /v1/consumer/protections/{id}": {},
   "GET /v1/attestation-packs": TEMPLATES,
   "GET /v1/attestation-packs/{id}": TEMPLATES,
   "POST /v1/attestation-packs": { ...TEMPLATES, verification_packs: [1, 8] },
@@ -98,8 +102,9 @@ const REST: Record<string, Writes> = {
 const PROCEDURES: Record<string, Writes> = {
   "apiKeys.create": { api_keys: 1 },
   "apiKeys.revoke": {},
-  "attestations.create": { attestations: 1, leaves: 1 },
+  "attestations.create": ATTEST,
   "consumer.mint": MINT,
+  "consumer.setVisibility": {},
   "consumerAuth.signup": SIGNUP,
   "consumerAuth.verifyEmail": VERIFY_EMAIL,
   "consumerAuth.requestPasswordReset": { email_tokens: [0, 1] },
