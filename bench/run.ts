@@ -462,7 +462,7 @@ async function overhead(): Promise<string[]> {
       anonymous(i, "/v1/consumer/login", JSON.stringify({ email: creds[i]!.consumer_email, password: creds[i]!.consumer_password }));
     const signup = (i: number) =>
       anonymous(i, "/v1/consumer/signup", JSON.stringify({ email: "bench-UNIQUE@example.org", password: "bench password", name: "Bench" }));
-    if (values.sealed) return await sealedOverhead(other, post, creds);
+    if (values.sealed) return await sealedOverhead(other, post, creds, bundle);
     const c = await compare(
       {
         attest: attest(0),
@@ -498,12 +498,17 @@ async function overhead(): Promise<string[]> {
 type Post = (i: number, url: string, body: string, key: string, extra?: object) => Parameters<typeof compare>[0][string];
 
 /**
- * What sealing costs the writes (--against DIR --sealed): each write here sealed and not, each
- * against the same request on the other checkout, which logs it in the open (a checkout from
- * before sealed entries is sent no `sealed` member: it would refuse one). Private mints are
- * sealed here; batches hold 100 items.
+ * What sealed entries cost (--against DIR --sealed): a proof bundle, and each write here sealed
+ * and not, each against the same request on the other checkout, which logs it in the open (a
+ * checkout from before sealed entries is sent no `sealed` member: it would refuse one). Private
+ * mints are sealed here; batches hold 100 items.
  */
-async function sealedOverhead(other: string, post: Post, creds: ReturnType<typeof seed>[]): Promise<string[]> {
+async function sealedOverhead(
+  other: string,
+  post: Post,
+  creds: ReturnType<typeof seed>[],
+  bundle: (i: number) => Parameters<typeof compare>[0][string],
+): Promise<string[]> {
   const attest = (i: number, sealed: boolean) =>
     post(
       i,
@@ -538,6 +543,8 @@ async function sealedOverhead(other: string, post: Post, creds: ReturnType<typeo
     );
   const c = await compare(
     {
+      bundle: bundle(0),
+      bundleOther: bundle(1),
       attest: attest(0, false),
       attestSealed: attest(0, true),
       attestOther: attest(1, false),
@@ -556,6 +563,7 @@ async function sealedOverhead(other: string, post: Post, creds: ReturnType<typeo
   const row = (what: string, a: Name, b: Name) => `  ${what}: ${fmt(r[a])} vs ${fmt(r[b])}; ratio ${fmtRatio(c.ratio(a, b))}`;
   return [
     `sealed entries: this tree against ${other}, same rounds (ratio this/other; batches of 100 items, requests/s):`,
+    row(`proof bundle (not sealed), log of ${SMALL.toLocaleString("en")}`, "bundle", "bundleOther"),
     row("POST /v1/attestations, not sealed", "attest", "attestOther"),
     row("POST /v1/attestations, sealed (other: not sealed)", "attestSealed", "attestOther"),
     row("POST /v1/consumer/mint, public", "mint", "mintOther"),

@@ -102,6 +102,9 @@ function keyShape(k: Obj, path: string): void {
   str(k, "expires_at", path, SHORT, true);
 }
 
+/** Whether a bundle (as parsed JSON, not yet checked) says its entry is sealed: it has a `seal`. */
+export const hasSeal = (bundle: unknown): boolean => typeof bundle === "object" && bundle !== null && "seal" in bundle;
+
 /** The leaf data the log holds for a bundle's entry: its sealed leaf's when sealed, else its attestation's. */
 export const loggedLeafData = (b: ProofBundle): Uint8Array => leafData(b.seal ? b.seal.leaf : b.attestation);
 

@@ -6,7 +6,7 @@
 export { verifyAttestationSignature } from "./attestation";
 export { BUNDLE_CHECKS, SEALED_CHECKS, verifyProofBundle } from "./bundle";
 export type { BundleVerification, Check, CheckName, VerifyBundleOptions } from "./bundle";
-export { MAX_BUNDLE_BYTES, parseProofBundle } from "./bundle-shape";
+export { hasSeal, MAX_BUNDLE_BYTES, parseProofBundle } from "./bundle-shape";
 export type { ProofBundle } from "./bundle-shape";
 export { parseVerifierKey, verifyCheckpoint } from "./checkpoint";
 export type { Checkpoint, VerifiedCheckpoint } from "./checkpoint";

@@ -113,9 +113,11 @@ export interface ProofExtra {
 /** Reads `extra`: an attestation's leaf data, or a sealed entry's {opening, sealed}; canonical JSON either way. */
 export function readProofExtra(extra: Uint8Array | undefined): ProofExtra {
   if (!extra) throw malformed("a Hallmark tlog-proof carries the leaf data in its extra line");
+  let text: string;
   let v: unknown;
   try {
-    v = JSON.parse(utf8Decode(extra));
+    text = utf8Decode(extra);
+    v = JSON.parse(text);
   } catch {
     throw malformed("the extra line is not JSON");
   }
@@ -129,7 +131,7 @@ export function readProofExtra(extra: Uint8Array | undefined): ProofExtra {
     ) {
       throw malformed("the extra line is not a sealed entry's leaf and opening");
     }
-    if (canonicalJson(v) !== utf8Decode(extra)) throw malformed("the extra line is not canonical JSON");
+    if (canonicalJson(v) !== text) throw malformed("the extra line is not canonical JSON");
     return { leaf: sealed, leafData: leafData(sealed), opening: { salt: opening.salt, attestation: opening.attestation } };
   }
   if (!isAttestation(v)) throw malformed("the extra line is not an attestation's leaf data");

@@ -4,7 +4,7 @@ import { leafData } from "@/lib/verify/attestation";
 import { canonicalJson } from "@/lib/verify/jcs";
 import { checkSealOpening, sealedPayload } from "@/lib/verify/sealed";
 import { leafDataOf } from "./attestation-bytes";
-import { loggedLeafDataOf, sealedFields } from "./sealed-leaf";
+import { loggedLeafDataOf, sealedFields, storedSeal } from "./sealed-leaf";
 
 const fieldArb = fc.record({
   id: fc.uuid(),
@@ -46,6 +46,7 @@ describe("the server's sealed leaf (node:crypto, composed strings)", () => {
         });
         expect(loggedLeafDataOf(inner, a.signature, column)).toEqual(Buffer.from(leafData(reference)));
         expect(loggedLeafDataOf(inner, a.signature, null)).toEqual(Buffer.from(leafData(a)));
+        expect(storedSeal(inner, a.signature, column)).toEqual({ leaf: reference, salt: Buffer.from(s.salt).toString("base64") });
         expect(() => checkSealOpening(reference, { salt: Buffer.from(s.salt).toString("base64"), attestation: a })).not.toThrow();
       }),
       { numRuns: 300 },

@@ -2,7 +2,7 @@
 // and its reference implementation are lib/verify/sealed.ts; sealed-leaf.test.ts checks that
 // both give the same commitment and leaf on random attestations.
 import crypto from "node:crypto";
-import { SEAL_SALT_BYTES, SEALED_PAYLOAD_TYPE } from "../../lib/verify/sealed";
+import { SEAL_SALT_BYTES, SEALED_PAYLOAD_TYPE, type SealedPayload } from "../../lib/verify/sealed";
 import { type CanonicalAttestation, leafDataOf } from "./attestation-bytes";
 
 /** What the attestations.seal column holds (JSON): the sealed leaf's own fields and the salt. */
@@ -41,10 +41,29 @@ export function sealedFields(
   };
 }
 
+/** The sealed leaf's signing fields for a stored row and its parsed seal column. */
+function storedSealedFields(inner: CanonicalAttestation, signature: string, s: SealColumn): CanonicalAttestation {
+  return sealedFields(inner, leafDataOf(inner, signature), s, Buffer.from(s.salt, "base64"));
+}
+
 /** The leaf data the log holds for a stored row: its own, or, with a seal, the sealed leaf's. */
 export function loggedLeafDataOf(inner: CanonicalAttestation, signature: string, seal: string | null): Buffer {
-  const innerLeaf = leafDataOf(inner, signature);
-  if (seal === null) return innerLeaf;
+  if (seal === null) return leafDataOf(inner, signature);
   const s = JSON.parse(seal) as SealColumn;
-  return leafDataOf(sealedFields(inner, innerLeaf, s, Buffer.from(s.salt, "base64")), s.signature);
+  return leafDataOf(storedSealedFields(inner, signature, s), s.signature);
+}
+
+/** A stored row's sealed leaf, as a bundle's `seal.leaf` shows it, and the salt that opens it. */
+export function storedSeal(inner: CanonicalAttestation, signature: string, seal: string) {
+  const s = JSON.parse(seal) as SealColumn;
+  const f = storedSealedFields(inner, signature, s);
+  const leaf = {
+    id: f.id,
+    issuer_id: f.issuer_id,
+    kid: f.kid,
+    payload: JSON.parse(f.payloadJcs) as SealedPayload,
+    created_at: f.created_at,
+    signature: s.signature,
+  };
+  return { leaf, salt: s.salt };
 }

@@ -2,8 +2,7 @@ import "server-only";
 import { leafData } from "@/lib/verify/attestation";
 import { bytesToBase64, utf8Encode } from "@/lib/verify/encoding";
 import { canonicalJson } from "@/lib/verify/jcs";
-import type { SealColumn } from "../crypto/sealed-leaf";
-import { type StoredAttestationFields, storedSealedLeaf } from "../log/stored-leaf";
+import { storedSeal } from "../crypto/sealed-leaf";
 import { formatTlogProof } from "@/lib/verify/tlog-proof";
 import { getConfig } from "../config";
 import { getDb } from "../db";
@@ -13,8 +12,9 @@ import { getLogIdentity } from "../log/log-identity";
 import { proveInclusion } from "../log/log-proofs";
 import { publishedCheckpoint } from "../log/published";
 import { witnessPolicy } from "../log/witness-policy";
-import type { Checkpoint } from "../store/types";
+import type { BundleRows, Checkpoint } from "../store/types";
 import { toAttestationView } from "./attestations";
+import { iso } from "./ids";
 import { notFound } from "./errors";
 import { toIssuerView } from "./issuers";
 import { toTreeHeadView } from "./log";
@@ -82,9 +82,9 @@ export async function getProofBundle({ tenantId, id }: { tenantId: string; id: s
  * the bundle's attestation, and the sealing issuer and key (lib/verify/bundle.ts checks them).
  * Only ever put in a bundle its reader may see whole: the owner's, or a public protection's.
  */
-async function sealOf(row: StoredAttestationFields & { seal: string }) {
-  const leaf = storedSealedLeaf(row);
-  const { salt } = JSON.parse(row.seal) as SealColumn;
+async function sealOf(row: BundleRows["attestation"] & { seal: string }) {
+  const inner = { id: row.id, issuer_id: row.issuerId, kid: row.kid, created_at: iso(row.createdAt), payloadJcs: row.payload };
+  const { leaf, salt } = storedSeal(inner, row.signature, row.seal);
   const reads = getStore().reads;
   const [issuer, key] = await Promise.all([reads.issuer(leaf.issuer_id), reads.signingKey(leaf.kid)]);
   if (!issuer || !key) throw new Error(`the seal of attestation ${row.id} refers to a missing issuer or key`);

@@ -1,5 +1,5 @@
 import "server-only";
-import { BUNDLE_CHECKS, parseProofBundle, SEALED_CHECKS, verifyProofBundle, type ProofBundle } from "@/lib/verify";
+import { BUNDLE_CHECKS, hasSeal, parseProofBundle, SEALED_CHECKS, verifyProofBundle, type ProofBundle } from "@/lib/verify";
 import { getLogIdentity } from "../log/log-identity";
 import { getDb } from "../db";
 import { getStore } from "../store";
@@ -8,11 +8,6 @@ import { iso, newId } from "./ids";
 import { evaluateRules, ruleCheckNames, type CheckResult, type PackRules, type RuleFacts } from "./pack-rules";
 import { ensureTemplates, getPackRow, rulesOf, type PackRow } from "./packs";
 import { getProofBundle } from "./proof-bundles";
-
-/** The checks lib/verify runs, in its order; each is always reported. */
-export const CRYPTO_CHECKS = BUNDLE_CHECKS;
-/** A sealed entry's bundle (with `seal`) runs two checks more: its opening and the sealing key's signature. */
-export const SEALED_CRYPTO_CHECKS = SEALED_CHECKS;
 
 export interface VerificationView {
   id: string;
@@ -43,7 +38,8 @@ const NOT_TRUSTED = "not evaluated: the cryptographic checks failed, so nothing 
 /** lib/verify's answer as its checks (four, or six for a sealed entry): the ones it ran, then the rest as not run. */
 function cryptoChecks(v: ReturnType<typeof verifyProofBundle>, sealed: boolean): CheckResult[] {
   let failedAt: string | null = null;
-  return (sealed ? SEALED_CRYPTO_CHECKS : CRYPTO_CHECKS).map((name) => {
+  // The checks lib/verify runs, in its order; each is always reported.
+  return (sealed ? SEALED_CHECKS : BUNDLE_CHECKS).map((name) => {
     const ran = v.checks.find((c) => c.name === name);
     if (ran) {
       if (!ran.ok) failedAt = name;
@@ -107,8 +103,7 @@ export async function runVerification({ tenantId, input }: { tenantId: string; i
 
   const log = await getLogIdentity();
   const crypto = verifyProofBundle(bundle, { logPublicKey: log.publicKey, origin: log.origin });
-  const sealed = typeof bundle === "object" && bundle !== null && "seal" in bundle;
-  const checks = cryptoChecks(crypto, sealed);
+  const checks = cryptoChecks(crypto, hasSeal(bundle));
   let protectionId: string | null = null;
   if (crypto.ok) {
     const { facts, protectionId: pid } = await factsOf(parseProofBundle(bundle), contentHash);

@@ -4,7 +4,16 @@
 // locally. Nothing here trusts the page's own rendering of the facts: the fifth check ties the
 // bundle to the protection this page is about.
 import { useEffect, useState } from "react";
-import { parsePolicy, parseVerifierKey, verifyProofBundle, verifyWitnessedCheckpoint, type Check } from "@/lib/verify";
+import {
+  BUNDLE_CHECKS,
+  hasSeal,
+  parsePolicy,
+  parseVerifierKey,
+  SEALED_CHECKS,
+  verifyProofBundle,
+  verifyWitnessedCheckpoint,
+  type Check,
+} from "@/lib/verify";
 import { bytesToHex } from "@/lib/verify/encoding";
 import { Mono, Spinner, cx } from "../../_components/ui";
 
@@ -94,9 +103,8 @@ function witnessCheck(bundle: unknown, policyText: string): CheckState & { unwit
   }
 }
 
-const isSealed = (bundle: unknown) => typeof bundle === "object" && bundle !== null && "seal" in bundle;
-
-const SEAL_CHECKS: CheckId[] = ["seal_opening", "seal_signature"];
+/** The checks only a sealed entry's bundle runs. */
+const SEAL_CHECKS: CheckId[] = SEALED_CHECKS.filter((c) => !(BUNDLE_CHECKS as readonly string[]).includes(c));
 
 /** Every check, pending: the seal's two are kept only for a sealed entry's bundle (see runChecks). */
 const allChecks = (): CheckState[] => CHECKS.map((c) => ({ id: c.id, state: "pending", detail: "" }));
@@ -235,7 +243,7 @@ async function runChecks(expected: {
     ok,
     reason,
     // A bundle of an entry logged in the open has no seal to check: its two rows are not shown.
-    checks: isSealed(bundle) ? out : out.filter((c) => !SEAL_CHECKS.includes(c.id)),
+    checks: hasSeal(bundle) ? out : out.filter((c) => !SEAL_CHECKS.includes(c.id)),
     bundleText,
     log,
     unwitnessed: "unwitnessed" in witnessed && witnessed.unwitnessed === true,
