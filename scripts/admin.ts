@@ -164,13 +164,19 @@ async function main(argv: string[]): Promise<number> {
     if (values.json) console.log(JSON.stringify(witnessing));
     else if (!witnessing) console.log("No witnesses: HALLMARK_WITNESS_POLICY is not set.");
     else {
-      console.log(`log size ${tree_size}; published (quorum ${witnessing.quorum} met) ${witnessing.published_tree_size}`);
+      console.log(
+        `log size ${tree_size}; quorum (${witnessing.quorum}) met at size ${witnessing.witnessed_tree_size}; /checkpoint serves size ${witnessing.published_tree_size} (${witnessing.mode})`,
+      );
       for (const w of witnessing.witnesses) {
         const state = w.last_error ? `failing (${w.failures}×): ${w.last_error}; next attempt ${w.next_attempt_at}` : "ok";
         console.log(
           `${w.name} ${w.url ?? "(no URL: not submitted to)"}: cosigned size ${w.cosigned_tree_size ?? "unknown"} at ${w.cosigned_at ?? "-"}; ${state}`,
         );
       }
+      for (const e of witnessing.evidence)
+        console.log(
+          `ALERT: ${e.witness} answered ${e.status} to checkpoint ${e.tree_size} at ${e.at} (possible evidence of a fork; request and answer in witness_evidence, id ${e.id})`,
+        );
     }
     return 0;
   }

@@ -17,6 +17,8 @@ export type HallmarkEnv = {
   trustedProxies: number;
   /** A C2SP tlog-policy file naming the witnesses that cosign the log's checkpoints, and their quorum. */
   witnessPolicyFile: string | undefined;
+  /** What /v1/log/checkpoint serves under a witness policy (HALLMARK_WITNESS_MODE). */
+  witnessMode: "fail-closed" | "fail-open";
   /** An RFC 3161 time-stamping authority: the newest checkpoint is time-stamped there at most once per tsaIntervalSeconds. */
   tsaUrl: string | undefined;
   /** PEM certificate(s) the TSA's tokens must chain to (its root or its own); required with tsaUrl. */

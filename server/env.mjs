@@ -40,6 +40,9 @@ const ZEnv = z.object({
     .optional(),
   HALLMARK_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
   HALLMARK_WITNESS_POLICY: z.string().min(1).optional(),
+  // What /v1/log/checkpoint serves under a witness policy: fail-closed (default) only a checkpoint
+  // the quorum cosigned; fail-open the newest, with the cosignatures it has so far.
+  HALLMARK_WITNESS_MODE: z.enum(["fail-closed", "fail-open"]).default("fail-closed"),
   HALLMARK_TSA_URL: z.url({ protocol: /^https?$/ }).optional(),
   HALLMARK_TSA_CERT: z.string().min(1).optional(),
   HALLMARK_TSA_INTERVAL: z.coerce.number().int().min(1).max(86_400).default(60),
@@ -100,6 +103,7 @@ export function readEnv(source = process.env) {
     redisUrl: e.HALLMARK_REDIS_URL,
     trustedProxies: e.HALLMARK_TRUSTED_PROXIES,
     witnessPolicyFile: e.HALLMARK_WITNESS_POLICY ? path.resolve(e.HALLMARK_WITNESS_POLICY) : undefined,
+    witnessMode: e.HALLMARK_WITNESS_MODE,
     tsaUrl: e.HALLMARK_TSA_URL,
     tsaCertFile: e.HALLMARK_TSA_CERT ? path.resolve(e.HALLMARK_TSA_CERT) : undefined,
     tsaIntervalSeconds: e.HALLMARK_TSA_INTERVAL,

@@ -9,8 +9,12 @@ import http from "node:http";
 import { ml_dsa44 } from "@noble/post-quantum/ml-dsa.js";
 
 export type Algorithm = "ed25519" | "ml-dsa-44";
-/** How the witness behaves, for tests: "down" resets every connection, "slow" answers after `slowMs`. */
-export type Mode = "normal" | "down" | "slow";
+/**
+ * How the witness behaves, for tests: "down" resets every connection, "slow" answers after
+ * `slowMs`, "lose-next" handles the next add-checkpoint (a 200 is persisted) but resets the
+ * connection instead of answering, then turns normal.
+ */
+export type Mode = "normal" | "down" | "slow" | "lose-next";
 
 export interface WitnessOptions {
   name: string;
@@ -102,7 +106,7 @@ export class TestWitness {
   private server?: http.Server;
   mode: Mode = "normal";
   /** Every add-checkpoint answered: the sizes asked for and the status given. */
-  readonly submissions: { origin: string; old: number; size: number; status: number }[] = [];
+  readonly submissions: { origin: string; old: number; size: number; status: number; lost?: boolean }[] = [];
 
   constructor(private readonly opts: WitnessOptions) {
     this.name = opts.name;
@@ -147,6 +151,20 @@ export class TestWitness {
       type: "spki",
     });
     this.logs.set(origin, [...(this.logs.get(origin) ?? []), { keyId, key }]);
+  }
+
+  /**
+   * For tests: the witness now remembers another root for each log's size it holds, as if the
+   * log had shown it a fork; the log's next checkpoint is then inconsistent with it (422).
+   */
+  forkView(): void {
+    for (const s of Object.values(this.state)) s.root = sha256("fork", s.root).toString("base64");
+  }
+
+  /** For tests: the witness forgets every log (as a new witness would start). */
+  forget(): void {
+    this.state = {};
+    if (this.opts.stateFile) fs.writeFileSync(this.opts.stateFile, JSON.stringify(this.state));
   }
 
   /** The latest size this witness cosigned for `origin` (0 if none). */
@@ -257,6 +275,8 @@ export class TestWitness {
     if (control) {
       if (url.pathname === "/_test/mode" && req.method === "POST") this.mode = text.trim() as Mode;
       else if (url.pathname === "/_test/trust" && req.method === "POST") this.trust(text.trim());
+      else if (url.pathname === "/_test/fork" && req.method === "POST") this.forkView();
+      else if (url.pathname === "/_test/forget" && req.method === "POST") this.forget();
       else if (url.pathname !== "/_test/submissions") return send(404, "text/plain", "no such control\n");
       return send(200, "application/json", JSON.stringify({ mode: this.mode, vkey: this.vkey, submissions: this.submissions }));
     }
@@ -265,12 +285,18 @@ export class TestWitness {
       const answer = await this.addCheckpoint(text);
       const head = /^old (\d+)/.exec(text);
       const size = /\n\n[^\n]*\n(\d+)\n/.exec(text);
+      const lost = this.mode === "lose-next";
       this.submissions.push({
         origin: text.split("\n\n")[1]?.split("\n")[0] ?? "",
         old: Number(head?.[1] ?? -1),
         size: Number(size?.[1] ?? -1),
         status: answer.status,
+        ...(lost ? { lost } : {}),
       });
+      if (lost) {
+        this.mode = "normal";
+        return void req.socket.destroy();
+      }
       return send(answer.status, answer.contentType, answer.body);
     }
     const m = /^\/([0-9a-f]{64})\/checkpoint$/.exec(url.pathname);

@@ -7,6 +7,7 @@ import { MAX_JSON_DEPTH } from "../json-depth.mjs";
 import { appRouter } from "./root";
 import { REST_TAGS, type ProcedureMeta, type RestOperation } from "./rest-operation";
 import { ZProblem } from "./schemas/common";
+import { isPublicRead } from "../gate/public-reads.mjs";
 
 /**
  * The OpenAPI 3.1 document of /v1, generated from the procedures' rest meta and their zod input
@@ -107,6 +108,15 @@ function successContent(op: RestOperation, procedure: AnyProcedure) {
   return { "application/json": { schema } };
 }
 
+/** An operation's description, saying when any web page may read it (server/gate/public-reads.mjs). */
+function describe(op: RestOperation): string | undefined {
+  const cors =
+    op.method === "GET" && isPublicRead(op.path.replace(/\{[^}]+\}/g, "x"))
+      ? "Readable by a page on any origin (CORS: Access-Control-Allow-Origin: *, without credentials)."
+      : "";
+  return [op.description, cors].filter(Boolean).join(" ") || undefined;
+}
+
 function operationOf({ op, scopes, procedure }: Operation): ZodOpenApiOperationObject {
   const shape = inputShape(procedure);
   const params = pathParams(op.path);
@@ -118,7 +128,7 @@ function operationOf({ op, scopes, procedure }: Operation): ZodOpenApiOperationO
   return {
     operationId: operationIdOf(op),
     summary: op.summary,
-    ...(op.description ? { description: op.description } : {}),
+    ...(describe(op) ? { description: describe(op) } : {}),
     tags: [op.tag],
     security: op.auth === "required" ? credentials : op.auth === "optional" ? [{}, ...credentials] : [{}, { apiKey: [] }],
     requestParams: {

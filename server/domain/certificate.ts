@@ -1,6 +1,6 @@
 import "server-only";
 import { stampStatement } from "../log/timestamping";
-import { type getProofBundle, toTlogProof } from "./proof-bundles";
+import { type getProofBundle, type ProofOptions, toTlogProof } from "./proof-bundles";
 import { getPublicProofBundle, getPublicProtection, type PublicProtectionView, type Viewer } from "./public-protections";
 
 type ProofBundleView = Awaited<ReturnType<typeof getProofBundle>>;
@@ -25,8 +25,8 @@ export async function certificateOf(protection: PublicProtectionView, bundle: Pr
 }
 
 /** GET /v1/protections/{id}/certificate.pdf: the facts and proofs the PDF is drawn from. */
-export async function getCertificate({ id, viewer }: { id: string; viewer?: Viewer }): Promise<CertificateData> {
-  const [protection, bundle] = await Promise.all([getPublicProtection({ id, viewer }), getPublicProofBundle({ id, viewer })]);
+export async function getCertificate({ id, viewer }: { id: string; viewer?: Viewer }, proof: ProofOptions): Promise<CertificateData> {
+  const [protection, bundle] = await Promise.all([getPublicProtection({ id, viewer }), getPublicProofBundle({ id, viewer }, proof)]);
   return certificateOf(protection, bundle);
 }
 

@@ -4,6 +4,8 @@ import { listProtections } from "./protection-list";
 import { certificateOf } from "./certificate";
 import { cachedCertificatePdf } from "./certificate-pdf-cache";
 import { getProofBundle } from "./proof-bundles";
+import { getDb } from "../db";
+import { awaitWitnessed } from "../log/proof-checkpoint";
 import { getPublicProtection } from "./public-protections";
 
 /** One file of an account's export: its path in the archive, its contents and its time. */
@@ -58,7 +60,9 @@ export async function* exportFiles(tenantId: string): AsyncGenerator<ExportFile>
   let page = first;
   for (;;) {
     for (const item of page.items) {
-      const bundle = await getProofBundle({ tenantId, id: item.id });
+      // The route waited for the witnesses to cover the account's newest entry (awaitAccountWitnessed):
+      // a protection made while the archive streams gets the newest checkpoint as it is.
+      const bundle = await getProofBundle({ tenantId, id: item.id }, { witnessed: "optional" });
       const dir = `protections/${item.protection_id}`;
       const lastModified = new Date(item.protected_at);
       const certificate = await certificateOf(await getPublicProtection({ id: item.protection_id, viewer: { tenantId } }), bundle);
@@ -70,4 +74,14 @@ export async function* exportFiles(tenantId: string): AsyncGenerator<ExportFile>
     if (!page.next_cursor) return;
     page = await listProtections({ tenantId, limit: PAGE, cursor: page.next_cursor });
   }
+}
+
+/**
+ * Waits (bounded) until the witnesses' quorum has cosigned a checkpoint covering every entry of
+ * the account, or throws not_yet_witnessed: an export's proofs meet the policy, or it is not made.
+ */
+export async function awaitAccountWitnessed(tenantId: string): Promise<void> {
+  const newest = await getDb().read.attestation.aggregate({ where: { tenantId }, _max: { logIndex: true } });
+  const index = newest._max.logIndex;
+  if (index !== null && index !== undefined) await awaitWitnessed(Number(index));
 }

@@ -5,7 +5,8 @@ import { getStore } from "../store";
 import { getLogIdentity } from "../log/log-identity";
 import { proveConsistency } from "../log/log-proofs";
 import { readTile } from "../log/tiles";
-import { publishedCheckpoint } from "../log/published";
+import { publishedCheckpoint, witnessedCheckpoint } from "../log/published";
+import { PROOF_RETRY_AFTER_S } from "../log/proof-checkpoint";
 import { newestStampedSize, tsaCertificatePem } from "../log/timestamping";
 import { witnessPolicy } from "../log/witness-policy";
 import { describeQuorum } from "@/lib/verify";
@@ -46,11 +47,20 @@ export async function getLatestCheckpoint(): Promise<CheckpointRow> {
   return row;
 }
 
-/** The published checkpoint's note: the newest one the witness policy's quorum has cosigned. */
+/**
+ * The published checkpoint's note (server/log/published.ts): under a witness policy in
+ * fail-closed mode, the newest the quorum has cosigned, and not_yet_witnessed until one has.
+ */
 export async function getPublishedNote(): Promise<string> {
   await getLogIdentity();
   const row = await publishedCheckpoint();
-  if (!row) throw new Error("log has no checkpoint");
+  if (!row)
+    throw new AppError(
+      "not_yet_witnessed",
+      "The witnesses the log's policy requires have not yet cosigned any checkpoint of this log (HALLMARK_WITNESS_MODE=fail-closed).",
+      undefined,
+      { "retry-after": String(PROOF_RETRY_AFTER_S) },
+    );
   return row.note;
 }
 
@@ -94,11 +104,18 @@ export async function getWitnessing() {
   const policy = witnessPolicy();
   if (!policy) return null;
   const db = getDb();
-  const [states, published] = await Promise.all([db.read.witnessState.findMany(), publishedCheckpoint()]);
+  const [states, published, witnessed, evidence] = await Promise.all([
+    db.read.witnessState.findMany(),
+    publishedCheckpoint(),
+    witnessedCheckpoint(),
+    db.read.witnessEvidence.findMany({ orderBy: { id: "desc" }, take: 20 }),
+  ]);
   const time = (d: Date | null) => (d ? iso(d) : null);
   return {
     quorum: describeQuorum(policy),
+    mode: getConfig().witnessMode,
     published_tree_size: published ? Number(published.treeSize) : 0,
+    witnessed_tree_size: witnessed ? Number(witnessed.treeSize) : 0,
     witnesses: policy.witnesses.map((w) => {
       const s = states.find((x) => x.witnessKey === w.key.vkey);
       return {
@@ -113,12 +130,16 @@ export async function getWitnessing() {
         next_attempt_at: s && s.failures > 0 ? time(s.nextAttemptAt) : null,
       };
     }),
+    // The newest 422s (possible evidence of a fork), for the operator: never in the public answer.
+    evidence: evidence.map((e) => ({ id: e.id, witness: e.name, tree_size: Number(e.treeSize), status: e.status, at: iso(e.createdAt) })),
   };
 }
 
 async function publicWitnessing() {
   const all = await getWitnessing();
-  return all && { ...all, witnesses: all.witnesses.map(({ last_error: _, ...w }) => w) };
+  if (!all) return null;
+  const { evidence: _, ...shown } = all;
+  return { ...shown, witnesses: all.witnesses.map(({ last_error: _, ...w }) => w) };
 }
 
 export async function getLogInfo() {

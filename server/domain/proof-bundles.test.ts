@@ -20,7 +20,7 @@ async function verifyAll(size: number) {
   const { getProofBundle } = await import("./proof-bundles");
   const indexes = new Set<number>();
   for (const [id, leaf] of leaves) {
-    const b = await getProofBundle({ tenantId: m.tenantId, id });
+    const b = await getProofBundle({ tenantId: m.tenantId, id }, { witnessed: "required" });
     expect(b.inclusion_proof.tree_size).toBe(size);
     expect(b.signed_tree_head.tree_size).toBe(size);
     const ok = verifyInclusion(

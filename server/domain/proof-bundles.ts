@@ -10,25 +10,14 @@ import { toHex } from "../crypto/hash";
 import { getStore } from "../store";
 import { getLogIdentity } from "../log/log-identity";
 import { proveInclusion } from "../log/log-proofs";
-import { publishedCheckpoint } from "../log/published";
-import { witnessPolicy } from "../log/witness-policy";
-import type { BundleRows, Checkpoint } from "../store/types";
+import { checkpointForProof, type WitnessRequirement } from "../log/proof-checkpoint";
+import type { BundleRows } from "../store/types";
 import { toAttestationView } from "./attestations";
 import { iso } from "./ids";
 import { notFound } from "./errors";
 import { toIssuerView } from "./issuers";
 import { toTreeHeadView } from "./log";
 import { toKeyView } from "./signing-keys";
-
-/**
- * With witnesses configured, the published (cosigned) checkpoint when it already covers the
- * leaf, else the newest: a fresh attestation's bundle is not held back until it is witnessed.
- */
-async function witnessedCheckpointCovering(index: number, newest: Checkpoint): Promise<Checkpoint> {
-  if (!witnessPolicy()) return newest;
-  const published = await publishedCheckpoint();
-  return published && Number(published.treeSize) > index ? published : newest;
-}
 
 /**
  * With a TSA configured, the earliest time-stamped checkpoint that holds entry `index`, its token
@@ -50,18 +39,35 @@ async function timestampCovering(index: number) {
   };
 }
 
+/** How a proof is handed out: whether it must meet the witness policy, and where to say whether it did. */
+export interface ProofOptions {
+  /** "required": wait (bounded) for a checkpoint the quorum cosigned, else not_yet_witnessed; "optional": the newest as it is. */
+  witnessed: WitnessRequirement;
+  /** An answer's headers: Hallmark-Witnessed is set to true or false when a quorum applies. */
+  responseHeaders?: Record<string, string>;
+}
+
+/** The Hallmark-Witnessed header: whether the proof's checkpoint meets the witness policy's quorum. */
+export const WITNESSED_HEADER = {
+  name: "Hallmark-Witnessed",
+  description:
+    "Under a witness policy with a quorum: true when the proof's checkpoint meets it; false only when ?witnessed=optional took the proof before it did.",
+};
+
 /**
  * Everything needed to verify an attestation offline (lib/verify verifyProofBundle): the
- * attestation, its issuer and key, and its inclusion proof against the newest checkpoint (the published one, when witnessed).
+ * attestation, its issuer and key, and its inclusion proof against the newest checkpoint, which
+ * under a witness policy is the newest the quorum cosigned (server/log/proof-checkpoint.ts).
  * A hot path: one read for the rows (on SQLite with the proof's lowest nodes), one for the
  * proof nodes still missing, if any.
  */
-export async function getProofBundle({ tenantId, id }: { tenantId: string; id: string }) {
+export async function getProofBundle({ tenantId, id }: { tenantId: string; id: string }, proof: ProofOptions) {
   const { origin } = await getLogIdentity();
   const rows = await getStore().reads.bundleRows(id, tenantId);
   if (!rows) throw notFound("Attestation");
   const index = Number(rows.attestation.logIndex);
-  const checkpoint = await witnessedCheckpointCovering(index, rows.checkpoint);
+  const { checkpoint, witnessed } = await checkpointForProof(index, rows.checkpoint, proof.witnessed);
+  if (witnessed !== null && proof.responseHeaders) proof.responseHeaders[WITNESSED_HEADER.name.toLowerCase()] = String(witnessed);
   const size = Number(checkpoint.treeSize);
   const [hashes, timestamp] = await Promise.all([proveInclusion(index, size, rows.lowerNodes), timestampCovering(index)]);
   const sth = toTreeHeadView(origin, checkpoint);

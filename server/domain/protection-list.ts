@@ -4,7 +4,7 @@ import { jsonDepthExcess } from "../json-depth.mjs";
 import { toAttestationView, type AttestationView } from "./attestations";
 import { AppError, notFound } from "./errors";
 import { iso, isUuid } from "./ids";
-import { getProofBundle } from "./proof-bundles";
+import { getProofBundle, type ProofOptions } from "./proof-bundles";
 import { urlsOf } from "./protections";
 import type { Category, Visibility } from "./protections";
 
@@ -99,10 +99,10 @@ export async function listProtections(opts: { tenantId: string; limit: number; c
 }
 
 /** The proof bundle of one of the caller's protections (its attestation), by protection id. */
-export async function getProtectionProofBundle({ tenantId, id }: { tenantId: string; id: string }) {
+export async function getProtectionProofBundle({ tenantId, id }: { tenantId: string; id: string }, proof: ProofOptions) {
   const row = isUuid(id) ? await getDb().read.protection.findFirst({ where: { id, tenantId }, select: { attestationId: true } }) : null;
   if (!row) throw notFound("Protection");
-  return getProofBundle({ tenantId, id: row.attestationId });
+  return getProofBundle({ tenantId, id: row.attestationId }, proof);
 }
 
 /**

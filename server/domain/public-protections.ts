@@ -2,7 +2,7 @@ import "server-only";
 import { getDb } from "../db";
 import { notFound } from "./errors";
 import { iso, isUuid } from "./ids";
-import { getProofBundle } from "./proof-bundles";
+import { getProofBundle, type ProofOptions } from "./proof-bundles";
 import { urlsOf } from "./protections";
 import { getConfig } from "../config";
 import type { Category, Visibility } from "./protections";
@@ -87,12 +87,12 @@ export async function getPublicProtection({ id, viewer }: { id: string; viewer?:
 }
 
 /** GET /v1/protections/{id}/proof-bundle: the bundle a visitor's browser verifies (a private one's to its owner only). */
-export async function getPublicProofBundle({ id, viewer }: { id: string; viewer?: Viewer }) {
+export async function getPublicProofBundle({ id, viewer }: { id: string; viewer?: Viewer }, proof: ProofOptions) {
   const row = isUuid(id)
     ? await getDb().read.protection.findUnique({ where: { id }, select: { tenantId: true, attestationId: true, visibility: true } })
     : null;
   const shown = visibleTo(row, viewer);
-  return getProofBundle({ tenantId: shown.tenantId, id: shown.attestationId });
+  return getProofBundle({ tenantId: shown.tenantId, id: shown.attestationId }, proof);
 }
 
 /** GET /v1/portfolios/{user_id}: a creator's public protections, newest first. */

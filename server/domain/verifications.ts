@@ -98,7 +98,10 @@ export async function runVerification({ tenantId, input }: { tenantId: string; i
     rules = rulesOf(pack);
   }
   const source = input.attestation_id !== undefined ? "attestation" : "bundle";
-  const bundle: unknown = input.attestation_id !== undefined ? await getProofBundle({ tenantId, id: input.attestation_id }) : input.bundle;
+  const bundle: unknown =
+    input.attestation_id !== undefined
+      ? await getProofBundle({ tenantId, id: input.attestation_id }, { witnessed: "optional" })
+      : input.bundle;
   const contentHash = input.content_hash ?? null;
 
   const log = await getLogIdentity();

@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { jsonDepthExcess } from "../json-depth.mjs";
 import { baseHostRedirect } from "./base-host.mjs";
 import { resolveClientAddress } from "./client-address.mjs";
+import { PUBLIC_PREFLIGHT_HEADERS, PUBLIC_READ_HEADERS, isPublicRead } from "./public-reads.mjs";
 import { crossOriginRefusal } from "./same-origin.mjs";
 import { kindOfPath, securityHeaders } from "./security-headers.mjs";
 import { logger } from "../observability/logger.mjs";
@@ -157,6 +158,15 @@ export function createGate({ baseUrl, trustedProxies = 0, dev = false }) {
       } else {
         delete headers["content-security-policy"];
         setAll(res, kind === "api" ? sets.api : sets.staticFiles);
+        // Set first, so every answer to a public read carries it, the gate's own refusals included.
+        if (kind === "api" && isPublicRead(path)) {
+          setAll(res, PUBLIC_READ_HEADERS);
+          if (req.method === "OPTIONS" && headers["access-control-request-method"] !== undefined) {
+            res.writeHead(204, { ...PUBLIC_PREFLIGHT_HEADERS, "cache-control": "no-store" });
+            res.end();
+            return true;
+          }
+        }
       }
 
       if (!ALLOWED.has(req.method)) {

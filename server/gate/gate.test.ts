@@ -290,6 +290,77 @@ describe("the gate", () => {
   });
 });
 
+describe("public reads from any origin (CORS)", () => {
+  let gated: Running;
+  beforeAll(async () => {
+    gated = await serve(BASE);
+  });
+  afterAll(() => gated.close());
+  const origin = { origin: "https://monitor.example", host: "hallmark.example" };
+
+  it.each([
+    "/v1/log",
+    "/v1/log/checkpoint",
+    "/v1/log/policy",
+    "/v1/log/tile/0/000",
+    "/v1/log/tile/entries/000.p/7",
+    "/v1/log/keys/abc",
+    "/v1/log/consistency",
+    "/v1/protections/att_1",
+    "/v1/protections/att_1/proof-bundle",
+    "/v1/protections/att_1/tlog-proof",
+    "/v1/protections/att_1/certificate.pdf",
+    "/v1/protections/att_1/badge.svg",
+    "/v1/portfolios/u1",
+    "/v1/oembed",
+    "/v1/lookup",
+    "/v1/openapi.json",
+    "/v1/witness",
+  ])("%s answers any origin, without credentials", async (path) => {
+    const res = await request(gated.url, `${path}?x=1`, { headers: origin });
+    expect(res.headers["access-control-allow-origin"]).toBe("*");
+    expect(res.headers["access-control-allow-credentials"]).toBeUndefined();
+    expect(res.headers["access-control-expose-headers"]).toContain("retry-after");
+  });
+
+  it.each([
+    "/v1/api-keys",
+    "/v1/attestations/att_1",
+    "/v1/attestations/att_1/proof-bundle",
+    "/v1/consumer/protections",
+    "/v1/consumer/protections/att_1/proof-bundle",
+    "/v1/protections/att_1/other",
+    "/v1/protections/att_1/proof-bundle/x",
+    "/api/trpc/log.checkpoint",
+    "/verify/att_1",
+  ])("%s is not readable from another origin", async (path) => {
+    const res = await request(gated.url, path, { headers: origin });
+    expect(res.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+
+  it("grants a preflight GET and HEAD only, with no request header (no API key, no Authorization)", async () => {
+    const pre = await request(gated.url, "/v1/log/checkpoint", {
+      method: "OPTIONS",
+      headers: { ...origin, "access-control-request-method": "GET", "access-control-request-headers": "x-api-key" },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers["access-control-allow-origin"]).toBe("*");
+    expect(pre.headers["access-control-allow-methods"]).toBe("GET, HEAD");
+    expect(pre.headers["access-control-allow-headers"]).toBeUndefined();
+    const privatePath = await request(gated.url, "/v1/api-keys", {
+      method: "OPTIONS",
+      headers: { ...origin, "access-control-request-method": "GET" },
+    });
+    expect(privatePath.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+
+  it("carries the header on the gate's own refusals of a public path", async () => {
+    const refused = await request(gated.url, "/v1/log/tile/%zz", { headers: origin });
+    expect(refused.status).toBe(400);
+    expect(refused.headers["access-control-allow-origin"]).toBe("*");
+  });
+});
+
 describe("crossOriginRefusal", () => {
   const ours = "https://hallmark.example";
   const cookie = { cookie: "next-auth.session-token=t" };

@@ -1,26 +1,41 @@
 import "server-only";
 import { processWide } from "../process-wide";
+import { getConfig } from "../config";
 import { getDb } from "../db";
 import { getStore } from "../store";
 import type { Checkpoint } from "../store/types";
 import { witnessPolicy } from "./witness-policy";
 
 /**
- * The published checkpoint: with a witness policy whose quorum is not "none", the newest
- * checkpoint whose cosignatures meet the quorum (until one does, the newest), its note carrying
- * every stored cosignature; without one, the newest checkpoint. Read at most every CACHE_MS
- * per process (it moves about once a second), so a hot path pays for it rarely.
+ * The published checkpoint. Without a witness policy, the newest. With one, by
+ * HALLMARK_WITNESS_MODE: fail-closed (the default), the newest checkpoint whose cosignatures meet
+ * the quorum, or null until one does; fail-open, the newest checkpoint. Either way its note
+ * carries every cosignature stored for it. Read at most every CACHE_MS per process (it moves
+ * about once a second), so a hot path pays for it rarely.
  */
 const CACHE_MS = 500;
 type Cached = { at: number; value: Promise<Checkpoint | null> };
-const cached = processWide("published-checkpoint", () => ({ hit: undefined as Cached | undefined }));
+const cached = processWide("published-checkpoint", () => ({
+  hit: undefined as Cached | undefined,
+  /** Resolved, and replaced, each time this process publishes: proofs waiting for a witnessed checkpoint wake up. */
+  moved: signal(),
+}));
+
+/** A promise and the function that resolves it (Promise.withResolvers, which Node 20 lacks). */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
 
 export function publishedCheckpoint(): Promise<Checkpoint | null> {
   const policy = witnessPolicy();
   if (!policy || policy.witnesses.length === 0) return getStore().reads.latestCheckpoint();
   const hit = cached.hit;
   if (hit && Date.now() - hit.at < CACHE_MS) return hit.value;
-  const value = readPublished(policy.quorum === "none");
+  const value = readPublished(policy.quorum === "none" || getConfig().witnessMode === "fail-open");
   cached.hit = { at: Date.now(), value };
   value.catch(() => {
     if (cached.hit?.value === value) cached.hit = undefined;
@@ -28,15 +43,35 @@ export function publishedCheckpoint(): Promise<Checkpoint | null> {
   return value;
 }
 
-/** Forgets the cached value (after this process published a newer checkpoint). */
+/** The newest checkpoint the witness policy's quorum has cosigned, whatever the mode; null until one has. */
+export async function witnessedCheckpoint(): Promise<Checkpoint | null> {
+  const policy = witnessPolicy();
+  if (!policy || policy.witnesses.length === 0 || policy.quorum === "none") return publishedCheckpoint();
+  if (getConfig().witnessMode === "fail-closed") return publishedCheckpoint();
+  return readPublished(false);
+}
+
+/** Forgets the cached value (after this process published a newer checkpoint or stored a cosignature). */
 export function forgetPublished(): void {
   cached.hit = undefined;
+  const moved = cached.moved;
+  cached.moved = signal();
+  moved.resolve();
+}
+
+/** Resolves the next time this process forgets the published checkpoint (see forgetPublished). */
+export function publishedMoved(): Promise<void> {
+  return cached.moved.promise;
 }
 
 async function readPublished(newest: boolean): Promise<Checkpoint | null> {
   const db = getDb();
-  const pub = newest ? null : await db.read.publishedCheckpoint.findUnique({ where: { id: 1 } });
-  const row = pub ? await db.read.checkpoint.findUnique({ where: { treeSize: pub.treeSize } }) : await getStore().reads.latestCheckpoint();
+  let row: Checkpoint | null;
+  if (newest) row = await getStore().reads.latestCheckpoint();
+  else {
+    const pub = await db.read.publishedCheckpoint.findUnique({ where: { id: 1 } });
+    row = pub ? await db.read.checkpoint.findUnique({ where: { treeSize: pub.treeSize } }) : null;
+  }
   if (!row) return null;
   const order = new Map(witnessPolicy()!.witnesses.map((w, i) => [w.key.vkey, i]));
   const cosignatures = (await db.read.cosignature.findMany({ where: { treeSize: row.treeSize } })).sort(

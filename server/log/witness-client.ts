@@ -7,7 +7,9 @@ export type WitnessAnswer =
   | { kind: "cosigned"; lines: string }
   /** 409 text/x.tlog.size: the size of the latest checkpoint it cosigned for this log. */
   | { kind: "conflict"; size: number }
-  /** Anything else: a refusal (403, 404, 422, 400…), an unreadable answer, or no answer at all. */
+  /** 422: the checkpoint is not consistent with what the witness cosigned before (possible evidence of a fork). */
+  | { kind: "inconsistent"; text: string }
+  /** Anything else: a refusal (403, 404, 400…), an unreadable answer, or no answer at all. */
   | { kind: "failed"; detail: string };
 
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -54,6 +56,7 @@ export async function addCheckpoint(prefix: string, body: string, timeoutMs: num
       if (m && Number.isSafeInteger(Number(m[1]))) return { kind: "conflict", size: Number(m[1]) };
       return { kind: "failed", detail: "409 with a malformed text/x.tlog.size body" };
     }
+    if (res.status === 422) return { kind: "inconsistent", text };
     return { kind: "failed", detail: `HTTP ${res.status}${text ? `: ${text.trim().slice(0, 200)}` : ""}` };
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };

@@ -1,6 +1,7 @@
 import "server-only";
 import { processWide } from "../process-wide";
 import { logger } from "../observability/logger.mjs";
+import { metrics } from "../observability/metrics.mjs";
 import { quorumMet, type Policy, type PolicyWitness } from "@/lib/verify";
 import { parseSignedNote } from "@/lib/verify/checkpoint";
 import { verifyCosignature } from "@/lib/verify/cosignature";
@@ -17,20 +18,22 @@ import { addCheckpoint, addCheckpointBody } from "./witness-client";
  * Witnessing (C2SP tlog-witness): the newest checkpoint is sent to each witness of the policy
  * named by HALLMARK_WITNESS_POLICY, with a consistency proof from the size that witness last
  * cosigned, and each cosignature that verifies is stored with its checkpoint. The newest
- * checkpoint whose cosignatures satisfy the policy's quorum becomes the published one.
+ * checkpoint whose own cosignatures satisfy the policy's quorum becomes the published one.
  *
  * Contract:
  * - Never on the write path: an append only nudges the scheduler. Rounds run at most once per
- *   CADENCE_MS (so about once a second under load), and at once when the log has been idle.
+ *   WITNESS_CADENCE_MS (so about once a second under load), and every TICK_MS when idle, so the
+ *   newest checkpoint is offered again until every witness has cosigned it.
  * - A witness that fails (down, slow, refusing, answering nonsense) is retried with exponential
  *   backoff, and never holds up the log or the other witnesses.
  * - Once per checkpoint across instances: an instance submits to a witness only while it holds
- *   that witness's lease (a conditional update of its WitnessState row), and only if the
- *   witness has not yet cosigned this size.
+ *   that witness's lease (a conditional update of its WitnessState row), and only if that
+ *   witness's cosignature of this size is not stored yet.
  * - The published size only moves forward, and only to a size whose stored cosignatures meet
  *   the quorum. Cosignatures are verified before they are stored.
  */
-const CADENCE_MS = 1_000;
+/** Rounds start at most this often (about once a second under load). */
+export const WITNESS_CADENCE_MS = 1_000;
 const TICK_MS = 1_000;
 const LEASE_MS = 30_000;
 const TIMEOUT_MS = 10_000;
@@ -68,7 +71,7 @@ class Scheduler {
   nudge(): void {
     this.pending = true;
     if (this.stopped || this.running || this.timer) return;
-    const wait = Math.max(0, this.lastStart + CADENCE_MS - Date.now());
+    const wait = Math.max(0, this.lastStart + WITNESS_CADENCE_MS - Date.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.round = this.run();
@@ -108,16 +111,34 @@ export async function witnessRound(policy: Policy): Promise<void> {
   const cp = await getStore().reads.latestCheckpoint();
   if (!cp) return;
   await Promise.all(submitted(policy).map((w) => witnessOne(w, cp)));
-  await publishIfWitnessed(policy, Number(cp.treeSize));
+  await publishWitnessed(policy);
 }
 
+/** At most this many add-checkpoint requests to one witness in one round (409s lead to the next). */
+const ATTEMPTS = 4;
+
+const hasCosignature = (db: Pick<ReturnType<typeof getDb>["read"], "cosignature">, size: bigint, key: string) =>
+  db.cosignature.findUnique({ where: { treeSize_witnessKey: { treeSize: size, witnessKey: key } }, select: { treeSize: true } });
+
+/**
+ * Offers checkpoint `cp` to witness `w` unless its cosignature of that size is stored (C2SP
+ * tlog-witness, as the client side): from the size the witness last cosigned, with a
+ * consistency proof; from the size a 409 names, smaller or larger (at the same size, the
+ * resubmission returns the witness's cosignature again, so a lost 200 is recovered); a
+ * checkpoint a newer one of this log covers when the witness is ahead of `cp`. A 422 and a
+ * witness ahead of the log's newest checkpoint are alerts (log line, metric, `admin witnesses`),
+ * the 422's request and answer kept as evidence.
+ */
 async function witnessOne(w: PolicyWitness & { url: string }, cp: Checkpoint): Promise<void> {
   const db = getDb();
-  const size = Number(cp.treeSize);
   const key = w.key.vkey;
   const now = new Date();
   // Read first: most rounds find nothing to do, and must not take the write lock for that.
-  const state = await db.read.witnessState.findUnique({ where: { witnessKey: key } });
+  const [state, have] = await Promise.all([
+    db.read.witnessState.findUnique({ where: { witnessKey: key } }),
+    hasCosignature(db.read, cp.treeSize, key),
+  ]);
+  if (have) return;
   if (!state) {
     await db.write((tx) =>
       tx.witnessState.upsert({
@@ -126,24 +147,21 @@ async function witnessOne(w: PolicyWitness & { url: string }, cp: Checkpoint): P
         update: {},
       }),
     );
-  } else if (
-    (state.cosignedSize !== null && state.cosignedSize >= cp.treeSize) ||
-    state.nextAttemptAt > now ||
-    (state.leaseUntil && state.leaseUntil >= now)
-  ) {
+  } else if (state.nextAttemptAt > now || (state.leaseUntil && state.leaseUntil >= now)) {
     return;
   }
   const claimed = await db.write(async (tx) => {
     const won = await tx.witnessState.updateMany({
-      where: {
-        witnessKey: key,
-        nextAttemptAt: { lte: now },
-        OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
-        AND: [{ OR: [{ cosignedSize: null }, { cosignedSize: { lt: BigInt(size) } }] }],
-      },
+      where: { witnessKey: key, nextAttemptAt: { lte: now }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
       data: { leaseUntil: new Date(now.getTime() + LEASE_MS), lastAttemptAt: now, name: w.name, url: w.url },
     });
-    return won.count === 1 ? tx.witnessState.findUnique({ where: { witnessKey: key } }) : null;
+    if (won.count !== 1) return null;
+    // Another instance may have stored this cosignature since the read above: once per checkpoint.
+    if (await hasCosignature(tx, cp.treeSize, key)) {
+      await tx.witnessState.update({ where: { witnessKey: key }, data: { leaseUntil: null } });
+      return null;
+    }
+    return tx.witnessState.findUnique({ where: { witnessKey: key } });
   });
   if (!claimed) return;
   const failures = claimed.failures;
@@ -163,20 +181,39 @@ async function witnessOne(w: PolicyWitness & { url: string }, cp: Checkpoint): P
     );
   };
   try {
+    let target = cp;
     let old = claimed.cosignedSize === null ? 0 : Number(claimed.cosignedSize);
-    // A 409 names the size the witness holds: one more try from there.
-    for (let attempt = 0; attempt < 2; attempt++) {
-      if (old > size) return void (await fail(`the witness has cosigned size ${old}, larger than this log's ${size}`));
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const size = Number(target.treeSize);
+      if (old > size) {
+        // The witness holds a larger size: another instance's newer checkpoint, or a log that lost entries.
+        const newest = await getStore().reads.latestCheckpoint();
+        if (newest && Number(newest.treeSize) >= old) {
+          target = newest;
+          continue;
+        }
+        metrics.witnessAlerts.inc({ witness: w.name, kind: "ahead" });
+        logger.error(
+          { witness: w.name, witness_size: old, log_size: size },
+          "ALERT: a witness holds a larger size of this log than the log has",
+        );
+        return void (await fail(`the witness has cosigned size ${old}, larger than this log's newest checkpoint (${size})`));
+      }
       const proof = old === 0 || old === size ? [] : await proveConsistency(old, size);
-      const answer = await addCheckpoint(w.url, addCheckpointBody(old, proof, cp.note), TIMEOUT_MS);
+      const request = addCheckpointBody(old, proof, target.note);
+      const answer = await addCheckpoint(w.url, request, TIMEOUT_MS);
+      metrics.witnessSubmissions.inc({ witness: w.name, outcome: answer.kind });
       if (answer.kind === "conflict") {
         old = answer.size;
         await db.write((tx) => tx.witnessState.update({ where: { witnessKey: key }, data: { cosignedSize: BigInt(old) } }));
-        if (old === size) return void (await release(key));
         continue;
       }
+      if (answer.kind === "inconsistent") {
+        await keepEvidence(w, target, request, answer.text);
+        return void (await fail(`422: the witness found checkpoint ${size} inconsistent with what it cosigned (kept as evidence)`));
+      }
       if (answer.kind === "failed") return void (await fail(answer.detail));
-      const body = parseSignedNote(cp.note).body;
+      const body = parseSignedNote(target.note).body;
       let timestamp: number | null = null;
       let signature = "";
       try {
@@ -194,44 +231,81 @@ async function witnessOne(w: PolicyWitness & { url: string }, cp: Checkpoint): P
       const at = new Date(timestamp * 1000);
       await db.write(async (tx) => {
         await tx.cosignature.upsert({
-          where: { treeSize_witnessKey: { treeSize: cp.treeSize, witnessKey: key } },
-          create: { treeSize: cp.treeSize, witnessKey: key, keyName: w.key.name, signature, cosignedAt: at },
+          where: { treeSize_witnessKey: { treeSize: target.treeSize, witnessKey: key } },
+          create: { treeSize: target.treeSize, witnessKey: key, keyName: w.key.name, signature, cosignedAt: at },
           update: {},
         });
         await tx.witnessState.update({
           where: { witnessKey: key },
-          data: { cosignedSize: cp.treeSize, cosignedAt: at, lastError: null, failures: 0, leaseUntil: null, nextAttemptAt: new Date(0) },
+          data: {
+            cosignedSize: target.treeSize,
+            cosignedAt: at,
+            lastError: null,
+            failures: 0,
+            leaseUntil: null,
+            nextAttemptAt: new Date(0),
+          },
         });
       });
       forgetPublished();
       return;
     }
-    await fail("the witness answered 409 twice");
+    await fail(`the witness answered 409 ${ATTEMPTS} times`);
   } catch (err) {
     await fail(`internal: ${(err as Error).message}`).catch(() => {});
     throw err;
   }
 }
 
-function release(key: string) {
-  return getDb().write((tx) =>
-    tx.witnessState.update({ where: { witnessKey: key }, data: { leaseUntil: null, lastError: null, failures: 0 } }),
+/** A 422: possible evidence that the log showed this witness a fork. Kept whole, and raised. */
+async function keepEvidence(w: PolicyWitness, cp: Checkpoint, request: string, answer: string): Promise<void> {
+  metrics.witnessAlerts.inc({ witness: w.name, kind: "inconsistent" });
+  logger.error(
+    { witness: w.name, tree_size: Number(cp.treeSize) },
+    "ALERT: a witness answered 422 (the checkpoint is inconsistent with what it cosigned before); request and answer kept in witness_evidence",
+  );
+  await getDb().write((tx) =>
+    tx.witnessEvidence.create({ data: { witnessKey: w.key.vkey, name: w.name, treeSize: cp.treeSize, status: 422, request, answer } }),
   );
 }
 
-async function publishIfWitnessed(policy: Policy, size: number): Promise<void> {
+/** Cosignature rows read per publication: the newest checkpoints' (a few per second). */
+const PUBLISH_WINDOW = 2_000;
+
+/**
+ * Publishes the largest checkpoint, newer than the published one, whose own cosignatures meet
+ * the policy's quorum (each checkpoint judged by its own: cosignatures of different sizes never
+ * add up). The published size only moves forward.
+ */
+async function publishWitnessed(policy: Policy): Promise<void> {
   const db = getDb();
-  const rows = await db.read.cosignature.findMany({ where: { treeSize: BigInt(size) }, select: { witnessKey: true } });
-  const names = new Set(policy.witnesses.filter((w) => rows.some((r) => r.witnessKey === w.key.vkey)).map((w) => w.name));
-  if (!quorumMet(policy, names)) return;
+  const current = await db.read.publishedCheckpoint.findUnique({ where: { id: 1 } });
+  const rows = await db.read.cosignature.findMany({
+    where: current ? { treeSize: { gt: current.treeSize } } : {},
+    select: { treeSize: true, witnessKey: true },
+    orderBy: { treeSize: "desc" },
+    take: PUBLISH_WINDOW,
+  });
+  const bySize = new Map<bigint, Set<string>>();
+  for (const r of rows) (bySize.get(r.treeSize) ?? bySize.set(r.treeSize, new Set()).get(r.treeSize)!).add(r.witnessKey);
+  for (const [size, keys] of bySize) {
+    const names = new Set(policy.witnesses.filter((w) => keys.has(w.key.vkey)).map((w) => w.name));
+    if (!quorumMet(policy, names)) continue;
+    await publish(size);
+    return;
+  }
+}
+
+async function publish(size: bigint): Promise<void> {
+  const db = getDb();
   try {
     await db.write(async (tx) => {
       const moved = await tx.publishedCheckpoint.updateMany({
-        where: { id: 1, treeSize: { lt: BigInt(size) } },
-        data: { treeSize: BigInt(size), updatedAt: new Date() },
+        where: { id: 1, treeSize: { lt: size } },
+        data: { treeSize: size, updatedAt: new Date() },
       });
       if (moved.count === 0 && !(await tx.publishedCheckpoint.findUnique({ where: { id: 1 } }))) {
-        await tx.publishedCheckpoint.create({ data: { id: 1, treeSize: BigInt(size), updatedAt: new Date() } });
+        await tx.publishedCheckpoint.create({ data: { id: 1, treeSize: size, updatedAt: new Date() } });
       }
     });
   } catch (err) {

@@ -6,5 +6,7 @@ export const metrics: {
   problems: client.Counter<"code">;
   sequencerBatch: client.Histogram<string>;
   sequencerAppend: client.Histogram<"outcome">;
+  witnessSubmissions: client.Counter<"witness" | "outcome">;
+  witnessAlerts: client.Counter<"witness" | "kind">;
 };
 export { default as client } from "prom-client";

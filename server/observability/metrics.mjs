@@ -44,6 +44,18 @@ function make() {
       buckets: SECONDS,
       registers,
     }),
+    witnessSubmissions: new client.Counter({
+      name: "hallmark_witness_submissions_total",
+      help: "add-checkpoint requests to the policy's witnesses, by witness name and outcome (cosigned, conflict, inconsistent, failed).",
+      labelNames: ["witness", "outcome"],
+      registers,
+    }),
+    witnessAlerts: new client.Counter({
+      name: "hallmark_witness_alerts_total",
+      help: "Answers that may show the log misbehaving, by witness and kind: inconsistent (a 422, kept as evidence), ahead (the witness holds a larger size than the log). Alert on any increase.",
+      labelNames: ["witness", "kind"],
+      registers,
+    }),
   };
 }
 

@@ -31,7 +31,9 @@ export function ProtectResult({ result, fileName, focusOnMount }: { result: Mint
   const client = useTRPCClient();
   const heading = useRef<HTMLHeadingElement>(null);
   const [qr, setQr] = useState<string | null>(null);
-  const [download, setDownload] = useState<{ state: "idle" | "busy" | "done" } | { state: "failed"; message: string }>({ state: "idle" });
+  const [download, setDownload] = useState<{ state: "idle" | "busy" | "waiting" | "done" } | { state: "failed"; message: string }>({
+    state: "idle",
+  });
 
   useEffect(() => {
     if (focusOnMount) heading.current?.focus();
@@ -47,10 +49,27 @@ export function ProtectResult({ result, fileName, focusOnMount }: { result: Mint
     };
   }, [result.share_url]);
 
+  /**
+   * The bundle once the log's witnesses have cosigned a checkpoint covering it: a protection made
+   * a moment ago waits for them (a few seconds), as the server says with not_yet_witnessed.
+   */
+  async function witnessedBundle() {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await client.consumer.proofBundle.query({ id: result.protection_id });
+      } catch (err) {
+        const info = errorInfo(err);
+        if (info.code !== "not_yet_witnessed" || attempt >= 20) throw err;
+        setDownload({ state: "waiting" });
+        await new Promise((r) => setTimeout(r, 1000 * (info.retryAfter ?? 2)));
+      }
+    }
+  }
+
   async function downloadBundle() {
     setDownload({ state: "busy" });
     try {
-      const bundle = await client.consumer.proofBundle.query({ id: result.protection_id });
+      const bundle = await witnessedBundle();
       const blob = new Blob([JSON.stringify(bundle, null, 2) + "\n"], { type: "application/json" });
       const href = URL.createObjectURL(blob);
       const a = document.createElement("a");
@@ -96,8 +115,12 @@ export function ProtectResult({ result, fileName, focusOnMount }: { result: Mint
               <p className="text-sm text-stone-700">
                 The signed attestation with its log inclusion proof, checkable offline without trusting Hallmark.
               </p>
-              <Button variant="secondary" onClick={downloadBundle} disabled={download.state === "busy"}>
-                {download.state === "busy" ? "Preparing…" : "Download proof bundle"}
+              <Button variant="secondary" onClick={downloadBundle} disabled={download.state === "busy" || download.state === "waiting"}>
+                {download.state === "busy"
+                  ? "Preparing…"
+                  : download.state === "waiting"
+                    ? "Waiting for witnesses…"
+                    : "Download proof bundle"}
               </Button>
               {download.state === "done" ? (
                 <p role="status" className="text-sm text-stone-700">

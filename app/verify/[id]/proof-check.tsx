@@ -44,6 +44,19 @@ const CHECKS: Array<{ id: CheckId; label: string; explains: string }> = [
   },
 ];
 
+/** How many times the page asks again while the witnesses have not cosigned (about 7 s each: the server waits 5). */
+const WAIT_TRIES = 40;
+const stillUnwitnessed = () => ({
+  ok: false,
+  reason:
+    "The log's witnesses have not cosigned this entry's checkpoint yet, so its proof cannot be checked against the log's policy. Try again later.",
+  checks: initialChecks().map((c) => ({ ...c, state: "skipped" as const, detail: "Not checked: the witnesses have not cosigned yet." })),
+  bundleText: null,
+  log: null,
+  unwitnessed: true,
+  pinned: false,
+});
+
 /** Where a visitor's own policy is kept (it then replaces the one this log publishes). */
 const PINNED_POLICY = "hallmark:pinned-policy";
 
@@ -57,6 +70,8 @@ interface LogInfo {
 
 type Outcome =
   | { phase: "running" }
+  /** The log has this entry, but its witnesses have not yet cosigned a checkpoint that covers it. */
+  | { phase: "waiting"; retryAfter: number }
   | {
       phase: "done";
       ok: boolean;
@@ -137,14 +152,32 @@ async function timestampCheck(bundle: unknown, log: LogInfo | null, logKey: stri
   }
 }
 
+/** A download that failed: its problem code, and Retry-After in seconds, when the answer had them. */
+class DownloadFailed extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null = null,
+    readonly retryAfter: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
 async function fetchText(url: string, what: string): Promise<string> {
   let res: Response;
   try {
     res = await fetch(url, { cache: "no-store", headers: { accept: "application/json" } });
   } catch {
-    throw new Error(`could not download the ${what} (network error)`);
+    throw new DownloadFailed(`could not download the ${what} (network error)`);
   }
-  if (!res.ok) throw new Error(`could not download the ${what} (HTTP ${res.status})`);
+  if (!res.ok) {
+    const code = await res
+      .json()
+      .then((p: { code?: unknown }) => (typeof p.code === "string" ? p.code : null))
+      .catch(() => null);
+    const retryAfter = Number(res.headers.get("retry-after"));
+    throw new DownloadFailed(`could not download the ${what} (HTTP ${res.status})`, code, Number.isFinite(retryAfter) ? retryAfter : null);
+  }
   return res.text();
 }
 
@@ -167,7 +200,7 @@ async function runChecks(expected: {
   protectionId: string;
   contentHash: string;
   attestationId: string;
-}): Promise<Outcome & { phase: "done" }> {
+}): Promise<Outcome & { phase: "done" | "waiting" }> {
   const checks = allChecks();
   let log: LogInfo | null = null;
   let bundleText: string | null = null;
@@ -191,6 +224,8 @@ async function runChecks(expected: {
     ]);
     if (logRes.status === "fulfilled") log = logRes.value;
     if (bundleRes.status === "fulfilled") bundleText = bundleRes.value;
+    if (bundleRes.status === "rejected" && bundleRes.reason instanceof DownloadFailed && bundleRes.reason.code === "not_yet_witnessed")
+      return { phase: "waiting", retryAfter: bundleRes.reason.retryAfter ?? 2 };
     if (bundleRes.status === "rejected") return failAll(`The browser ${(bundleRes.reason as Error).message}.`);
     if (logRes.status === "rejected") return failAll(`The browser ${(logRes.reason as Error).message}.`);
     if (policyRes.status === "rejected") return failAll(`The browser ${(policyRes.reason as Error).message}.`);
@@ -321,15 +356,20 @@ export function ProofCheck({
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     // A protection made a moment ago is in the log before witnesses cosign it (about a second):
-    // a few more tries before saying the quorum is not met.
+    // the server holds the proof back until they have (not_yet_witnessed), and the page says it
+    // is waiting for them and checks again, in place, until they have (at most WAIT_TRIES times).
     const attempt = (left: number) =>
       runChecks({ protectionId, contentHash, attestationId }).then((o) => {
         if (!live) return;
-        if (o.unwitnessed && left > 0) timer = setTimeout(() => void attempt(left - 1), 1500);
-        else setOutcome(o);
+        if (o.phase === "waiting" && left > 0) {
+          setOutcome(o);
+          timer = setTimeout(() => void attempt(left - 1), o.retryAfter * 1000);
+        } else if (o.phase === "waiting") {
+          setOutcome({ phase: "done", ...stillUnwitnessed() });
+        } else setOutcome(o);
       });
     setOutcome({ phase: "running" });
-    void attempt(3);
+    void attempt(WAIT_TRIES);
     return () => {
       live = false;
       clearTimeout(timer);
@@ -346,6 +386,14 @@ export function ProofCheck({
     <div>
       {outcome.phase === "running" ? (
         <Spinner label="Checking the proof in your browser…" />
+      ) : outcome.phase === "waiting" ? (
+        <div role="status" className="rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950">
+          <Spinner label="Waiting for witnesses…" />
+          <p className="mt-1 text-sm">
+            This protection is in the log; the independent witnesses that vouch for the log have not cosigned it yet. This usually takes a
+            few seconds, and the check runs here again as soon as they have.
+          </p>
+        </div>
       ) : outcome.ok ? (
         <div role="status" className="flex items-start gap-3 rounded-xl border border-emerald-300 bg-emerald-50 px-4 py-3 text-emerald-950">
           <span aria-hidden className="mt-0.5 grid h-7 w-7 shrink-0 place-items-center rounded-full bg-emerald-700 font-bold text-white">

@@ -2,13 +2,14 @@ import "server-only";
 import { z } from "zod";
 import { ZAttestation, ZAttestationBatch, ZProofBundle } from "../schemas/attestations";
 import { createAttestation, getAttestationOrThrow, toAttestationView } from "../../domain/attestations";
-import { getProofBundle, toTlogProof } from "../../domain/proof-bundles";
+import { getProofBundle, toTlogProof, WITNESSED_HEADER } from "../../domain/proof-bundles";
+import { proofOptions } from "../proof-options";
 import { router, scopedProcedure } from "../trpc";
 import { ZCreateAttestationBatchInput, ZCreateAttestationInput } from "./attestations.types";
 import { createAttestationBatch, MAX_BATCH_BODY_BYTES, MAX_BATCH_ITEMS } from "../../domain/attestation-batch";
 import { parseIdempotencyKey, requestHashOf } from "../../domain/idempotency";
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "../schemas/idempotency";
-import { ZIdInput } from "../schemas/common";
+import { ZIdInput, ZProofInput } from "../schemas/common";
 import { RESERVED_PAYLOAD_TYPE_PREFIX, refuseReservedPayloadTypes } from "../../domain/payload-types";
 
 const RESERVED_TYPES = `A payload whose \`type\` begins with "${RESERVED_PAYLOAD_TYPE_PREFIX}" (any case) is refused with 422 reserved_payload_type: those types are Hallmark's own (a creator's protection is "hallmark.protection/v1").`;
@@ -91,14 +92,16 @@ export const attestationsRouter = router({
         tag: "Attestations",
         auth: "required",
         summary: "An attestation's proof bundle",
+        input: "query",
         description:
           "The attestation, its issuer and key, an inclusion proof and the signed (and cosigned) checkpoint: everything to verify it offline.",
-        problems: ["not_found"],
+        problems: ["not_found", "not_yet_witnessed"],
+        responseHeaders: [WITNESSED_HEADER],
       },
     })
-    .input(ZIdInput)
+    .input(ZProofInput)
     .output(ZProofBundle)
-    .query(({ ctx, input }) => getProofBundle({ tenantId: ctx.principal.tenantId, id: input.id })),
+    .query(({ ctx, input }) => getProofBundle({ tenantId: ctx.principal.tenantId, id: input.id }, proofOptions(ctx, input))),
   tlogProof: scopedProcedure("attestations:read", "protections:read")
     .meta({
       rest: {
@@ -108,12 +111,15 @@ export const attestationsRouter = router({
         auth: "required",
         produces: "text/plain",
         summary: "An attestation's C2SP tlog-proof",
+        input: "query",
         description: "The proof as a C2SP tlog-proof@v1 file, verifiable with the log's verifier key alone.",
-        problems: ["not_found"],
-        responseHeaders: [{ name: "Content-Disposition", description: "attachment; the file name is <id>.tlog-proof" }],
+        problems: ["not_found", "not_yet_witnessed"],
+        responseHeaders: [{ name: "Content-Disposition", description: "attachment; the file name is <id>.tlog-proof" }, WITNESSED_HEADER],
       },
     })
-    .input(ZIdInput)
+    .input(ZProofInput)
     .output(z.string())
-    .query(async ({ ctx, input }) => toTlogProof(await getProofBundle({ tenantId: ctx.principal.tenantId, id: input.id }))),
+    .query(async ({ ctx, input }) =>
+      toTlogProof(await getProofBundle({ tenantId: ctx.principal.tenantId, id: input.id }, proofOptions(ctx, input))),
+    ),
 });

@@ -13,7 +13,12 @@ import { consumeEndpointLimits } from "../../limits/client-limits";
 import { getConfig } from "../../config";
 import { callerOf } from "../context";
 import { ZListProtectionsInput, ZMintBody, ZSetVisibilityInput } from "./consumer.types";
-import { ZIdInput, ZUuid } from "../schemas/common";
+import { ZProofInput, ZUuid, ZWitnessedParam } from "../schemas/common";
+import { WITNESSED_HEADER } from "../../domain/proof-bundles";
+import { awaitAccountWitnessed } from "../../domain/export";
+import { proofOptions } from "../proof-options";
+
+const ZExportInput = z.object({ witnessed: ZWitnessedParam });
 
 /** Mint, protections, their visibility and usage. */
 export const consumerRouter = router({
@@ -100,12 +105,14 @@ export const consumerRouter = router({
         tag: "Consumer",
         auth: "required",
         summary: "A protection's proof bundle",
-        problems: ["not_found"],
+        input: "query",
+        problems: ["not_found", "not_yet_witnessed"],
+        responseHeaders: [WITNESSED_HEADER],
       },
     })
-    .input(ZIdInput)
+    .input(ZProofInput)
     .output(ZProofBundle)
-    .query(({ ctx, input }) => getProtectionProofBundle({ tenantId: ctx.principal.tenantId, id: input.id })),
+    .query(({ ctx, input }) => getProtectionProofBundle({ tenantId: ctx.principal.tenantId, id: input.id }, proofOptions(ctx, input))),
   /**
    * What the export route streams: the account whose files go in (server/domain/export.ts) and
    * the archive's name. The route's edge zips exportFiles(tenant_id) as it is read.
@@ -122,13 +129,17 @@ export const consumerRouter = router({
         description:
           "Streams a zip: for each protection its JSON, proof bundle and C2SP tlog-proof, plus the log's public key, verifier key and policy, and a README saying how to check them offline. " +
           "Each protection's certificate is drawn for it, so exports are limited per account and per client address (10 an hour each unless the operator set otherwise; the RateLimit headers state them).",
-        problems: ["rate_limited"],
+        input: "query",
+        problems: ["rate_limited", "not_yet_witnessed"],
         responseHeaders: [{ name: "Content-Disposition", description: "attachment; the file name is hallmark-export-<date>.zip" }],
       },
     })
+    .input(ZExportInput)
     .output(z.object({ tenant_id: ZUuid, file_name: z.string() }))
-    .query(async ({ ctx }) => {
+    .query(async ({ ctx, input }) => {
       await consumerOf(ctx.principal.tenantId);
+      // Before the budget is spent: a refusal to wait for the witnesses costs the caller nothing.
+      if ((input.witnessed ?? "required") === "required") await awaitAccountWitnessed(ctx.principal.tenantId);
       await consumeEndpointLimits({ name: "export", quota: getConfig().exportsPerHour, window: 3600 }, callerOf(ctx), ctx.responseHeaders);
       return { tenant_id: ctx.principal.tenantId, file_name: `hallmark-export-${new Date().toISOString().slice(0, 10)}.zip` };
     }),

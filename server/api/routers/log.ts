@@ -32,8 +32,12 @@ export const logRouter = router({
         tag: "Transparency log",
         auth: "optional",
         produces: "text/plain",
-        summary: "The newest checkpoint",
-        description: "A C2SP tlog-checkpoint signed note with the log's signature and the witnesses' cosignatures.",
+        summary: "The published checkpoint",
+        description:
+          "A C2SP tlog-checkpoint signed note with the log's signature and the witnesses' cosignatures. Without a witness policy, the newest checkpoint. " +
+          "Under one, by HALLMARK_WITNESS_MODE: fail-closed (the default) serves the newest checkpoint whose cosignatures meet the policy's quorum (older than the newest while the witnesses catch up; 503 not_yet_witnessed before the first), " +
+          "fail-open the newest checkpoint with the cosignatures it has so far. GET /v1/log gives the newest size beside the published one.",
+        problems: ["not_yet_witnessed"],
       },
     })
     .output(z.string())

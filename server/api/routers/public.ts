@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { ZCertificate, ZLookup, ZOEmbed, ZPortfolio, ZPublicProtection } from "../schemas/protections";
 import { ZProofBundle } from "../schemas/attestations";
-import { toTlogProof } from "../../domain/proof-bundles";
+import { toTlogProof, WITNESSED_HEADER } from "../../domain/proof-bundles";
+import { proofOptions } from "../proof-options";
 import { getPortfolio, getPublicProofBundle, getPublicProtection } from "../../domain/public-protections";
 import { publicProcedure, router } from "../trpc";
 import { ZBadgeInput, ZLookupInput, ZOEmbedInput, ZPortfolioInput } from "./public.types";
@@ -12,7 +13,7 @@ import { lookupContentHash } from "../../domain/lookup";
 import { getCertificate } from "../../domain/certificate";
 import { consumeEndpointLimits } from "../../limits/client-limits";
 import { getConfig } from "../../config";
-import { ZIdInput } from "../schemas/common";
+import { ZIdInput, ZProofInput } from "../schemas/common";
 import { callerOf } from "../context";
 
 /** Lookups per minute, per client address and per account (HALLMARK_LOOKUPS_PER_MINUTE, default 120). */
@@ -67,12 +68,14 @@ export const publicRouter = router({
         tag: "Public protections",
         auth: "optional",
         summary: "A protection's proof bundle",
-        problems: ["not_found"],
+        input: "query",
+        problems: ["not_found", "not_yet_witnessed"],
+        responseHeaders: [WITNESSED_HEADER],
       },
     })
-    .input(ZIdInput)
+    .input(ZProofInput)
     .output(ZProofBundle)
-    .query(({ ctx, input }) => getPublicProofBundle({ id: input.id, viewer: ctx.principal })),
+    .query(({ ctx, input }) => getPublicProofBundle({ id: input.id, viewer: ctx.principal }, proofOptions(ctx, input))),
   tlogProof: publicProcedure
     .meta({
       rest: {
@@ -81,14 +84,17 @@ export const publicRouter = router({
         tag: "Public protections",
         auth: "optional",
         produces: "text/plain",
+        input: "query",
         summary: "A protection's C2SP tlog-proof",
-        problems: ["not_found"],
-        responseHeaders: [{ name: "Content-Disposition", description: "attachment; the file name is <id>.tlog-proof" }],
+        problems: ["not_found", "not_yet_witnessed"],
+        responseHeaders: [{ name: "Content-Disposition", description: "attachment; the file name is <id>.tlog-proof" }, WITNESSED_HEADER],
       },
     })
-    .input(ZIdInput)
+    .input(ZProofInput)
     .output(z.string())
-    .query(async ({ ctx, input }) => toTlogProof(await getPublicProofBundle({ id: input.id, viewer: ctx.principal }))),
+    .query(async ({ ctx, input }) =>
+      toTlogProof(await getPublicProofBundle({ id: input.id, viewer: ctx.principal }, proofOptions(ctx, input))),
+    ),
   certificate: publicProcedure
     .meta({
       rest: {
@@ -103,15 +109,19 @@ export const publicRouter = router({
           "The proof bundle (proof-bundle.json) and the C2SP tlog-proof (<id>.tlog-proof) are embedded as file attachments, so the PDF verifies by itself: `npm run verify -- certificate.pdf --log-key log.pem`. " +
           "Through tRPC the procedure answers the facts and proofs the PDF is drawn from. " +
           "Limited per client address, and per account for a caller with a key or a session (60 a minute each unless the operator set otherwise; the RateLimit headers state them); a key also spends its own limits.",
-        problems: ["not_found", "rate_limited"],
-        responseHeaders: [{ name: "Content-Disposition", description: "attachment; the file name is hallmark-certificate-<id>.pdf" }],
+        input: "query",
+        problems: ["not_found", "rate_limited", "not_yet_witnessed"],
+        responseHeaders: [
+          { name: "Content-Disposition", description: "attachment; the file name is hallmark-certificate-<id>.pdf" },
+          WITNESSED_HEADER,
+        ],
       },
     })
-    .input(ZIdInput)
+    .input(ZProofInput)
     .output(ZCertificate)
     .query(async ({ ctx, input }) => {
       await consumeEndpointLimits(certificateLimit(), callerOf(ctx), ctx.responseHeaders);
-      return getCertificate({ id: input.id, viewer: ctx.principal });
+      return getCertificate({ id: input.id, viewer: ctx.principal }, proofOptions(ctx, input));
     }),
   badge: publicProcedure
     .meta({

@@ -29,6 +29,15 @@ export const ZId = z
 /** The input of a procedure that reads one thing by its id (a path's {id}). */
 export const ZIdInput = z.object({ id: ZId });
 
+/** Whether a proof may be served before the witnesses' quorum cosigned its checkpoint (server/log/proof-checkpoint.ts). */
+export const ZWitnessedParam = z.enum(["required", "optional"]).optional().meta({
+  description:
+    "required (default): under a witness policy, the proof's checkpoint meets the quorum; a fresh entry's proof waits a few seconds for it, then answers 503 not_yet_witnessed with Retry-After. optional: the newest checkpoint at once, cosigned or not (Hallmark-Witnessed says which).",
+});
+
+/** A proof's input: its id, and whether it may be served before the quorum cosigned it. */
+export const ZProofInput = ZIdInput.extend({ witnessed: ZWitnessedParam });
+
 // Spelled out rather than /i, so the pattern means the same in the OpenAPI document.
 const CONTENT_HASH = /^(?:sha256:)?([0-9a-fA-F]{64})$/;
 

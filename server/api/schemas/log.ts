@@ -20,7 +20,13 @@ export const ZLogInfo = z
     witnessing: z
       .object({
         quorum: z.string(),
-        published_tree_size: ZCount,
+        mode: z.enum(["fail-closed", "fail-open"]).meta({ description: "HALLMARK_WITNESS_MODE: what GET /v1/log/checkpoint serves." }),
+        published_tree_size: ZCount.meta({
+          description: "The size of the checkpoint GET /v1/log/checkpoint serves (0 before there is one).",
+        }),
+        witnessed_tree_size: ZCount.meta({
+          description: "The size of the newest checkpoint whose cosignatures meet the quorum (0 before there is one).",
+        }),
         witnesses: z.array(
           z.object({
             name: z.string(),

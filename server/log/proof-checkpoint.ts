@@ -1,0 +1,69 @@
+import "server-only";
+import { AppError } from "../domain/errors";
+import type { Checkpoint } from "../store/types";
+import { publishedMoved, witnessedCheckpoint } from "./published";
+import { witnessPolicy } from "./witness-policy";
+import { WITNESS_CADENCE_MS } from "./witnessing";
+
+/**
+ * Which checkpoint a proof handed out (a proof bundle, a tlog-proof, a certificate, an export) is
+ * built on: every proof meets the witness policy, or says it does not yet.
+ *
+ * - No witness policy, or a quorum of "none": the newest checkpoint (`witnessed: null`).
+ * - Otherwise the newest checkpoint whose cosignatures meet the quorum, once it covers the entry
+ *   (`witnessed: true`). Until one does, the request waits up to PROOF_WAIT_MS: the next
+ *   witnessing round starts within WITNESS_CADENCE_MS of the entry's checkpoint, and a witness
+ *   answers within a round trip. Past that, a 503 not_yet_witnessed problem with Retry-After.
+ * - A caller that asks for it (`?witnessed=optional`) gets the newest checkpoint at once, with
+ *   `witnessed: false` when the quorum has not cosigned it (the route says so in Hallmark-Witnessed).
+ */
+export const PROOF_WAIT_MS = WITNESS_CADENCE_MS + 3_000;
+/** What Retry-After says: about one witnessing round. */
+export const PROOF_RETRY_AFTER_S = 2;
+/** Another instance may publish: the published checkpoint is read again this often while waiting. */
+const POLL_MS = 250;
+
+export type WitnessRequirement = "required" | "optional";
+export interface ProofCheckpoint {
+  checkpoint: Checkpoint;
+  /** null: no quorum applies; true: the quorum cosigned it; false: served unwitnessed, as asked. */
+  witnessed: boolean | null;
+}
+
+const needsQuorum = () => {
+  const policy = witnessPolicy();
+  return Boolean(policy && policy.witnesses.length > 0 && policy.quorum !== "none");
+};
+
+/** The checkpoint a proof of entry `index` is built on (see above); `newest` covers the entry. */
+export async function checkpointForProof(index: number, newest: Checkpoint, requirement: WitnessRequirement): Promise<ProofCheckpoint> {
+  if (!witnessPolicy()) return { checkpoint: newest, witnessed: null };
+  if (!needsQuorum()) return { checkpoint: (await witnessedCheckpoint()) ?? newest, witnessed: null };
+  const now = await witnessedCheckpoint();
+  if (now && Number(now.treeSize) > index) return { checkpoint: now, witnessed: true };
+  if (requirement === "optional") return { checkpoint: newest, witnessed: false };
+  return { checkpoint: await awaitWitnessed(index), witnessed: true };
+}
+
+/**
+ * Waits, up to PROOF_WAIT_MS, for a checkpoint the quorum cosigned that covers entry `index`;
+ * throws not_yet_witnessed past it. Resolves at once without a quorum to meet.
+ */
+export async function awaitWitnessed(index: number): Promise<Checkpoint> {
+  const deadline = Date.now() + PROOF_WAIT_MS;
+  for (;;) {
+    const cp = await witnessedCheckpoint();
+    if (cp && (Number(cp.treeSize) > index || !needsQuorum())) return cp;
+    const left = deadline - Date.now();
+    if (left <= 0) break;
+    await Promise.race([publishedMoved(), sleep(Math.min(POLL_MS, left))]);
+  }
+  throw new AppError(
+    "not_yet_witnessed",
+    `This entry's checkpoint has not yet been cosigned by the witnesses the log's policy requires; try again in ${PROOF_RETRY_AFTER_S} s, or add ?witnessed=optional to take the proof as it is now (its Hallmark-Witnessed header then says false).`,
+    undefined,
+    { "retry-after": String(PROOF_RETRY_AFTER_S) },
+  );
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
