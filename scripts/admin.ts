@@ -11,7 +11,10 @@
 //       or public before they were made private): what anyone reading the log can read, with
 //       each owner's e-mail, to tell them
 //   witnesses [--json]
-//       each witness of HALLMARK_WITNESS_POLICY: last cosigned size, last error, next attempt
+//       each witness of HALLMARK_WITNESS_POLICY: last cosigned size, last error, next attempt;
+//       and the newest 422s (possible evidence of a fork)
+//   witness-network-entry --contact <how to reach the operator>
+//       this log's item for the witness network's log list (logs/v0: vkey, origin, qpd, contact)
 //   backup <file> [--include-master-key] [--json]
 //       a consistent copy of the SQLite database, taken while servers run; names the master key
 //       (not copied unless asked: then to <file>.master-key, mode 0600). PostgreSQL: pg_dump
@@ -31,6 +34,7 @@ import { createConsumer, PLANS } from "@/server/domain/consumers";
 import { createOrganization } from "@/server/domain/tenants";
 import { getLogInfo, getWitnessing } from "@/server/domain/log";
 import { readablePrivateProtections } from "@/server/domain/readable-private";
+import { witnessNetworkEntry } from "@/server/domain/witness-network";
 import { MIN_OVERLAP_MS, rotateLogKey } from "@/server/log/log-identity";
 import { backup, Refusal, restore } from "./backup";
 
@@ -39,11 +43,12 @@ const USAGE = `usage: npm run admin -- create-org --name <name> [--owner-email <
        npm run admin -- rotate-log-key [--overlap 24h] [--json]
        npm run admin -- readable-private [--json]
        npm run admin -- witnesses [--json]
+       npm run admin -- witness-network-entry --contact <text>
        npm run admin -- backup <file> [--include-master-key] [--json]
        npm run admin -- restore <file> [--data-dir <dir>] [--json]`;
 
 /** The commands that open the database (after applying pending migrations). */
-const DB_COMMANDS = new Set(["create-org", "create-consumer", "rotate-log-key", "witnesses", "readable-private"]);
+const DB_COMMANDS = new Set(["create-org", "create-consumer", "rotate-log-key", "witnesses", "readable-private", "witness-network-entry"]);
 
 const ZOwner = z.object({
   email: z.email("--owner-email must be an e-mail address"),
@@ -87,6 +92,7 @@ async function main(argv: string[]): Promise<number> {
         "owner-name": { type: "string" },
         verified: { type: "boolean", default: false },
         overlap: { type: "string" },
+        contact: { type: "string" },
         "include-master-key": { type: "boolean", default: false },
         "data-dir": { type: "string" },
         json: { type: "boolean", default: false },
@@ -157,6 +163,16 @@ async function main(argv: string[]): Promise<number> {
           ? "Every private protection's log entry is sealed."
           : `${count} private protection(s) can be read in the public log (content hash, category, protection id, issuer): tell their owners.`,
       );
+    return 0;
+  }
+  if (command === "witness-network-entry") {
+    if (!values.contact)
+      return fail("witness-network-entry needs --contact (an e-mail address or a URL a witness operator can reach you at)");
+    try {
+      process.stdout.write(await witnessNetworkEntry(String(values.contact)));
+    } catch (err) {
+      return fail((err as Error).message);
+    }
     return 0;
   }
   if (command === "witnesses") {

@@ -19,6 +19,8 @@ export type HallmarkEnv = {
   witnessPolicyFile: string | undefined;
   /** What /v1/log/checkpoint serves under a witness policy (HALLMARK_WITNESS_MODE). */
   witnessMode: "fail-closed" | "fail-open";
+  /** add-checkpoint requests per witness per day (HALLMARK_WITNESS_RATE, the witness network's qpd). */
+  witnessQpd: number;
   /** An RFC 3161 time-stamping authority: the newest checkpoint is time-stamped there at most once per tsaIntervalSeconds. */
   tsaUrl: string | undefined;
   /** PEM certificate(s) the TSA's tokens must chain to (its root or its own); required with tsaUrl. */

@@ -43,6 +43,9 @@ const ZEnv = z.object({
   // What /v1/log/checkpoint serves under a witness policy: fail-closed (default) only a checkpoint
   // the quorum cosigned; fail-open the newest, with the cosignatures it has so far.
   HALLMARK_WITNESS_MODE: z.enum(["fail-closed", "fail-open"]).default("fail-closed"),
+  // add-checkpoint requests per witness per day the log declares (the witness network's qpd):
+  // rounds are spaced 86,400 s / qpd apart, and never less than a second.
+  HALLMARK_WITNESS_RATE: z.coerce.number().int().min(1).max(86_400).default(86_400),
   HALLMARK_TSA_URL: z.url({ protocol: /^https?$/ }).optional(),
   HALLMARK_TSA_CERT: z.string().min(1).optional(),
   HALLMARK_TSA_INTERVAL: z.coerce.number().int().min(1).max(86_400).default(60),
@@ -104,6 +107,7 @@ export function readEnv(source = process.env) {
     trustedProxies: e.HALLMARK_TRUSTED_PROXIES,
     witnessPolicyFile: e.HALLMARK_WITNESS_POLICY ? path.resolve(e.HALLMARK_WITNESS_POLICY) : undefined,
     witnessMode: e.HALLMARK_WITNESS_MODE,
+    witnessQpd: e.HALLMARK_WITNESS_RATE,
     tsaUrl: e.HALLMARK_TSA_URL,
     tsaCertFile: e.HALLMARK_TSA_CERT ? path.resolve(e.HALLMARK_TSA_CERT) : undefined,
     tsaIntervalSeconds: e.HALLMARK_TSA_INTERVAL,

@@ -13,7 +13,9 @@ import {
   type WitnessedCheckpoint,
 } from "@/lib/verify";
 import { TestWitness } from "../witness/test-witness";
-import { api, attest, baseUrls, dbKind, logInfo, orgWithIssuer, proofBundle } from "./helpers";
+import { verifyTlogProof } from "@/lib/verify/tlog-proof";
+import { seedConsumer } from "../accounts";
+import { api, attest, baseUrls, dbKind, logInfo, mint, orgWithIssuer, proofBundle, randomContentHash } from "./helpers";
 
 const witnesses = JSON.parse(process.env.HALLMARK_TEST_WITNESSES ?? "[]") as { name: string; url: string; vkey: string }[];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -89,6 +91,24 @@ describe("a witnessed log", () => {
     expect(state.quorum).toBe("any of (w1, w2)");
     expect(state.published_tree_size).toBeGreaterThan(made.log_index);
     for (const w of state.witnesses) expect(w).toMatchObject({ failures: 0, cosigned_tree_size: expect.any(Number) });
+  });
+
+  it("a mint followed at once by its tlog-proof and certificate: both carry a checkpoint that meets the quorum", async () => {
+    const { apiKey } = await seedConsumer({ plan: "creator" });
+    for (let i = 0; i < 3; i++) {
+      const made = await mint(apiKey, { content_hash: randomContentHash(), visibility: i === 1 ? "private" : "public" });
+      expect(made.status, made.text).toBe(201);
+      const id = made.body.protection_id as string;
+      const proof = await api(`/v1/protections/${id}/tlog-proof`, { key: apiKey });
+      expect(proof.status, proof.text).toBe(200);
+      expect(proof.headers.get("hallmark-witnessed")).toBe("true");
+      const v = verifyTlogProof(proof.text, { policy });
+      expect(v.attestation.id).toBe(made.body.attestation_id);
+      expect(v.cosigners.length).toBeGreaterThan(0);
+      const bundle = await api(`/v1/consumer/protections/${id}/proof-bundle`, { key: apiKey });
+      expect(bundle.headers.get("hallmark-witnessed")).toBe("true");
+      expect(verifyWitnessedCheckpoint(bundle.body.signed_tree_head.checkpoint, policy).quorum.met).toBe(true);
+    }
   });
 
   it("a witness that is down, then slow, never stops or slows the log; it is retried and catches up", async () => {

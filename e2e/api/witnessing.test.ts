@@ -233,6 +233,20 @@ describe("witnessing over time", () => {
     );
   }, 90_000);
 
+  it("prints this log's item for the witness network's log list (logs/v0), with the declared rate", async () => {
+    const run = (rate: string, ...args: string[]) =>
+      promisify(execFile)("npm", ["run", "--silent", "admin", "--", "witness-network-entry", ...args], {
+        encoding: "utf8",
+        env: { ...env, HALLMARK_WITNESS_RATE: rate },
+      });
+    const { stdout } = await run("8640", "--contact", "ops (at) witnessing.example.org");
+    // The list format: comments, then vkey, [origin], qpd, contact in that order.
+    const items = stdout.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("#"));
+    expect(items).toEqual([`vkey ${vkey}`, "qpd 8640", "contact ops (at) witnessing.example.org"]);
+    expect(stdout).toMatch(/at most every 10 s per witness/);
+    await expect(run("86400")).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/needs --contact/) });
+  });
+
   it("fail-open: /checkpoint serves the newest checkpoint with the cosignatures it has, and /v1/log says how far the quorum is", async () => {
     await server.stop();
     await start({ HALLMARK_WITNESS_MODE: "fail-open" });

@@ -237,6 +237,32 @@ test('a valid bundle of another protection fails "Bundle matches this page"', as
   });
 });
 
+test("while the witnesses have not cosigned, the page says it is waiting for them, then verifies in place", async ({ page }) => {
+  // The server's answer for an entry its witnesses have not cosigned yet (e2e/api/witnessing.test.ts
+  // has the server give it), twice; then the real bundle.
+  let held = 0;
+  await page.route("**/v1/protections/*/proof-bundle", (route) => {
+    if (held++ >= 2) return route.continue();
+    return route.fulfill({
+      status: 503,
+      contentType: "application/problem+json",
+      headers: { "retry-after": "1" },
+      body: JSON.stringify({
+        type: "urn:hallmark:problem:not_yet_witnessed",
+        title: "Not yet cosigned by the witnesses",
+        status: 503,
+        code: "not_yet_witnessed",
+        detail: "This entry's checkpoint has not yet been cosigned by the witnesses the log's policy requires.",
+      }),
+    });
+  });
+  await page.goto(`/verify/${work.protection_id}`);
+  await expect(page.getByRole("status").filter({ hasText: "Waiting for witnesses…" })).toBeVisible();
+  await expect(page.getByText("Proof verified in your browser")).toBeVisible();
+  await expectChecks(page, allPassed);
+  expect(held).toBe(3);
+});
+
 test("a bundle that cannot be downloaded fails visibly", async ({ page }) => {
   await page.route("**/v1/protections/*/proof-bundle", (route) => route.fulfill({ status: 503, body: "down" }));
   await page.goto(`/verify/${work.protection_id}`);

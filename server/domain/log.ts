@@ -6,7 +6,7 @@ import { getLogIdentity } from "../log/log-identity";
 import { proveConsistency } from "../log/log-proofs";
 import { readTile } from "../log/tiles";
 import { publishedCheckpoint, witnessedCheckpoint } from "../log/published";
-import { PROOF_RETRY_AFTER_S } from "../log/proof-checkpoint";
+import { proofRetryAfterS } from "../log/proof-checkpoint";
 import { newestStampedSize, tsaCertificatePem } from "../log/timestamping";
 import { witnessPolicy } from "../log/witness-policy";
 import { describeQuorum } from "@/lib/verify";
@@ -59,7 +59,7 @@ export async function getPublishedNote(): Promise<string> {
       "not_yet_witnessed",
       "The witnesses the log's policy requires have not yet cosigned any checkpoint of this log (HALLMARK_WITNESS_MODE=fail-closed).",
       undefined,
-      { "retry-after": String(PROOF_RETRY_AFTER_S) },
+      { "retry-after": String(proofRetryAfterS()) },
     );
   return row.note;
 }

@@ -3,7 +3,7 @@ import { AppError } from "../domain/errors";
 import type { Checkpoint } from "../store/types";
 import { publishedMoved, witnessedCheckpoint } from "./published";
 import { witnessPolicy } from "./witness-policy";
-import { WITNESS_CADENCE_MS } from "./witnessing";
+import { witnessCadenceMs } from "./witnessing";
 
 /**
  * Which checkpoint a proof handed out (a proof bundle, a tlog-proof, a certificate, an export) is
@@ -11,15 +11,15 @@ import { WITNESS_CADENCE_MS } from "./witnessing";
  *
  * - No witness policy, or a quorum of "none": the newest checkpoint (`witnessed: null`).
  * - Otherwise the newest checkpoint whose cosignatures meet the quorum, once it covers the entry
- *   (`witnessed: true`). Until one does, the request waits up to PROOF_WAIT_MS: the next
- *   witnessing round starts within WITNESS_CADENCE_MS of the entry's checkpoint, and a witness
- *   answers within a round trip. Past that, a 503 not_yet_witnessed problem with Retry-After.
+ *   (`witnessed: true`). Until one does, the request waits up to proofWaitMs() (4 s at the
+ *   default rate): the next witnessing round starts within the cadence, and a witness answers
+ *   within a round trip. Past that, a 503 not_yet_witnessed problem with Retry-After.
  * - A caller that asks for it (`?witnessed=optional`) gets the newest checkpoint at once, with
  *   `witnessed: false` when the quorum has not cosigned it (the route says so in Hallmark-Witnessed).
  */
-export const PROOF_WAIT_MS = WITNESS_CADENCE_MS + 3_000;
-/** What Retry-After says: about one witnessing round. */
-export const PROOF_RETRY_AFTER_S = 2;
+export const proofWaitMs = (): number => Math.min(witnessCadenceMs(), 5_000) + 3_000;
+/** What Retry-After says: about one witnessing round (2 s at the default rate). */
+export const proofRetryAfterS = (): number => Math.max(2, Math.ceil(witnessCadenceMs() / 1000));
 /** Another instance may publish: the published checkpoint is read again this often while waiting. */
 const POLL_MS = 250;
 
@@ -46,11 +46,11 @@ export async function checkpointForProof(index: number, newest: Checkpoint, requ
 }
 
 /**
- * Waits, up to PROOF_WAIT_MS, for a checkpoint the quorum cosigned that covers entry `index`;
+ * Waits, up to proofWaitMs(), for a checkpoint the quorum cosigned that covers entry `index`;
  * throws not_yet_witnessed past it. Resolves at once without a quorum to meet.
  */
 export async function awaitWitnessed(index: number): Promise<Checkpoint> {
-  const deadline = Date.now() + PROOF_WAIT_MS;
+  const deadline = Date.now() + proofWaitMs();
   for (;;) {
     const cp = await witnessedCheckpoint();
     if (cp && (Number(cp.treeSize) > index || !needsQuorum())) return cp;
@@ -60,9 +60,9 @@ export async function awaitWitnessed(index: number): Promise<Checkpoint> {
   }
   throw new AppError(
     "not_yet_witnessed",
-    `This entry's checkpoint has not yet been cosigned by the witnesses the log's policy requires; try again in ${PROOF_RETRY_AFTER_S} s, or add ?witnessed=optional to take the proof as it is now (its Hallmark-Witnessed header then says false).`,
+    `This entry's checkpoint has not yet been cosigned by the witnesses the log's policy requires; try again in ${proofRetryAfterS()} s, or add ?witnessed=optional to take the proof as it is now (its Hallmark-Witnessed header then says false).`,
     undefined,
-    { "retry-after": String(PROOF_RETRY_AFTER_S) },
+    { "retry-after": String(proofRetryAfterS()) },
   );
 }
 

@@ -5,6 +5,7 @@ import { metrics } from "../observability/metrics.mjs";
 import { quorumMet, type Policy, type PolicyWitness } from "@/lib/verify";
 import { parseSignedNote } from "@/lib/verify/checkpoint";
 import { verifyCosignature } from "@/lib/verify/cosignature";
+import { getConfig } from "../config";
 import { getDb, isUniqueViolation } from "../db";
 import { getStore } from "../store";
 import type { Checkpoint } from "../store/types";
@@ -22,7 +23,7 @@ import { addCheckpoint, addCheckpointBody } from "./witness-client";
  *
  * Contract:
  * - Never on the write path: an append only nudges the scheduler. Rounds run at most once per
- *   WITNESS_CADENCE_MS (so about once a second under load), and every TICK_MS when idle, so the
+ *   witnessCadenceMs() (once a second by default), and a tick nudges them when idle, so the
  *   newest checkpoint is offered again until every witness has cosigned it.
  * - A witness that fails (down, slow, refusing, answering nonsense) is retried with exponential
  *   backoff, and never holds up the log or the other witnesses.
@@ -32,8 +33,12 @@ import { addCheckpoint, addCheckpointBody } from "./witness-client";
  * - The published size only moves forward, and only to a size whose stored cosignatures meet
  *   the quorum. Cosignatures are verified before they are stored.
  */
-/** Rounds start at most this often (about once a second under load). */
-export const WITNESS_CADENCE_MS = 1_000;
+/**
+ * Rounds start at most this often: 86,400 s over HALLMARK_WITNESS_RATE (the add-checkpoint
+ * requests per witness per day the log declares to the witness network), a second by default.
+ * A round sends each witness one request, and more only after a 409 (at most ATTEMPTS in all).
+ */
+export const witnessCadenceMs = (): number => Math.max(1_000, Math.ceil(86_400_000 / getConfig().witnessQpd));
 const TICK_MS = 1_000;
 const LEASE_MS = 30_000;
 const TIMEOUT_MS = 10_000;
@@ -71,7 +76,7 @@ class Scheduler {
   nudge(): void {
     this.pending = true;
     if (this.stopped || this.running || this.timer) return;
-    const wait = Math.max(0, this.lastStart + WITNESS_CADENCE_MS - Date.now());
+    const wait = Math.max(0, this.lastStart + witnessCadenceMs() - Date.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.round = this.run();

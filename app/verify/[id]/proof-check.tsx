@@ -388,7 +388,10 @@ export function ProofCheck({
         <Spinner label="Checking the proof in your browser…" />
       ) : outcome.phase === "waiting" ? (
         <div role="status" className="rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950">
-          <Spinner label="Waiting for witnesses…" />
+          <p className="flex items-center gap-3 font-semibold">
+            <span aria-hidden className="h-5 w-5 animate-spin rounded-full border-2 border-amber-300 border-t-amber-700" />
+            Waiting for witnesses…
+          </p>
           <p className="mt-1 text-sm">
             This protection is in the log; the independent witnesses that vouch for the log have not cosigned it yet. This usually takes a
             few seconds, and the check runs here again as soon as they have.
