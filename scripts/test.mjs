@@ -123,7 +123,7 @@ async function vitest(project, env, label, files = []) {
 // afterwards, its files one at a time: each accounts for every row each table gains while it runs.
 const sideLanes = [
   ["limits", "monitor", "plan-budgets"],
-  ["log-rotation", "backup", "witnessing"],
+  ["log-rotation", "backup", "witnessing", "hallmark-witness"],
 ].map((lane) => lane.map((n) => `e2e/api/${n}.test.ts`));
 const aloneLane = ["e2e/api/fuzz.test.ts", "e2e/api/deep-json.test.ts"];
 

@@ -21,6 +21,10 @@ export type HallmarkEnv = {
   witnessMode: "fail-closed" | "fail-open";
   /** add-checkpoint requests per witness per day (HALLMARK_WITNESS_RATE, the witness network's qpd). */
   witnessQpd: number;
+  /** The logs this instance witnesses: a logs/v0 file (HALLMARK_WITNESS_LOGS), or none. */
+  witnessLogsFile: string | undefined;
+  /** This instance's name as a witness (HALLMARK_WITNESS_NAME; default <base URL host and path>/witness). */
+  witnessName: string;
   /** An RFC 3161 time-stamping authority: the newest checkpoint is time-stamped there at most once per tsaIntervalSeconds. */
   tsaUrl: string | undefined;
   /** PEM certificate(s) the TSA's tokens must chain to (its root or its own); required with tsaUrl. */

@@ -46,6 +46,10 @@ const ZEnv = z.object({
   // add-checkpoint requests per witness per day the log declares (the witness network's qpd):
   // rounds are spaced 86,400 s / qpd apart, and never less than a second.
   HALLMARK_WITNESS_RATE: z.coerce.number().int().min(1).max(86_400).default(86_400),
+  // This instance as a witness (C2SP tlog-witness, at {base_url}/v1/witness): the logs it
+  // witnesses, a file in the witness network's logs/v0 format, and its name.
+  HALLMARK_WITNESS_LOGS: z.string().min(1).optional(),
+  HALLMARK_WITNESS_NAME: ZOrigin.optional(),
   HALLMARK_TSA_URL: z.url({ protocol: /^https?$/ }).optional(),
   HALLMARK_TSA_CERT: z.string().min(1).optional(),
   HALLMARK_TSA_INTERVAL: z.coerce.number().int().min(1).max(86_400).default(60),
@@ -108,6 +112,8 @@ export function readEnv(source = process.env) {
     witnessPolicyFile: e.HALLMARK_WITNESS_POLICY ? path.resolve(e.HALLMARK_WITNESS_POLICY) : undefined,
     witnessMode: e.HALLMARK_WITNESS_MODE,
     witnessQpd: e.HALLMARK_WITNESS_RATE,
+    witnessLogsFile: e.HALLMARK_WITNESS_LOGS ? path.resolve(e.HALLMARK_WITNESS_LOGS) : undefined,
+    witnessName: e.HALLMARK_WITNESS_NAME ?? `${derivedOrigin}/witness`,
     tsaUrl: e.HALLMARK_TSA_URL,
     tsaCertFile: e.HALLMARK_TSA_CERT ? path.resolve(e.HALLMARK_TSA_CERT) : undefined,
     tsaIntervalSeconds: e.HALLMARK_TSA_INTERVAL,

@@ -43,6 +43,7 @@ function commonProblems(op: RestOperation, scoped: boolean): ErrorCode[] {
   if (scoped) codes.push("insufficient_scope");
   if (op.method !== "GET") codes.push("cross_origin_request");
   if (op.input === "body") codes.push("validation_failed", "malformed_json", "unsupported_media_type", "payload_too_large");
+  if (op.input === "text") codes.push("payload_too_large");
   if (op.input === "query") codes.push("invalid_parameter");
   return codes;
 }
@@ -139,6 +140,7 @@ function operationOf({ op, scopes, procedure }: Operation): ZodOpenApiOperationO
     ...(op.input === "body" && input
       ? { requestBody: { required: true, content: { "application/json": { schema: bodyOf(input, params) } } } }
       : {}),
+    ...(op.input === "text" ? { requestBody: { required: true, content: { "text/plain": { schema: z.string() } } } } : {}),
     responses: {
       [String(op.status ?? 200)]: {
         description: op.summary,
@@ -146,6 +148,12 @@ function operationOf({ op, scopes, procedure }: Operation): ZodOpenApiOperationO
         content: successContent(op, procedure),
       },
       ...problemResponses([...commonProblems(op, scopes.length > 0), ...(op.problems ?? [])]),
+      ...Object.fromEntries(
+        Object.entries(op.otherAnswers ?? {}).map(([status, a]) => [
+          status,
+          { description: a.description, content: { [a.contentType]: { schema: z.string() } } },
+        ]),
+      ),
     },
   };
 }

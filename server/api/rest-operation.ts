@@ -19,8 +19,8 @@ export interface RestOperation {
    * ignored (the endpoints that obtain one), while an X-API-Key sent must still be valid.
    */
   auth: "required" | "optional" | "no-session";
-  /** Where the rest of the input comes from: the JSON body or the query string (default: neither). */
-  input?: "body" | "query";
+  /** Where the rest of the input comes from: the JSON body, the query string, or a text body as `body` (default: neither). */
+  input?: "body" | "query" | "text";
   /** Largest JSON body accepted, in bytes (default MAX_BODY_BYTES, server/http/body.ts). */
   maxBodyBytes?: number;
   /** Success status (default 200). */
@@ -33,6 +33,8 @@ export interface RestOperation {
   headers?: { name: string; description: string }[];
   /** Response headers a success carries, beyond the rate-limit ones. */
   responseHeaders?: { name: string; description: string }[];
+  /** Answers beyond the success and the problems, by status (a tlog-witness 409 is text/x.tlog.size, not a problem). */
+  otherAnswers?: Record<string, { description: string; contentType: string }>;
   /** The success body when the route reshapes the procedure's output (apiRoute's edge); else the output schema. */
   response?: ZodType;
 }
@@ -46,6 +48,7 @@ export const REST_TAGS = {
   Packs: "Verification packs: built-in templates and custom packs.",
   Verifications: "Run and read verifications of attestations against a pack.",
   "Transparency log": "The Merkle log as C2SP tlog-tiles, its checkpoint, policy and keys.",
+  Witness: "This instance as a C2SP tlog-witness of the logs HALLMARK_WITNESS_LOGS lists.",
   Reference: "This document.",
 } as const;
 export type RestTag = keyof typeof REST_TAGS;

@@ -11,6 +11,7 @@ import { packsRouter } from "./routers/packs";
 import { publicRouter } from "./routers/public";
 import { verificationsRouter } from "./routers/verifications";
 import { viewerRouter } from "./routers/viewer";
+import { witnessRouter } from "./routers/witness";
 import { createCallerFactory, router } from "./trpc";
 
 export const appRouter = router({
@@ -26,6 +27,7 @@ export const appRouter = router({
   public: publicRouter,
   verifications: verificationsRouter,
   viewer: viewerRouter,
+  witness: witnessRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,7 +4,7 @@ import { createContext } from "../api/context";
 import type { ProcedureMeta, RestOperation } from "../api/rest-operation";
 import { AppError } from "../domain/errors";
 import { authenticate } from "./authenticate";
-import { readJsonBody } from "./body";
+import { readJsonBody, readTextBody } from "./body";
 import { errorToResponse } from "./errors";
 import { noteRequest } from "../observability/requests.mjs";
 
@@ -93,7 +93,9 @@ export function apiRoute<P extends RestProcedure>(
           ? await readJsonBody(req, op.maxBodyBytes)
           : op.input === "query"
             ? Object.fromEntries(new URL(req.url).searchParams)
-            : {};
+            : op.input === "text"
+              ? { body: await readTextBody(req, op.maxBodyBytes) }
+              : {};
       const raw = inputOf(sent, params);
       const output = (await procedure({
         ctx: createContext(principal, req.headers, limitHeaders),

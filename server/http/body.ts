@@ -85,3 +85,13 @@ export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Pro
   }
   return parseJsonText(await readBodyText(req, maxBytes));
 }
+
+/** Reads a text body (readBodyText's cap), whatever its declared type; not UTF-8 is 400 malformed_request. */
+export async function readTextBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
+  try {
+    return await readBodyText(req, maxBytes);
+  } catch (err) {
+    if (err instanceof AppError && err.code === "malformed_json") throw new AppError("malformed_request", "The body is not valid UTF-8.");
+    throw err;
+  }
+}

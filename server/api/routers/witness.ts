@@ -1,0 +1,81 @@
+import "server-only";
+import { z } from "zod";
+import { addCheckpoint, cosignedCheckpointOf, MAX_ADD_CHECKPOINT_BYTES, witnessInfo } from "../../witness/add-checkpoint";
+import { publicProcedure, router } from "../trpc";
+
+const ZWitnessInfo = z.object({
+  name: z.string().meta({ description: "The witness's name: the key name of its cosignature lines." }),
+  vkeys: z.array(z.string()).meta({ description: "Its verifier keys (C2SP vkey): Ed25519 (type 0x04) and ML-DSA-44 (type 0x06)." }),
+  logs: z.array(
+    z.object({
+      origin: z.string(),
+      vkey: z.string(),
+      qpd: z.number().int(),
+      cosigned_tree_size: z.number().int().nullable(),
+      cosigned_at: z.string().nullable(),
+    }),
+  ),
+});
+
+/** This instance as a C2SP tlog-witness: submission and monitoring prefix {base_url}/v1/witness. */
+export const witnessRouter = router({
+  info: publicProcedure
+    .meta({
+      rest: {
+        method: "GET",
+        path: "/v1/witness",
+        tag: "Witness",
+        auth: "optional",
+        summary: "This instance as a witness: its name, keys and the logs it follows",
+        description:
+          "The name and verifier keys (Ed25519 and ML-DSA-44) of this instance's witness, and each log of HALLMARK_WITNESS_LOGS with the size it last cosigned. Its submission and monitoring prefix is {base_url}/v1/witness.",
+      },
+    })
+    .output(ZWitnessInfo)
+    .query(() => witnessInfo()),
+  addCheckpoint: publicProcedure
+    .meta({
+      rest: {
+        method: "POST",
+        path: "/v1/witness/add-checkpoint",
+        tag: "Witness",
+        auth: "no-session",
+        input: "text",
+        maxBodyBytes: MAX_ADD_CHECKPOINT_BYTES,
+        produces: "text/plain",
+        summary: "Cosign a checkpoint (C2SP tlog-witness add-checkpoint)",
+        description:
+          "The body: `old <size>`, the consistency proof lines (base64), a blank line, the checkpoint. 200: cosignature lines (Ed25519, then ML-DSA-44). 409 text/x.tlog.size: the size this witness holds for the log (old must equal it). " +
+          "404 unknown_log, 403 untrusted_checkpoint (no valid signature by the log's key), 422 inconsistent_checkpoint (the proof does not verify, or the same size with another root), 400 malformed_request.",
+        problems: ["unknown_log", "untrusted_checkpoint", "inconsistent_checkpoint", "not_found", "service_unavailable"],
+        otherAnswers: {
+          "409": {
+            description: "The size this witness holds for the log, in decimal and a newline: send again from it.",
+            contentType: "text/x.tlog.size",
+          },
+        },
+      },
+    })
+    .input(z.object({ body: z.string() }))
+    .output(
+      z.union([z.object({ status: z.literal(200), lines: z.string() }), z.object({ status: z.literal(409), size: z.number().int() })]),
+    )
+    .mutation(({ input }) => addCheckpoint(input.body)),
+  checkpoint: publicProcedure
+    .meta({
+      rest: {
+        method: "GET",
+        path: "/v1/witness/{origin_hash}/checkpoint",
+        tag: "Witness",
+        auth: "optional",
+        produces: "text/plain",
+        summary: "The latest checkpoint this witness cosigned for a log",
+        description:
+          "origin_hash: SHA-256 of the log's origin, lowercase hex. The checkpoint with the log's signature and this witness's cosignatures.",
+        problems: ["not_found"],
+      },
+    })
+    .input(z.object({ origin_hash: z.string().regex(/^[0-9a-f]{64}$/) }))
+    .output(z.string())
+    .query(({ input }) => cosignedCheckpointOf(input.origin_hash)),
+});
