@@ -316,6 +316,38 @@ async function postgresWrites(): Promise<string[]> {
 }
 
 /**
+ * The time a creator waits, from an attestation's 201 to a tlog-proof that meets the witness
+ * policy: the proof is asked for at once (the server holds it until the witnesses cosign, or
+ * answers 503 with Retry-After, then asked again). Attestations start at random phases of the
+ * one-second witnessing cadence.
+ */
+async function timeToWitnessedProof(url: string, creds: { api_key: string; issuer_id: string }, samples = 60) {
+  const headers = { "content-type": "application/json", "x-api-key": creds.api_key };
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    await new Promise((r) => setTimeout(r, Math.random() * 1000));
+    const made = await fetch(`${url}/v1/attestations`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ issuer_id: creds.issuer_id, payload: { bench: "time-to-witnessed", i } }),
+    });
+    const t0 = performance.now();
+    const { id } = (await made.json()) as { id: string };
+    for (;;) {
+      const res = await fetch(`${url}/v1/attestations/${id}/tlog-proof`, { headers: { "x-api-key": creds.api_key } });
+      await res.arrayBuffer();
+      if (res.status === 200 && res.headers.get("hallmark-witnessed") === "true") break;
+      if (res.status !== 503) throw new Error(`tlog-proof answered ${res.status}`);
+      await new Promise((r) => setTimeout(r, Number(res.headers.get("retry-after") ?? 1) * 1000));
+    }
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))]!);
+  return { samples, p50: at(0.5), p99: at(0.99), max: Math.round(times.at(-1)!) };
+}
+
+/**
  * What witnessing costs the writes: one SQLite server whose policy names a test witness (C2SP
  * tlog-witness, e2e/witness) beside one without, interleaved; then, on the witnessed log, a full
  * tile beside a proof bundle, and whether the witness kept up.
@@ -350,8 +382,10 @@ async function witnessing(): Promise<string[]> {
       },
       ROUNDS,
     );
+    const latency = await timeToWitnessedProof(servers[0]!.url, wCreds);
     return [
       `witnessing: POST /v1/attestations ${fmt(r.wAttest)} witnessed; ${fmt(r.nAttest)} without; ratio ${fmtRatio(c.ratio("wAttest", "nAttest"))}`,
+      `witnessing: from a 201 to its quorum-cosigned tlog-proof (${latency.samples} attestations, one at a time): p50 ${latency.p50} ms, p99 ${latency.p99} ms, max ${latency.max} ms`,
       `witnessing: POST /v1/consumer/mint ${fmt(r.wMint)} witnessed; ${fmt(r.nMint)} without; ratio ${fmtRatio(c.ratio("wMint", "nMint"))}`,
       `witnessing: ${submissions} checkpoints cosigned during ${ROUNDS * 2 * SECONDS} s of writes; 3 s after, the log's size ${info.tree_size}, published (cosigned) ${info.witnessing.published_tree_size}`,
       `tiles: GET /v1/log/tile/0/000 (full) ${fmt(t.mean.tile)}; GET a proof bundle ${fmt(t.mean.bundle)}; ratio ${fmtRatio(t.ratio("tile", "bundle"))}`,

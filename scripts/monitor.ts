@@ -17,7 +17,6 @@ import {
   tilePath,
   TILE_WIDTH,
   verifyAttestationSignature,
-  verifyCheckpoint,
   verifyWitnessedCheckpoint,
   type Policy,
 } from "@/lib/verify";
@@ -26,6 +25,7 @@ import { base64ToBytes, bytesToBase64 } from "@/lib/verify/encoding";
 import { leafHash } from "@/lib/verify/merkle";
 import { isSealedPayload } from "@/lib/verify/sealed";
 import { CompactRange } from "@/lib/verify/compact-range";
+import { verifyLogCheckpoint, type LogKey } from "@/lib/verify/log-signature";
 
 const USAGE =
   "usage: npm run monitor -- <base_url> --vkey <verifier key | file> [--policy policy.txt] [--state state.json] [--watch-issuer <id>]...";
@@ -54,7 +54,7 @@ const { values, positionals } = (() => {
 const base = positionals[0]?.replace(/\/+$/, "");
 if (!base || positionals.length !== 1 || !values.vkey) die(2, USAGE);
 const vkeyText = fs.existsSync(values.vkey!) ? fs.readFileSync(values.vkey!, "utf8").trim() : values.vkey!;
-let log: { publicKey: Uint8Array; origin?: string };
+let log: LogKey;
 try {
   log = resolveLogKey(vkeyText);
 } catch (err) {
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
     );
     cp = w;
   } else {
-    cp = verifyCheckpoint(note, { publicKey: log.publicKey, origin: log.origin });
+    cp = verifyLogCheckpoint(note, log);
     console.log(`checkpoint ${cp.origin} size ${cp.treeSize}: signed by the log key`);
   }
 

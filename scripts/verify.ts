@@ -147,7 +147,12 @@ function verifyTlogProofFile(text: string): TlogProofVerification {
   try {
     const r = verifyTlogProof(
       text,
-      policy ? { policy } : { logPublicKey: resolveLogKey(logPublicKey!, values.origin).publicKey, origin: values.origin },
+      policy
+        ? { policy }
+        : (() => {
+            const key = resolveLogKey(logPublicKey!, values.origin);
+            return { logPublicKey: key.publicKey, origin: values.origin, mlDsa44: key.mlDsa44 };
+          })(),
     );
     console.log(`pass checkpoint_signature: tree head of ${r.origin} at size ${r.treeSize} is signed by the log key`);
     if (policy) console.log(`pass witnesses: cosigned by ${cosigned(r.cosigners)}; quorum ${r.quorum} met`);

@@ -126,7 +126,15 @@ export async function createKey(
 export async function logInfo(instance = 0) {
   const res = await api("/v1/log", { instance });
   expect(res.status, res.text).toBe(200);
-  return res.body as { origin: string; tree_size: number; root_hash: string; public_key: string; key_id: string; verifier_key: string };
+  return res.body as {
+    origin: string;
+    tree_size: number;
+    root_hash: string;
+    public_key: string;
+    key_id: string;
+    verifier_key: string;
+    ml_dsa_44_verifier_key: string;
+  };
 }
 
 export async function proofBundle(key: string, id: string, instance = 0) {

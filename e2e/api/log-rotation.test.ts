@@ -70,7 +70,9 @@ async function publishedAfter(index: number, ok: (note: string) => boolean = () 
   throw new Error(`no published checkpoint past ${index}`);
 }
 
-const logSignatures = (note: string) => parseSignedNote(note).signatures.filter((s) => s.name === origin).length;
+/** The log's Ed25519 signature lines (its ML-DSA-44 line has the same name, and 2,428 bytes). */
+const logSignatures = (note: string) =>
+  parseSignedNote(note).signatures.filter((s) => s.name === origin && s.signature.length === 64).length;
 const keyOf = (vkey: string) => parseVerifierKey(vkey).publicKey;
 const admin = (...args: string[]) => execFileSync("npm", ["run", "-s", "admin", "--", ...args], { encoding: "utf8", env });
 

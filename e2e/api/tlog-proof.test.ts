@@ -57,6 +57,15 @@ describe("tlog-proof downloads", () => {
     expect(withPolicy.stdout).toContain("pass seal_opening");
     const withKey = verify(file, "--log-key", vkey);
     expect(withKey.status, withKey.stderr).toBe(0);
+    // A verifier that pins only the log's ML-DSA-44 key reads its own line of the same checkpoint
+    // (a witnessed checkpoint carries it), and one pinning only the Ed25519 key ignores it.
+    const pq = (await logInfo()).ml_dsa_44_verifier_key;
+    const withPq = verify(file, "--log-key", pq);
+    expect(withPq.status, withPq.stderr + withPq.stdout).toBe(0);
+    expect(withPq.stdout).toContain("pass checkpoint_signature");
+    const onlyPq = path.join(dir, "only-ml-dsa.txt");
+    fs.writeFileSync(onlyPq, `log ${pq}\nquorum none\n`);
+    expect(verify(file, "--policy", onlyPq).status).toBe(0);
 
     const tampered = path.join(dir, "tampered.tlog-proof");
     fs.writeFileSync(

@@ -67,7 +67,10 @@ describe("a witnessed log", () => {
 
   it("serves a policy to pin: the log's key and URL, the configured witnesses and quorum", async () => {
     const info = await logInfo();
-    expect(policy.logs.map((l) => [l.vkey, l.url])).toEqual([[info.verifier_key, `${baseUrls[0]}/v1/log`]]);
+    expect(policy.logs.map((l) => [l.vkey, l.url])).toEqual([
+      [info.verifier_key, `${baseUrls[0]}/v1/log`],
+      [info.ml_dsa_44_verifier_key, `${baseUrls[0]}/v1/log`],
+    ]);
     expect(policy.witnesses.map((w) => [w.name, w.key.vkey, w.url])).toEqual(witnesses.map((w, i) => [`w${i + 1}`, w.vkey, w.url]));
     expect(policy.quorum).toBe("any-witness");
   });

@@ -3,10 +3,10 @@
 // existed no later than the TSA's time, on the word of a TSA the verifier pins, not Hallmark's.
 import type * as pkijs from "pkijs";
 import { loggedLeafData, parseProofBundle, type ProofBundle } from "./bundle-shape";
-import { verifyCheckpoint } from "./checkpoint";
 import { base64ToBytes, bytesToHex, hexToBytes, utf8Encode } from "./encoding";
 import { VerifyError } from "./errors";
 import { resolveLogKey, type LogPublicKey } from "./log-key";
+import { verifyLogCheckpoint } from "./log-signature";
 import { leafHash, verifyInclusion } from "./merkle";
 import { MAX_TIMESTAMP_TOKEN_BYTES, verifyTimestampToken } from "./rfc3161";
 
@@ -63,8 +63,8 @@ export async function verifyBundleTimestamp(
   const raw = (bundle as { timestamp?: unknown }).timestamp;
   if (raw === undefined) return null;
   const t = shapeOf(raw);
-  const { publicKey, origin } = resolveLogKey(opts.logPublicKey, opts.origin);
-  const cp = verifyCheckpoint(t.checkpoint, { publicKey, origin: origin ?? bundle.signed_tree_head.origin });
+  const key = resolveLogKey(opts.logPublicKey, opts.origin);
+  const cp = verifyLogCheckpoint(t.checkpoint, { ...key, origin: key.origin ?? bundle.signed_tree_head.origin });
   if (cp.treeSize !== t.inclusion_proof.tree_size || bytesToHex(cp.rootHash) !== t.inclusion_proof.root_hash)
     throw new VerifyError("tree_head_mismatch", "bundle.timestamp: inclusion_proof does not name the time-stamped checkpoint's tree");
   const index = bundle.inclusion_proof.log_index;

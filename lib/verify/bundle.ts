@@ -16,11 +16,12 @@
 // Size and root are always taken from the verified checkpoint, never from the proof.
 import { type SignedAttestationFields, verifyAttestationSignature } from "./attestation";
 import { loggedLeafData, parseProofBundle, type ProofBundle } from "./bundle-shape";
-import { parseSignedNote, verifyCheckpoint, type VerifiedCheckpoint } from "./checkpoint";
+import { parseSignedNote, type VerifiedCheckpoint } from "./checkpoint";
 import { base64ToBytes, bytesToHex, hexToBytes } from "./encoding";
 import { VerifyError, type VerifyErrorCode } from "./errors";
 import { jwkThumbprint, parsePublicKeyPem } from "./keys";
 import { resolveLogKey, type LogPublicKey } from "./log-key";
+import { verifyLogCheckpoint, type LogKey } from "./log-signature";
 import { leafHash, verifyInclusion } from "./merkle";
 import { checkSealOpening } from "./sealed";
 import { compareInstants, parseTimestamp } from "./timestamp";
@@ -63,9 +64,9 @@ export interface VerifyBundleOptions {
   maxBytes?: number;
 }
 
-function checkTreeHead(b: ProofBundle, publicKey: Uint8Array, origin?: string): VerifiedCheckpoint {
+function checkTreeHead(b: ProofBundle, key: LogKey): VerifiedCheckpoint {
   const sth = b.signed_tree_head;
-  const cp = verifyCheckpoint(sth.checkpoint, { publicKey, origin });
+  const cp = verifyLogCheckpoint(sth.checkpoint, key);
   const root = bytesToHex(cp.rootHash);
   if (sth.origin !== cp.origin) throw new VerifyError("origin_mismatch", "signed_tree_head.origin differs from the checkpoint origin");
   if (sth.tree_size !== cp.treeSize || sth.root_hash !== root) {
@@ -153,7 +154,7 @@ export function verifyProofBundle(bundle: unknown, opts: VerifyBundleOptions): B
     const b = parseProofBundle(bundle, opts.maxBytes);
 
     running = "checkpoint_signature";
-    const cp = checkTreeHead(b, log.publicKey, log.origin);
+    const cp = checkTreeHead(b, log);
     checks.push({ name: running, ok: true, detail: `tree head of ${cp.origin} at size ${cp.treeSize} is signed by the log key` });
 
     const seal = b.seal;

@@ -1,8 +1,8 @@
 // Offline verification that one signed checkpoint's tree is a prefix of another's (RFC 9162 §2.1.4).
-import { verifyCheckpoint } from "./checkpoint";
 import { bytesToHex, hexToBytes } from "./encoding";
 import { VerifyError, type VerifyErrorCode } from "./errors";
 import { resolveLogKey, type LogPublicKey } from "./log-key";
+import { verifyLogCheckpoint } from "./log-signature";
 import { verifyConsistency } from "./merkle";
 import { MAX_PROOF_HASHES } from "./bundle-shape";
 
@@ -40,8 +40,8 @@ export function verifyConsistencyProof(
     ) {
       throw new VerifyError("malformed_bundle", `proof must be an array of at most ${MAX_PROOF_HASHES} lowercase hex hashes`);
     }
-    const a = verifyCheckpoint(first, { publicKey: log.publicKey, origin: log.origin });
-    const b = verifyCheckpoint(second, { publicKey: log.publicKey, origin: a.origin });
+    const a = verifyLogCheckpoint(first, log);
+    const b = verifyLogCheckpoint(second, { ...log, origin: a.origin });
     if (a.treeSize > b.treeSize) throw new VerifyError("consistency_proof_invalid", "the first checkpoint is larger than the second");
     if (!verifyConsistency(a.treeSize, b.treeSize, proof.map(hexToBytes), a.rootHash, b.rootHash)) {
       throw new VerifyError("consistency_proof_invalid", `tree ${a.treeSize} is not proven to be a prefix of tree ${b.treeSize}`);

@@ -16,6 +16,8 @@ export { VERIFY_ERROR_CODES, VerifyError, isVerifyError } from "./errors";
 export type { VerifyErrorCode } from "./errors";
 export { parsePublicKeyPem } from "./keys";
 export { resolveLogKey } from "./log-key";
+export { parseMlDsaLogKey, verifyLogCheckpoint } from "./log-signature";
+export type { LogKey } from "./log-signature";
 export type { LogPublicKey } from "./log-key";
 export { PolicyError, describeQuorum, parsePolicy, quorumMet } from "./policy";
 export type { Policy, PolicyGroup, PolicyLog, PolicyWitness } from "./policy";

@@ -3,15 +3,19 @@ import { parseVerifierKey } from "./checkpoint";
 import { VerifyError } from "./errors";
 import { isValidEd25519PublicKey } from "./ed25519";
 import { KeyFormatError, parsePublicKeyPem } from "./keys";
+import { parseMlDsaLogKey, type LogKey } from "./log-signature";
 
-/** A raw 32-byte key, a PEM SubjectPublicKeyInfo, or a note verifier key (`<origin>+<id>+<base64>`). */
+/**
+ * A raw 32-byte Ed25519 key, a PEM SubjectPublicKeyInfo, or a note verifier key
+ * (`<origin>+<id>+<base64>`): Ed25519 (type 0x01) or ML-DSA-44 (type 0x06).
+ */
 export type LogPublicKey = Uint8Array | string;
 
 /**
  * Resolves the pinned log key. A note verifier key also pins the origin (its key name) unless
  * an origin is given explicitly. Throws VerifyError("invalid_log_key").
  */
-export function resolveLogKey(key: LogPublicKey, origin?: string): { publicKey: Uint8Array; origin?: string } {
+export function resolveLogKey(key: LogPublicKey, origin?: string): LogKey {
   try {
     if (key instanceof Uint8Array) {
       if (!isValidEd25519PublicKey(key)) throw new KeyFormatError("not a valid Ed25519 public key");
@@ -21,6 +25,8 @@ export function resolveLogKey(key: LogPublicKey, origin?: string): { publicKey: 
       return { publicKey: parsePublicKeyPem(key), origin };
     }
     if (typeof key === "string") {
+      const mlDsa44 = parseMlDsaLogKey(key.trim());
+      if (mlDsa44) return { publicKey: mlDsa44.publicKey, origin: origin ?? mlDsa44.name, mlDsa44 };
       const vkey = parseVerifierKey(key.trim());
       if (!isValidEd25519PublicKey(vkey.publicKey)) throw new KeyFormatError("not a valid Ed25519 public key");
       return { publicKey: vkey.publicKey, origin: origin ?? vkey.name };

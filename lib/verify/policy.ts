@@ -4,6 +4,7 @@
 import { parseVerifierKey } from "./checkpoint";
 import { parseCosignerKey, type CosignerKey } from "./cosignature";
 import { bytesEqual, concatBytes } from "./encoding";
+import { parseMlDsaLogKey } from "./log-signature";
 
 export interface PolicyLog {
   vkey: string;
@@ -11,6 +12,8 @@ export interface PolicyLog {
   origin: string;
   keyId: Uint8Array;
   publicKey: Uint8Array;
+  /** An ML-DSA-44 log key (tlog-cosignature type 0x06); absent for an Ed25519 one (signed-note type 0x01). */
+  mlDsa44?: CosignerKey;
   url?: string;
 }
 
@@ -68,14 +71,22 @@ export function parsePolicy(text: string): Policy {
     switch (f[0]) {
       case "log": {
         if (f.length < 2 || f.length > 3) throw fail("expected: log <vkey> [<url>]");
+        const mlDsa44 = parseMlDsaLogKey(f[1]!);
         let k: ReturnType<typeof parseVerifierKey>;
         try {
-          k = parseVerifierKey(f[1]!);
+          k = mlDsa44 ?? parseVerifierKey(f[1]!);
         } catch (e) {
-          throw fail((e as Error).message);
+          throw fail(`${(e as Error).message} (a log key is Ed25519, type 0x01, or ML-DSA-44, type 0x06)`);
         }
         if (logs.some((l) => bytesEqual(l.publicKey, k.publicKey))) throw fail("duplicate log key");
-        logs.push({ vkey: f[1]!, origin: k.name, keyId: k.keyId, publicKey: k.publicKey, ...(f[2] ? { url: f[2] } : {}) });
+        logs.push({
+          vkey: f[1]!,
+          origin: k.name,
+          keyId: k.keyId,
+          publicKey: k.publicKey,
+          ...(mlDsa44 ? { mlDsa44 } : {}),
+          ...(f[2] ? { url: f[2] } : {}),
+        });
         break;
       }
       case "witness": {

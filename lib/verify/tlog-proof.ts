@@ -7,12 +7,13 @@
 import { leafData } from "./attestation";
 import { canonicalJson } from "./jcs";
 import { checkSealOpening, type SealOpening } from "./sealed";
-import { verifyCheckpoint } from "./checkpoint";
 import { base64ToBytes, bytesEqual, bytesToBase64, utf8Decode } from "./encoding";
 import { VerifyError } from "./errors";
 import { HASH_SIZE, leafHash, verifyInclusion } from "./merkle";
 import type { Policy } from "./policy";
 import { requireQuorum, verifyWitnessedCheckpoint, type Cosigner } from "./witnessed";
+import { verifyLogCheckpoint } from "./log-signature";
+import type { CosignerKey } from "./cosignature";
 
 export const TLOG_PROOF_HEADER = "c2sp.org/tlog-proof@v1";
 /** A proof larger than this is refused before parsing (the checkpoint's cap, plus room). */
@@ -145,7 +146,7 @@ export function readProofExtra(extra: Uint8Array | undefined): ProofExtra {
  */
 export function verifyTlogProof(
   text: string,
-  trust: { policy: Policy } | { logPublicKey: Uint8Array; origin?: string },
+  trust: { policy: Policy } | { logPublicKey: Uint8Array; origin?: string; mlDsa44?: CosignerKey },
 ): TlogProofVerification {
   const p = parseTlogProof(text);
   const extra = readProofExtra(p.extra);
@@ -159,7 +160,7 @@ export function verifyTlogProof(
     cosigners = w.cosigners;
     quorum = w.quorum.rule;
   } else {
-    cp = verifyCheckpoint(p.checkpoint, { publicKey: trust.logPublicKey, origin: trust.origin });
+    cp = verifyLogCheckpoint(p.checkpoint, { publicKey: trust.logPublicKey, origin: trust.origin, mlDsa44: trust.mlDsa44 });
   }
   if (p.index >= cp.treeSize)
     throw new VerifyError("inclusion_proof_invalid", `index ${p.index} is outside the signed tree of size ${cp.treeSize}`);

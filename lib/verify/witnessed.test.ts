@@ -9,6 +9,8 @@ import { base64ToBytes } from "./encoding";
 import { describeQuorum, formatPolicy, parsePolicy, PolicyError, quorumMet } from "./policy";
 import { parseCosignerKey, verifyCosignature } from "./cosignature";
 import { requireQuorum, verifyWitnessedCheckpoint } from "./witnessed";
+import { resolveLogKey } from "./log-key";
+import { verifyLogCheckpoint } from "./log-signature";
 
 const b64 = (b: Uint8Array | Buffer) => Buffer.from(b).toString("base64");
 const rawPub = (k: KeyObject) => new Uint8Array(k.export({ format: "der", type: "spki" }).subarray(-32));
@@ -204,5 +206,38 @@ describe("a checkpoint under a policy", () => {
     expect(() => verifyWitnessedCheckpoint(note.slice(0, sigStart) + b64(raw) + "\n", policy)).toThrow(
       expect.objectContaining({ code: "checkpoint_signature_invalid" }),
     );
+  });
+});
+
+describe("an ML-DSA-44 log key (tlog-checkpoint's recommendation), beside the Ed25519 one", () => {
+  const origin = "pq.example/log";
+  const ed = log(origin);
+  // The log's ML-DSA-44 line is a tlog-cosignature line with the origin as its name.
+  const pq = mldsaWitness(origin);
+  const { body, note } = ed.note(42);
+  const both = note + pq.cosign(body, 1_700_000_000);
+
+  it("a policy may name it as a log key; a checkpoint signed by either of a policy's log keys is the log's", () => {
+    const onlyPq = parsePolicy(`log ${pq.vkey}\nquorum none\n`);
+    expect(onlyPq.logs[0]).toMatchObject({ origin, vkey: pq.vkey });
+    expect(verifyWitnessedCheckpoint(both, onlyPq)).toMatchObject({ treeSize: 42, logKey: pq.vkey });
+    const onlyEd = parsePolicy(`log ${ed.vkey}\nquorum none\n`);
+    expect(verifyWitnessedCheckpoint(both, onlyEd)).toMatchObject({ treeSize: 42, logKey: ed.vkey });
+    // Signed by the Ed25519 key alone: not the log's under a policy that knows only the ML-DSA-44 key.
+    expect(() => verifyWitnessedCheckpoint(note, onlyPq)).toThrow(/no signature by a log key/);
+    expect(() => parsePolicy(`log ${edWitness(origin).vkey}\nquorum none\n`)).toThrow(/log key is Ed25519, type 0x01, or ML-DSA-44/);
+  });
+
+  it("a pinned ML-DSA-44 vkey verifies its own line and ignores the Ed25519 one; a bad line is refused", () => {
+    const key = resolveLogKey(pq.vkey);
+    expect(key.mlDsa44?.name).toBe(origin);
+    expect(verifyLogCheckpoint(both, key).treeSize).toBe(42);
+    expect(verifyLogCheckpoint(both, resolveLogKey(ed.vkey)).treeSize).toBe(42);
+    expect(() => verifyLogCheckpoint(note, key)).toThrow(/no ML-DSA-44 signature/);
+    const line = pq.cosign(body, 1_700_000_000);
+    const bad = line.replace(/([A-Za-z0-9+/]{20})([A-Za-z0-9+/])/, (_, a: string, c: string) => a + (c === "A" ? "B" : "A"));
+    expect(() => verifyLogCheckpoint(note + bad, key)).toThrow(/does not verify/);
+    // Another origin's checkpoint is not this key's, whatever it carries.
+    expect(() => verifyLogCheckpoint(both.replaceAll(origin, "other.example/log"), key)).toThrow();
   });
 });

@@ -39,8 +39,10 @@ export function verifyWitnessedCheckpoint(note: string, policy: Policy): Witness
   for (const sig of parsed.signatures) {
     const log = logs.find((l) => sig.name === l.origin && bytesEqual(sig.keyId, l.keyId));
     if (!log) continue;
-    if (!verifyEd25519(sig.signature, body, log.publicKey))
-      throw new VerifyError("checkpoint_signature_invalid", "a signature by a log key of the policy does not verify");
+    const valid = log.mlDsa44
+      ? verifyCosignature(parsed.body, sig, log.mlDsa44) !== null
+      : verifyEd25519(sig.signature, body, log.publicKey);
+    if (!valid) throw new VerifyError("checkpoint_signature_invalid", "a signature by a log key of the policy does not verify");
     signedBy ??= { vkey: log.vkey, base64: sig.base64 };
   }
   if (!signedBy) throw new VerifyError("checkpoint_signature_invalid", "no signature by a log key of the policy");

@@ -12,6 +12,7 @@ import { witnessPolicy } from "../log/witness-policy";
 import { describeQuorum } from "@/lib/verify";
 import { formatPolicy } from "@/lib/verify/policy";
 import { getConfig } from "../config";
+import { logMlDsaKey } from "../log/log-ml-dsa";
 import { parseTilePath } from "@/lib/verify/tiles";
 import { AppError, notFound } from "./errors";
 import { toKeyView } from "./signing-keys";
@@ -69,14 +70,20 @@ export async function getLogPolicy(): Promise<string> {
   const id = await getLogIdentity();
   const policy = witnessPolicy();
   const url = `${getConfig().baseUrl}/v1/log`;
-  // Every key that signs now: the current one, and any still inside a rotation's overlap.
-  const logs = [id, ...id.overlapping].map((k) => ({
-    vkey: k.verifierKey,
-    origin: id.origin,
-    keyId: new Uint8Array(),
-    publicKey: k.publicKey,
-    url,
-  }));
+  // Every key that signs now: the current one, any still inside a rotation's overlap, and the
+  // ML-DSA-44 key (its line is on every published checkpoint; a checkpoint signed by any one of
+  // a policy's log keys is the log's).
+  const ml = logMlDsaKey(id.origin);
+  const logs = [
+    ...[id, ...id.overlapping].map((k) => ({
+      vkey: k.verifierKey,
+      origin: id.origin,
+      keyId: new Uint8Array(),
+      publicKey: k.publicKey,
+      url,
+    })),
+    { vkey: ml.vkey, origin: id.origin, keyId: ml.keyId, publicKey: ml.publicKey, url },
+  ];
   const header = `# The transparency log ${id.origin} (C2SP tlog-policy): its signing keys, its witnesses and their quorum.\n`;
   return (
     header + formatPolicy({ logs, witnesses: policy?.witnesses ?? [], groups: policy?.groups ?? [], quorum: policy?.quorum ?? "none" })
@@ -152,6 +159,7 @@ export async function getLogInfo() {
     public_key: id.publicKeyPem,
     key_id: id.keyIdHex,
     verifier_key: id.verifierKey,
+    ml_dsa_44_verifier_key: logMlDsaKey(id.origin).vkey,
     signature_algorithm: "Ed25519" as const,
     hash_algorithm: "SHA-256" as const,
     keys: [id, ...id.retired].map((k) => ({

@@ -5,6 +5,8 @@ import { getDb } from "../db";
 import { getStore } from "../store";
 import type { Checkpoint } from "../store/types";
 import { witnessPolicy } from "./witness-policy";
+import { getLogIdentity } from "./log-identity";
+import { logMlDsaKey } from "./log-ml-dsa";
 
 /**
  * The published checkpoint. Without a witness policy, the newest. With one, by
@@ -32,10 +34,10 @@ function signal(): { promise: Promise<void>; resolve: () => void } {
 
 export function publishedCheckpoint(): Promise<Checkpoint | null> {
   const policy = witnessPolicy();
-  if (!policy || policy.witnesses.length === 0) return getStore().reads.latestCheckpoint();
   const hit = cached.hit;
   if (hit && Date.now() - hit.at < CACHE_MS) return hit.value;
-  const value = readPublished(policy.quorum === "none" || getConfig().witnessMode === "fail-open");
+  const newest = !policy || policy.witnesses.length === 0 || policy.quorum === "none" || getConfig().witnessMode === "fail-open";
+  const value = readPublished(newest);
   cached.hit = { at: Date.now(), value };
   value.catch(() => {
     if (cached.hit?.value === value) cached.hit = undefined;
@@ -73,7 +75,9 @@ async function readPublished(newest: boolean): Promise<Checkpoint | null> {
     row = pub ? await db.read.checkpoint.findUnique({ where: { treeSize: pub.treeSize } }) : null;
   }
   if (!row) return null;
-  const order = new Map(witnessPolicy()!.witnesses.map((w, i) => [w.key.vkey, i]));
+  // The log's own ML-DSA-44 line first, then the witnesses in the policy's order.
+  const order = new Map((witnessPolicy()?.witnesses ?? []).map((w, i) => [w.key.vkey, i]));
+  order.set(logMlDsaKey((await getLogIdentity()).origin).vkey, -1);
   const cosignatures = (await db.read.cosignature.findMany({ where: { treeSize: row.treeSize } })).sort(
     (a, b) => (order.get(a.witnessKey) ?? 1e9) - (order.get(b.witnessKey) ?? 1e9),
   );

@@ -12,6 +12,8 @@ import type { Checkpoint } from "../store/types";
 import { proveConsistency } from "./log-proofs";
 import { forgetPublished } from "./published";
 import { witnessPolicy } from "./witness-policy";
+import { getLogIdentity } from "./log-identity";
+import { signWithMlDsa } from "./log-ml-dsa";
 import { getSequencer } from "./sequencer";
 import { addCheckpoint, addCheckpointBody } from "./witness-client";
 
@@ -58,7 +60,7 @@ class Scheduler {
   private stopped = false;
   private round: Promise<void> = Promise.resolve();
 
-  constructor(private readonly policy: Policy) {
+  constructor(private readonly policy: Policy | null) {
     getSequencer().onCommit(() => this.nudge());
     this.tick = setInterval(() => this.nudge(), TICK_MS).unref();
     this.nudge();
@@ -99,11 +101,13 @@ class Scheduler {
   }
 }
 
-/** Starts witnessing in this process if a policy is configured (idempotent). */
+/**
+ * Starts this process's rounds (idempotent): the newest checkpoint signed with the log's
+ * ML-DSA-44 key (log-ml-dsa.ts), then, with a witness policy, offered to its witnesses.
+ */
 export function startWitnessing(): void {
-  const policy = witnessPolicy();
-  if (!policy || submitted(policy).length === 0 || running.scheduler) return;
-  running.scheduler = new Scheduler(policy);
+  if (running.scheduler) return;
+  running.scheduler = new Scheduler(witnessPolicy());
 }
 
 /** Stops witnessing in this process (at shutdown), after the round under way. */
@@ -111,10 +115,12 @@ export async function stopWitnessing(): Promise<void> {
   await running.scheduler?.stop();
 }
 
-/** One round: the newest checkpoint to every witness that has not cosigned it, then publication. */
-export async function witnessRound(policy: Policy): Promise<void> {
+/** One round: the newest checkpoint signed with the log's ML-DSA-44 key, offered to every witness that has not cosigned it, then publication. */
+export async function witnessRound(policy: Policy | null): Promise<void> {
   const cp = await getStore().reads.latestCheckpoint();
   if (!cp) return;
+  if (await signWithMlDsa((await getLogIdentity()).origin, cp)) forgetPublished();
+  if (!policy) return;
   await Promise.all(submitted(policy).map((w) => witnessOne(w, cp)));
   await publishWitnessed(policy);
 }

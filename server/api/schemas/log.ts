@@ -14,6 +14,10 @@ export const ZLogInfo = z
     public_key: z.string().meta({ description: "The current checkpoint key, SubjectPublicKeyInfo PEM." }),
     key_id: z.string(),
     verifier_key: z.string().meta({ description: "The C2SP signed-note verifier key (name+keyid+key)." }),
+    ml_dsa_44_verifier_key: z.string().meta({
+      description:
+        "The log's ML-DSA-44 verifier key (tlog-cosignature type 0x06, its name the origin). Published and witnessed checkpoints carry its signature line beside the Ed25519 one (signed within a round of the witnessing cadence); a verifier picks its line by key ID.",
+    }),
     signature_algorithm: z.literal("Ed25519"),
     hash_algorithm: z.literal("SHA-256"),
     keys: z.array(z.object({ key_id: z.string(), verifier_key: z.string(), public_key: z.string(), signs_from: time, signs_until: time })),
