@@ -11,10 +11,9 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parsePolicy, verifyWitnessedCheckpoint } from "@/lib/verify";
 import { verifyTlogProof } from "@/lib/verify/tlog-proof";
-import { seedOrg } from "../accounts";
 import { TestWitness } from "../witness/test-witness";
 import { assertDescribed } from "./openapi-conformance";
-import { freePort, OwnServer, ownSqliteEnv, sleep } from "./own-server";
+import { freePort, OwnServer, orgWithIssuerOn, ownSqliteEnv, sleep } from "./own-server";
 
 // ---- a log of this file's own: RFC 6962 tree hashes and consistency proofs, an Ed25519 key ----
 const sha = (...parts: Uint8Array[]) => {
@@ -204,13 +203,7 @@ describe("Hallmark as a witness (C2SP tlog-witness)", () => {
 
   it("two instances witness each other: each one's proofs verify under its policy naming the other", async () => {
     for (const n of [nodes.x, nodes.y]) {
-      const { apiKey } = await seedOrg({ name: "mutual", env: n.env });
-      const issuer = await fetch(`${url(n)}/v1/issuers`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-api-key": apiKey },
-        body: JSON.stringify({ name: "M", domain: "mutual.example.org" }),
-      });
-      const issuerId = ((await issuer.json()) as { id: string }).id;
+      const { key: apiKey, issuerId } = await orgWithIssuerOn(url(n), n.env, "mutual");
       const made = await fetch(`${url(n)}/v1/attestations`, {
         method: "POST",
         headers: { "content-type": "application/json", "x-api-key": apiKey },
@@ -227,13 +220,7 @@ describe("Hallmark as a witness (C2SP tlog-witness)", () => {
 
   it("a witness killed -9 mid-witnessing keeps its record: back up, it never goes back and the log catches up", async () => {
     const { x, y } = nodes;
-    const { apiKey } = await seedOrg({ name: "crash", env: x.env });
-    const issuer = await fetch(`${url(x)}/v1/issuers`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": apiKey },
-      body: JSON.stringify({ name: "C", domain: "crash.example.org" }),
-    });
-    const issuerId = ((await issuer.json()) as { id: string }).id;
+    const { key: apiKey, issuerId } = await orgWithIssuerOn(url(x), x.env, "crash");
     const attest = () =>
       fetch(`${url(x)}/v1/attestations`, {
         method: "POST",

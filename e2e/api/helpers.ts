@@ -176,3 +176,15 @@ export function organisationRequests(k: string, issuerId: string, attestationId 
     api(`/v1/attestations/${attestationId}/proof-bundle`, { key: k }),
   ];
 }
+
+/** Polls until `ok` holds for the value read, and fails after `ms` with the last value in the message. */
+export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 8_000): Promise<T> {
+  const end = Date.now() + ms;
+  let v = await read();
+  while (!ok(v) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 100));
+    v = await read();
+  }
+  expect(ok(v), JSON.stringify(v, null, 1).slice(0, 2000)).toBe(true);
+  return v;
+}

@@ -10,8 +10,8 @@ import { parseVerifierKey, verifyCheckpoint, verifyProofBundle } from "@/lib/ver
 import { parseSignedNote } from "@/lib/verify/checkpoint";
 import { verifyTlogProof } from "@/lib/verify/tlog-proof";
 import { TestWitness } from "../witness/test-witness";
-import { seedOrg } from "../accounts";
 import { baseUrl } from "./helpers";
+import { orgWithIssuerOn } from "./own-server";
 import { assertDescribed } from "./openapi-conformance";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -97,13 +97,7 @@ describe("log key rotation", () => {
       await sleep(100);
     }
     witness.trust(JSON.parse(await get("/v1/log")).verifier_key);
-    key = (await seedOrg({ name: "rotation", env })).apiKey;
-    const issuer = await fetch(`${url}/v1/issuers`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": key },
-      body: JSON.stringify({ name: "R", domain: "rotation.example.org" }),
-    });
-    issuerId = ((await issuer.json()) as { id: string }).id;
+    ({ key, issuerId } = await orgWithIssuerOn(url, env, "rotation"));
   }, 60_000);
 
   afterAll(async () => {

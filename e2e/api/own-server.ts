@@ -6,6 +6,8 @@ import path from "node:path";
 import { freePort } from "../../bench/server";
 
 export { freePort } from "../../bench/server";
+import { expect } from "vitest";
+import { seedOrg } from "../accounts";
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -108,4 +110,16 @@ export class OwnServer {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
     return this.exited;
   }
+}
+
+/** An organisation (made by the CLI on the database of `env`) with an issuer, on a server of a test's own at `url`. */
+export async function orgWithIssuerOn(url: string, env: NodeJS.ProcessEnv, name: string): Promise<{ key: string; issuerId: string }> {
+  const key = (await seedOrg({ name, env })).apiKey;
+  const res = await fetch(`${url}/v1/issuers`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": key },
+    body: JSON.stringify({ name, domain: `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.example.org` }),
+  });
+  expect(res.status).toBe(201);
+  return { key, issuerId: ((await res.json()) as { id: string }).id };
 }

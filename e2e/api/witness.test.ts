@@ -15,7 +15,7 @@ import {
 import { TestWitness } from "../witness/test-witness";
 import { verifyTlogProof } from "@/lib/verify/tlog-proof";
 import { seedConsumer } from "../accounts";
-import { api, attest, baseUrls, dbKind, logInfo, mint, orgWithIssuer, proofBundle, randomContentHash } from "./helpers";
+import { api, attest, baseUrls, dbKind, eventually, logInfo, mint, orgWithIssuer, proofBundle, randomContentHash } from "./helpers";
 
 const witnesses = JSON.parse(process.env.HALLMARK_TEST_WITNESSES ?? "[]") as { name: string; url: string; vkey: string }[];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -23,18 +23,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function control(i: number, path: string, body?: string) {
   const res = await fetch(`${witnesses[i]!.url}/_test/${path}`, body === undefined ? {} : { method: "POST", body });
   return (await res.json()) as { mode: string; submissions: { origin: string; old: number; size: number; status: number }[] };
-}
-
-/** Polls until `ok` holds for the value, or fails after `ms`. */
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 8_000): Promise<T> {
-  const end = Date.now() + ms;
-  let v = await read();
-  while (!ok(v) && Date.now() < end) {
-    await sleep(100);
-    v = await read();
-  }
-  expect(ok(v), JSON.stringify(v, null, 1).slice(0, 2000)).toBe(true);
-  return v;
 }
 
 type WitnessView = { name: string; cosigned_tree_size: number | null; failures: number };

@@ -13,9 +13,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parsePolicy, verifyWitnessedCheckpoint } from "@/lib/verify";
 import { verifyTlogProof } from "@/lib/verify/tlog-proof";
 import { TestWitness } from "../witness/test-witness";
-import { seedOrg } from "../accounts";
 import { assertDescribed } from "./openapi-conformance";
-import { OwnServer, ownSqliteEnv, sleep } from "./own-server";
+import { eventually } from "./helpers";
+import { OwnServer, orgWithIssuerOn, ownSqliteEnv, sleep } from "./own-server";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-witnessing-"));
 const policyFile = path.join(dir, "policy.txt");
@@ -58,17 +58,6 @@ const witnessing = async () =>
     witnesses: { name: string; cosigned_tree_size: number | null; failures: number }[];
   };
 
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  let v = await read();
-  while (!ok(v) && Date.now() < end) {
-    await sleep(100);
-    v = await read();
-  }
-  expect(ok(v), JSON.stringify(v, null, 1).slice(0, 2000)).toBe(true);
-  return v;
-}
-
 const admin = async (...args: string[]) =>
   (await promisify(execFile)("npm", ["run", "--silent", "admin", "--", ...args], { encoding: "utf8", env })).stdout;
 
@@ -81,13 +70,7 @@ beforeAll(async () => {
   await promisify(execFile)("node", ["scripts/prisma.mjs", "deploy"], { env });
   await start();
   ({ verifier_key: vkey, origin } = JSON.parse((await get("/v1/log")).text));
-  key = (await seedOrg({ name: "witnessing", env })).apiKey;
-  const issuer = await fetch(`${server.url}/v1/issuers`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-api-key": key },
-    body: JSON.stringify({ name: "W", domain: "witnessing.example.org" }),
-  });
-  issuerId = ((await issuer.json()) as { id: string }).id;
+  ({ key, issuerId } = await orgWithIssuerOn(server.url, env, "witnessing"));
 }, 90_000);
 
 afterAll(async () => {
@@ -113,6 +96,7 @@ describe("witnessing over time", () => {
     const cp = await eventually(
       () => get("/v1/log/checkpoint"),
       (r) => r.status === 200,
+      20_000,
     );
     expect(verifyWitnessedCheckpoint(cp.text, parsePolicy((await get("/v1/log/policy")).text)).quorum.met).toBe(true);
   });
@@ -179,12 +163,14 @@ describe("witnessing over time", () => {
     const lost = await eventually(
       async () => w1.submissions.find((s) => s.lost && s.size > made.log_index),
       (s) => s !== undefined && s.status === 200,
+      20_000,
     );
     // The witness holds the size it never got to answer for; Hallmark, told by a 409, resubmits
     // that size with old = size and gets the cosignature again (C2SP tlog-witness).
     await eventually(
       async () => w1.submissions.filter((s) => !s.lost && s.old === lost!.size && s.size === lost!.size),
       (r) => r.some((s) => s.status === 200),
+      20_000,
     );
     expect(w1.submissions.some((s) => s.status === 409 && s.size === lost!.size)).toBe(true);
     const policy = parsePolicy((await get("/v1/log/policy")).text);
@@ -197,7 +183,7 @@ describe("witnessing over time", () => {
   it("an idle log's newest checkpoint is offered again until every witness has cosigned it", async () => {
     w2.mode = "down";
     const made = await attest();
-    await eventually(witnessing, (s) => s.witnesses[1]!.failures > 0);
+    await eventually(witnessing, (s) => s.witnesses[1]!.failures > 0, 20_000);
     w2.mode = "normal";
     // No write since: the same checkpoint is offered again until w2 has it.
     const s = await eventually(witnessing, (v) => (v.witnesses[1]!.cosigned_tree_size ?? 0) > made.log_index, 40_000);
@@ -210,6 +196,7 @@ describe("witnessing over time", () => {
     const evidence = await eventually(
       async () => JSON.parse(await admin("witnesses", "--json")).evidence as { witness: string; tree_size: number; status: number }[],
       (e) => e.some((x) => x.witness === "w1"),
+      20_000,
     );
     expect(evidence.find((x) => x.witness === "w1")).toMatchObject({ status: 422 });
     expect(evidence[0]!.tree_size).toBeGreaterThan(made.log_index);
@@ -256,6 +243,7 @@ describe("witnessing over time", () => {
     const served = await eventually(
       () => get("/v1/log/checkpoint"),
       (r) => r.status === 200 && Number(r.text.split("\n")[1]) > made.log_index,
+      20_000,
     );
     expect(served.text.split("\n")[0]).toBe(origin);
     const s = await witnessing();

@@ -19,6 +19,7 @@ const CACHE_MS = 500;
 type Cached = { at: number; value: Promise<Checkpoint | null> };
 const cached = processWide("published-checkpoint", () => ({
   hit: undefined as Cached | undefined,
+  witnessed: undefined as Cached | undefined,
   /** Resolved, and replaced, each time this process publishes: proofs waiting for a witnessed checkpoint wake up. */
   moved: signal(),
 }));
@@ -46,16 +47,25 @@ export function publishedCheckpoint(): Promise<Checkpoint | null> {
 }
 
 /** The newest checkpoint the witness policy's quorum has cosigned, whatever the mode; null until one has. */
-export async function witnessedCheckpoint(): Promise<Checkpoint | null> {
+export function witnessedCheckpoint(): Promise<Checkpoint | null> {
   const policy = witnessPolicy();
   if (!policy || policy.witnesses.length === 0 || policy.quorum === "none") return publishedCheckpoint();
   if (getConfig().witnessMode === "fail-closed") return publishedCheckpoint();
-  return readPublished(false);
+  // fail-open publishes the newest: the witnessed one is read apart, under the same cache rule.
+  const hit = cached.witnessed;
+  if (hit && Date.now() - hit.at < CACHE_MS) return hit.value;
+  const value = readPublished(false);
+  cached.witnessed = { at: Date.now(), value };
+  value.catch(() => {
+    if (cached.witnessed?.value === value) cached.witnessed = undefined;
+  });
+  return value;
 }
 
 /** Forgets the cached value (after this process published a newer checkpoint or stored a cosignature). */
 export function forgetPublished(): void {
   cached.hit = undefined;
+  cached.witnessed = undefined;
   const moved = cached.moved;
   cached.moved = signal();
   moved.resolve();

@@ -42,7 +42,8 @@ import { addCheckpoint, addCheckpointBody } from "./witness-client";
  */
 export const witnessCadenceMs = (): number => Math.max(1_000, Math.ceil(86_400_000 / getConfig().witnessQpd));
 const TICK_MS = 1_000;
-const LEASE_MS = 30_000;
+/** Longer than a round with a witness that takes the whole TIMEOUT_MS; what a killed instance holds up. */
+const LEASE_MS = 15_000;
 const TIMEOUT_MS = 10_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
 
@@ -201,6 +202,11 @@ async function witnessOne(w: PolicyWitness & { url: string }, cp: Checkpoint): P
         const newest = await getStore().reads.latestCheckpoint();
         if (newest && Number(newest.treeSize) >= old) {
           target = newest;
+          // Another instance may have had it cosigned already: then there is nothing to send.
+          if (await hasCosignature(db.read, target.treeSize, key)) {
+            await db.write((tx) => tx.witnessState.update({ where: { witnessKey: key }, data: { leaseUntil: null } }));
+            return;
+          }
           continue;
         }
         metrics.witnessAlerts.inc({ witness: w.name, kind: "ahead" });
