@@ -142,7 +142,11 @@ export function verifyNote(text: string, key: { name: string; publicKey: Uint8Ar
   return verifyParsedNote(parseSignedNote(text), key);
 }
 
-function verifyParsedNote(note: ParsedNote, key: { name: string; publicKey: Uint8Array }): { body: string; signature: NoteSignature } {
+/** verifyNote on a note already parsed. */
+export function verifyParsedNote(
+  note: ParsedNote,
+  key: { name: string; publicKey: Uint8Array },
+): { body: string; signature: NoteSignature } {
   const keyId = noteKeyId(key.name, key.publicKey);
   const bodyBytes = utf8Encode(note.body);
   let verified: NoteSignature | undefined;

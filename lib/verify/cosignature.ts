@@ -6,7 +6,7 @@
 //   name, timestamp, origin, start 0, end = tree size, root hash).
 import { ml_dsa44 } from "@noble/post-quantum/ml-dsa.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { base64ToBytes, bytesEqual, bytesToHex, concatBytes, utf8Encode } from "./encoding";
+import { base64ToBytes, bytesEqual, bytesToBase64, bytesToHex, concatBytes, utf8Encode } from "./encoding";
 import { verifyEd25519 } from "./ed25519";
 import { isValidKeyName, parseCheckpointBody, type NoteSignature } from "./checkpoint";
 
@@ -14,7 +14,7 @@ export const COSIGNATURE_ED25519 = 0x04;
 export const COSIGNATURE_ML_DSA_44 = 0x06;
 const KEY_SIZE = { [COSIGNATURE_ED25519]: 32, [COSIGNATURE_ML_DSA_44]: 1312 } as const;
 const SIG_SIZE = { [COSIGNATURE_ED25519]: 64, [COSIGNATURE_ML_DSA_44]: 2420 } as const;
-type CosignatureType = typeof COSIGNATURE_ED25519 | typeof COSIGNATURE_ML_DSA_44;
+export type CosignatureType = typeof COSIGNATURE_ED25519 | typeof COSIGNATURE_ML_DSA_44;
 
 export interface CosignerKey {
   name: string;
@@ -55,6 +55,16 @@ const u64 = (n: number): Uint8Array => {
   new DataView(out.buffer).setBigUint64(0, BigInt(n));
   return out;
 };
+
+/** A cosigner's verifier key: `<name>+<key ID hex>+base64(type ‖ public key)` (what parseCosignerKey reads). */
+export function cosignerVkey(name: string, type: CosignatureType, publicKey: Uint8Array): string {
+  return `${name}+${bytesToHex(cosignerKeyId(name, type, publicKey))}+${bytesToBase64(concatBytes(new Uint8Array([type]), publicKey))}`;
+}
+
+/** A cosignature line's base64: key ID ‖ timestamp (u64, big-endian) ‖ signature (timestamped_signature). */
+export function cosignatureBase64(keyId: Uint8Array, timestamp: number, signature: Uint8Array): string {
+  return bytesToBase64(concatBytes(keyId, u64(timestamp), signature));
+}
 
 /** The Ed25519 cosignature's signed message. */
 export function cosignatureV1Message(body: string, timestamp: number): Uint8Array {

@@ -1,8 +1,7 @@
 import "server-only";
 import { ml_dsa44 } from "@noble/post-quantum/ml-dsa.js";
 import { parseSignedNote } from "@/lib/verify/checkpoint";
-import { COSIGNATURE_ML_DSA_44, cosignerKeyId, subtreeV1Message } from "@/lib/verify/cosignature";
-import { bytesToBase64, bytesToHex, concatBytes } from "@/lib/verify/encoding";
+import { COSIGNATURE_ML_DSA_44, cosignatureBase64, cosignerKeyId, cosignerVkey, subtreeV1Message } from "@/lib/verify/cosignature";
 import { deriveKey } from "../crypto/master-key";
 import { getDb } from "../db";
 import { processWide } from "../process-wide";
@@ -32,10 +31,9 @@ export function logMlDsaKey(origin: string): LogMlDsaKey {
   let key = keys.get(origin);
   if (!key) {
     const pair = ml_dsa44.keygen(new Uint8Array(deriveKey(`log/ml-dsa-44/${origin}`)));
-    const keyId = cosignerKeyId(origin, COSIGNATURE_ML_DSA_44, pair.publicKey);
     key = {
-      vkey: `${origin}+${bytesToHex(keyId)}+${bytesToBase64(concatBytes(new Uint8Array([COSIGNATURE_ML_DSA_44]), pair.publicKey))}`,
-      keyId,
+      vkey: cosignerVkey(origin, COSIGNATURE_ML_DSA_44, pair.publicKey),
+      keyId: cosignerKeyId(origin, COSIGNATURE_ML_DSA_44, pair.publicKey),
       publicKey: pair.publicKey,
       sign: (m) => ml_dsa44.sign(m, pair.secretKey),
     };
@@ -43,12 +41,6 @@ export function logMlDsaKey(origin: string): LogMlDsaKey {
   }
   return key;
 }
-
-const u64 = (n: number): Uint8Array => {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, BigInt(n));
-  return out;
-};
 
 /** Signs checkpoint `cp` with the log's ML-DSA-44 key unless that line is stored already (idempotent across instances); true when it signed. */
 export async function signWithMlDsa(origin: string, cp: Checkpoint): Promise<boolean> {
@@ -58,7 +50,7 @@ export async function signWithMlDsa(origin: string, cp: Checkpoint): Promise<boo
   if (await db.read.cosignature.findUnique({ where, select: { treeSize: true } })) return false;
   const body = parseSignedNote(cp.note).body;
   const t = Math.floor(Date.now() / 1000);
-  const signature = bytesToBase64(concatBytes(key.keyId, u64(t), key.sign(subtreeV1Message(origin, t, body))));
+  const signature = cosignatureBase64(key.keyId, t, key.sign(subtreeV1Message(origin, t, body)));
   await db.write((tx) =>
     tx.cosignature.upsert({
       where,

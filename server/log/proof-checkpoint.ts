@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError } from "../domain/errors";
 import type { Checkpoint } from "../store/types";
-import { publishedMoved, witnessedCheckpoint } from "./published";
+import { publishedMoved, quorumApplies, witnessedCheckpoint } from "./published";
 import { witnessPolicy } from "./witness-policy";
 import { witnessCadenceMs } from "./witnessing";
 
@@ -30,15 +30,10 @@ export interface ProofCheckpoint {
   witnessed: boolean | null;
 }
 
-const needsQuorum = () => {
-  const policy = witnessPolicy();
-  return Boolean(policy && policy.witnesses.length > 0 && policy.quorum !== "none");
-};
-
 /** The checkpoint a proof of entry `index` is built on (see above); `newest` covers the entry. */
 export async function checkpointForProof(index: number, newest: Checkpoint, requirement: WitnessRequirement): Promise<ProofCheckpoint> {
   if (!witnessPolicy()) return { checkpoint: newest, witnessed: null };
-  if (!needsQuorum()) return { checkpoint: (await witnessedCheckpoint()) ?? newest, witnessed: null };
+  if (!quorumApplies()) return { checkpoint: (await witnessedCheckpoint()) ?? newest, witnessed: null };
   const now = await witnessedCheckpoint();
   if (now && Number(now.treeSize) > index) return { checkpoint: now, witnessed: true };
   if (requirement === "optional") return { checkpoint: newest, witnessed: false };
@@ -53,7 +48,7 @@ export async function awaitWitnessed(index: number): Promise<Checkpoint> {
   const deadline = Date.now() + proofWaitMs();
   for (;;) {
     const cp = await witnessedCheckpoint();
-    if (cp && (Number(cp.treeSize) > index || !needsQuorum())) return cp;
+    if (cp && (Number(cp.treeSize) > index || !quorumApplies())) return cp;
     const left = deadline - Date.now();
     if (left <= 0) break;
     await Promise.race([publishedMoved(), sleep(Math.min(POLL_MS, left))]);

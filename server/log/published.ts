@@ -33,33 +33,33 @@ function signal(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
-export function publishedCheckpoint(): Promise<Checkpoint | null> {
+/** Whether checkpoints must meet a quorum: a witness policy naming witnesses, and a quorum other than "none". */
+export function quorumApplies(): boolean {
   const policy = witnessPolicy();
-  const hit = cached.hit;
+  return Boolean(policy && policy.witnesses.length > 0 && policy.quorum !== "none");
+}
+
+/** `slot`'s read if made less than CACHE_MS ago, else a new one kept there (and dropped if it fails). */
+function cachedRead(slot: "hit" | "witnessed", read: () => Promise<Checkpoint | null>): Promise<Checkpoint | null> {
+  const hit = cached[slot];
   if (hit && Date.now() - hit.at < CACHE_MS) return hit.value;
-  const newest = !policy || policy.witnesses.length === 0 || policy.quorum === "none" || getConfig().witnessMode === "fail-open";
-  const value = readPublished(newest);
-  cached.hit = { at: Date.now(), value };
+  const value = read();
+  cached[slot] = { at: Date.now(), value };
   value.catch(() => {
-    if (cached.hit?.value === value) cached.hit = undefined;
+    if (cached[slot]?.value === value) cached[slot] = undefined;
   });
   return value;
 }
 
+export function publishedCheckpoint(): Promise<Checkpoint | null> {
+  return cachedRead("hit", () => readPublished(!quorumApplies() || getConfig().witnessMode === "fail-open"));
+}
+
 /** The newest checkpoint the witness policy's quorum has cosigned, whatever the mode; null until one has. */
 export function witnessedCheckpoint(): Promise<Checkpoint | null> {
-  const policy = witnessPolicy();
-  if (!policy || policy.witnesses.length === 0 || policy.quorum === "none") return publishedCheckpoint();
-  if (getConfig().witnessMode === "fail-closed") return publishedCheckpoint();
+  if (!quorumApplies() || getConfig().witnessMode === "fail-closed") return publishedCheckpoint();
   // fail-open publishes the newest: the witnessed one is read apart, under the same cache rule.
-  const hit = cached.witnessed;
-  if (hit && Date.now() - hit.at < CACHE_MS) return hit.value;
-  const value = readPublished(false);
-  cached.witnessed = { at: Date.now(), value };
-  value.catch(() => {
-    if (cached.witnessed?.value === value) cached.witnessed = undefined;
-  });
-  return value;
+  return cachedRead("witnessed", () => readPublished(false));
 }
 
 /** Forgets the cached value (after this process published a newer checkpoint or stored a cosignature). */

@@ -1,8 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { parseCheckpointBody, parseSignedNote, type NoteSignature } from "@/lib/verify/checkpoint";
-import { base64ToBytes, bytesEqual, utf8Encode } from "@/lib/verify/encoding";
-import { verifyEd25519 } from "@/lib/verify/ed25519";
+import { parseCheckpointBody, parseSignedNote, verifyParsedNote, type ParsedNote } from "@/lib/verify/checkpoint";
+import { base64ToBytes, bytesEqual } from "@/lib/verify/encoding";
 import { emptyRootHash, verifyConsistency } from "@/lib/verify/merkle";
 import { getDb, dbBytes, isUniqueViolation } from "../db";
 import { AppError } from "../domain/errors";
@@ -55,7 +54,7 @@ function parseRequest(text: string, logs: Map<string, WitnessedLogEntry>): Reque
   }
   const log = logs.get(cp.origin);
   if (!log) throw new AppError("unknown_log", "This witness does not follow a log of that origin.");
-  const lines = verifyLogSignatures(parsed.body, parsed.signatures, log);
+  const lines = verifyLogSignatures(parsed, log);
   const old = Number(oldLine[1]);
   if (old > cp.treeSize) throw bad("The old size is larger than the checkpoint's size.");
   return {
@@ -71,16 +70,19 @@ function parseRequest(text: string, logs: Map<string, WitnessedLogEntry>): Reque
   };
 }
 
-/** 403 unless a signature by the log's key verifies; any by its key that does not verify is 403 too. */
-function verifyLogSignatures(body: string, signatures: NoteSignature[], log: WitnessedLogEntry): string[] {
-  const bytes = utf8Encode(body);
-  const ours = signatures.filter((s) => s.name === log.keyName && bytesEqual(s.keyId, log.keyId));
-  if (ours.length === 0) throw new AppError("untrusted_checkpoint", "The checkpoint has no signature by the log's key.");
-  for (const s of ours) {
-    if (!verifyEd25519(s.signature, bytes, log.publicKey))
-      throw new AppError("untrusted_checkpoint", "A signature by the log's key does not verify.");
+/**
+ * 403 unless a signature by the log's key verifies, or when one by its key does not (signed-note,
+ * as verifyParsedNote checks it); the log's signature lines otherwise.
+ */
+function verifyLogSignatures(note: ParsedNote, log: WitnessedLogEntry): string[] {
+  try {
+    verifyParsedNote(note, { name: log.keyName, publicKey: log.publicKey });
+  } catch (err) {
+    throw new AppError("untrusted_checkpoint", `The checkpoint is not signed by the log's key: ${(err as Error).message}.`);
   }
-  return ours.map((s) => `\u2014 ${s.name} ${s.base64}\n`);
+  return note.signatures
+    .filter((s) => s.name === log.keyName && bytesEqual(s.keyId, log.keyId))
+    .map((s) => `\u2014 ${s.name} ${s.base64}\n`);
 }
 
 const inconsistent = (detail: string) => new AppError("inconsistent_checkpoint", detail);

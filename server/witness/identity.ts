@@ -1,15 +1,16 @@
 import "server-only";
 import crypto from "node:crypto";
 import { ml_dsa44 } from "@noble/post-quantum/ml-dsa.js";
-import { bytesToBase64, concatBytes } from "@/lib/verify/encoding";
 import {
   COSIGNATURE_ED25519,
   COSIGNATURE_ML_DSA_44,
+  type CosignatureType,
+  cosignatureBase64,
   cosignatureV1Message,
   cosignerKeyId,
+  cosignerVkey,
   subtreeV1Message,
 } from "@/lib/verify/cosignature";
-import { bytesToHex } from "@/lib/verify/encoding";
 import { getConfig } from "../config";
 import { deriveKey } from "../crypto/master-key";
 import { processWide } from "../process-wide";
@@ -21,7 +22,7 @@ import { processWide } from "../process-wide";
  * HALLMARK_WITNESS_NAME, by default the base URL's host and path followed by /witness.
  */
 interface WitnessKey {
-  type: typeof COSIGNATURE_ED25519 | typeof COSIGNATURE_ML_DSA_44;
+  type: CosignatureType;
   keyId: Uint8Array;
   publicKey: Uint8Array;
   vkey: string;
@@ -35,10 +36,8 @@ export interface WitnessIdentity {
 
 const PKCS8_ED25519 = Buffer.from("302e020100300506032b657004220420", "hex");
 
-function makeKey(name: string, type: WitnessKey["type"], publicKey: Uint8Array, sign: WitnessKey["sign"]): WitnessKey {
-  const keyId = cosignerKeyId(name, type, publicKey);
-  const vkey = `${name}+${bytesToHex(keyId)}+${bytesToBase64(concatBytes(new Uint8Array([type]), publicKey))}`;
-  return { type, keyId, publicKey, vkey, sign };
+function makeKey(name: string, type: CosignatureType, publicKey: Uint8Array, sign: WitnessKey["sign"]): WitnessKey {
+  return { type, keyId: cosignerKeyId(name, type, publicKey), publicKey, vkey: cosignerVkey(name, type, publicKey), sign };
 }
 
 export function witnessIdentity(): WitnessIdentity {
@@ -61,12 +60,6 @@ export function witnessIdentity(): WitnessIdentity {
   });
 }
 
-const u64 = (n: number): Uint8Array => {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, BigInt(n));
-  return out;
-};
-
 /** This witness's cosignature lines on a checkpoint body, one per key, timestamped now. */
 export function cosignLines(body: string): string {
   const { name, keys } = witnessIdentity();
@@ -74,7 +67,7 @@ export function cosignLines(body: string): string {
   return keys
     .map((k) => {
       const message = k.type === COSIGNATURE_ED25519 ? cosignatureV1Message(body, t) : subtreeV1Message(name, t, body);
-      return `\u2014 ${name} ${bytesToBase64(concatBytes(k.keyId, u64(t), k.sign(message)))}\n`;
+      return `\u2014 ${name} ${cosignatureBase64(k.keyId, t, k.sign(message))}\n`;
     })
     .join("");
 }
