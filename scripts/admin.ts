@@ -4,8 +4,9 @@
 //       user who signs in to the organisation's console (/console) with that e-mail and password
 //   create-consumer --email <e> --password <p> --plan free|creator|pro [--name <n>] [--verified] [--json]
 //       a consumer account (personal tenant) and an API key holding the consumer scopes
-//   rotate-log-key [--overlap 24h] [--json]
-//       a new log key signs from now on; the old one signs beside it for the overlap, then stops
+//   rotate-log-key [--origin <origin>] [--json]
+//       a new log key is a new log: the current log ends with a successor statement naming the
+//       new origin and key, and appends go to the new log (default origin: the first log's, "/<n>")
 //   readable-private [--json]
 //       the private protections whose log entries are not sealed (minted before sealed entries,
 //       or public before they were made private): what anyone reading the log can read, with
@@ -35,12 +36,12 @@ import { createOrganization } from "@/server/domain/tenants";
 import { getLogInfo, getWitnessing } from "@/server/domain/log";
 import { readablePrivateProtections } from "@/server/domain/readable-private";
 import { witnessNetworkEntry } from "@/server/domain/witness-network";
-import { MIN_OVERLAP_MS, rotateLogKey } from "@/server/log/log-identity";
+import { rotateLog } from "@/server/domain/log-rotation";
 import { backup, Refusal, restore } from "./backup";
 
 const USAGE = `usage: npm run admin -- create-org --name <name> [--owner-email <e> --owner-password <p> [--owner-name <n>]] [--json]
        npm run admin -- create-consumer --email <e> --password <p> --plan ${PLANS.join("|")} [--name <n>] [--verified] [--json]
-       npm run admin -- rotate-log-key [--overlap 24h] [--json]
+       npm run admin -- rotate-log-key [--origin <origin>] [--json]
        npm run admin -- readable-private [--json]
        npm run admin -- witnesses [--json]
        npm run admin -- witness-network-entry --contact <text>
@@ -68,13 +69,6 @@ function fail(message: string): number {
   return 2;
 }
 
-/** "90s", "30m", "24h", "7d" (or plain seconds) in milliseconds; null if not a duration. */
-function parseDuration(text: string): number | null {
-  const m = /^([0-9]{1,9})(s|m|h|d)?$/.exec(text.trim());
-  if (!m) return null;
-  return Number(m[1]) * { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m[2] ?? "s") as "s"];
-}
-
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   let values: Record<string, string | boolean | undefined>;
@@ -91,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
         "owner-password": { type: "string" },
         "owner-name": { type: "string" },
         verified: { type: "boolean", default: false },
-        overlap: { type: "string" },
+        origin: { type: "string" },
         contact: { type: "string" },
         "include-master-key": { type: "boolean", default: false },
         "data-dir": { type: "string" },
@@ -197,21 +191,22 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === "rotate-log-key") {
-    const overlap = parseDuration(typeof values.overlap === "string" ? values.overlap : "24h");
-    if (overlap === null || overlap < MIN_OVERLAP_MS)
-      return fail(`--overlap is a duration such as 90s, 30m, 24h or 7d, at least ${MIN_OVERLAP_MS / 1000}s`);
-    const { current, previous } = await rotateLogKey(overlap);
-    const out = {
-      verifier_key: current.verifierKey,
-      key_id: current.keyIdHex,
-      previous_verifier_key: previous.verifierKey,
-      previous_signs_until: previous.signsUntil!.toISOString(),
-    };
-    if (values.json) console.log(JSON.stringify(out));
+    let rotated: Awaited<ReturnType<typeof rotateLog>>;
+    try {
+      rotated = await rotateLog(typeof values.origin === "string" ? { origin: values.origin } : {});
+    } catch (err) {
+      return fail((err as Error).message);
+    }
+    if (values.json) console.log(JSON.stringify(rotated));
     else {
-      console.log(`The log's new key signs from now on: ${current.verifierKey}`);
-      console.log(`The old key ${previous.verifierKey} signs beside it until ${out.previous_signs_until}.`);
-      console.log("Give the new verifier key to the log's witnesses before then (they refuse checkpoints it alone signs).");
+      const { previous, current } = rotated;
+      console.log(
+        `The log ${previous.origin} is frozen at size ${previous.final_size}: its last entry (index ${previous.successor_index}) names its successor.`,
+      );
+      console.log(`Appends now go to the new log ${current.origin}, signed by ${current.verifier_key}`);
+      console.log(`(and ${current.ml_dsa_44_verifier_key}).`);
+      console.log("To a witness a new origin is a new log: give it this item (npm run admin -- witness-network-entry prints it):");
+      console.log(`vkey ${current.verifier_key}`);
     }
     return 0;
   }

@@ -5,6 +5,9 @@
 // after the size it last saw, checks each is an attestation in canonical form signed by the
 // key its kid names (GET /v1/log/keys/<kid>), rebuilds the tree from them and checks the root
 // is the checkpoint's, so the new tree extends the one it saw before (kept in the state file).
+// A key rotation starts a new log (a shard with its own origin): the old one's last entry is a
+// successor statement signed by both keys, which the monitor verifies and follows, from the
+// pinned first key to the current log (each shard at /v1/log/shards/<SHA-256 of its origin>).
 // Exit status: 0 consistent, 1 an inconsistency (printed), 2 usage, network or file error.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
@@ -26,6 +29,9 @@ import { leafHash } from "@/lib/verify/merkle";
 import { isSealedPayload } from "@/lib/verify/sealed";
 import { CompactRange } from "@/lib/verify/compact-range";
 import { verifyLogCheckpoint, type LogKey } from "@/lib/verify/log-signature";
+import { isSuccessorStatement, verifySuccessor } from "@/lib/verify/successor";
+import { noteKeyId } from "@/lib/verify/checkpoint";
+import { createHash } from "node:crypto";
 
 const USAGE =
   "usage: npm run monitor -- <base_url> --vkey <verifier key | file> [--policy policy.txt] [--state state.json] [--watch-issuer <id>]...";
@@ -70,6 +76,8 @@ const watch = new Set(values["watch-issuer"]);
 
 interface State {
   origin: string;
+  /** The verifier key of the log followed (the pinned one, or a successor statement's). */
+  vkey?: string;
   size: number;
   root: string;
   subtrees: { level: number; hash: string }[];
@@ -77,6 +85,7 @@ interface State {
 
 async function get(path: string): Promise<Uint8Array> {
   const res = await fetch(`${base}/v1/log/${path}`, { headers: { "accept-encoding": "gzip, identity" } });
+  if (res.status === 404 && path.startsWith("shards/")) throw new Error(`GET /v1/log/${path}: HTTP 404 (the server knows no such log)`);
   if (!res.ok) throw new Error(`GET /v1/log/${path}: HTTP ${res.status}`);
   return new Uint8Array(await res.arrayBuffer());
 }
@@ -97,12 +106,43 @@ async function issuerKey(kid: string) {
   return k;
 }
 
+/** The shard `origin`'s path under /v1/log (its tlog-tiles monitoring prefix). */
+const prefixOf = (origin: string) => `shards/${createHash("sha256").update(origin).digest("hex")}/`;
+
 async function main(): Promise<void> {
-  const note = new TextDecoder().decode(await get("checkpoint"));
+  let saved: State | null = values.state && fs.existsSync(values.state) ? JSON.parse(fs.readFileSync(values.state, "utf8")) : null;
+  // A state file past the pinned log's origin follows a successor it verified before.
+  let vkey = saved?.vkey && saved.origin !== log.origin ? saved.vkey : vkeyText;
+  for (;;) {
+    const key = resolveLogKey(vkey);
+    const next = await followOne(key, vkey, saved);
+    if (!next) return;
+    console.log(`the log ${key.origin} ended; its successor statement names ${next.origin}: following it`);
+    vkey = next.verifierKey;
+    saved = { origin: next.origin, vkey, size: 0, root: bytesToBase64(new CompactRange(0, []).root()), subtrees: [] };
+    // From now on the state follows the successor, whose statement was verified.
+    if (values.state) saveState(saved);
+  }
+}
+
+function saveState(state: State): void {
+  fs.writeFileSync(`${values.state}.tmp`, JSON.stringify(state));
+  fs.renameSync(`${values.state}.tmp`, values.state!);
+}
+
+/** Monitors one log of the chain; returns the next log its successor statement names, if it ended with one. */
+async function followOne(log: LogKey, vkey: string, saved: State | null) {
+  // A PEM key names no origin: the log is read at /v1/log itself, and no chain is followed.
+  const prefix = log.origin ? prefixOf(log.origin) : "";
+  const note = new TextDecoder().decode(await get(`${prefix}checkpoint`));
   let cp: { origin: string; treeSize: number; rootHash: Uint8Array };
   if (policy) {
-    const w = verifyWitnessedCheckpoint(note, policy);
-    if (!policy.logs.some((l) => Buffer.from(l.publicKey).equals(Buffer.from(log.publicKey))))
+    // The policy's witnesses and quorum; the log key is the one this chain reached.
+    const logs = policy.logs.some((l) => l.origin === log.origin)
+      ? policy.logs
+      : [{ vkey, origin: log.origin!, keyId: noteKeyId(log.origin!, log.publicKey), publicKey: log.publicKey }];
+    const w = verifyWitnessedCheckpoint(note, { ...policy, logs });
+    if (!logs.some((l) => Buffer.from(l.publicKey).equals(Buffer.from(log.publicKey))))
       throw new Inconsistent("--vkey is not a log key of the policy");
     requireQuorum(w);
     console.log(
@@ -114,7 +154,6 @@ async function main(): Promise<void> {
     console.log(`checkpoint ${cp.origin} size ${cp.treeSize}: signed by the log key`);
   }
 
-  const saved: State | null = values.state && fs.existsSync(values.state) ? JSON.parse(fs.readFileSync(values.state, "utf8")) : null;
   if (saved && saved.origin !== cp.origin) throw new Inconsistent(`the state file follows ${saved.origin}, not ${cp.origin}`);
   const range = new CompactRange(
     saved?.size ?? 0,
@@ -127,10 +166,11 @@ async function main(): Promise<void> {
   const from = range.size;
   let watched = 0;
   let sealedSeen = 0;
+  let successor: ReturnType<typeof verifySuccessor> | null = null;
   for (let index = from; index < cp.treeSize; ) {
     const tile = Math.floor(index / TILE_WIDTH);
     const width = Math.min(TILE_WIDTH, cp.treeSize - tile * TILE_WIDTH);
-    const entries = decodeEntryBundle(await get(tilePath({ level: "entries", index: tile, width })), width);
+    const entries = decodeEntryBundle(await get(`${prefix}${tilePath({ level: "entries", index: tile, width })}`), width);
     for (let i = index - tile * TILE_WIDTH; i < width; i++, index++) {
       const bytes = entries[i]!;
       let a: Parameters<typeof leafData>[0];
@@ -146,11 +186,15 @@ async function main(): Promise<void> {
       if (!verifyAttestationSignature(a, key.publicKey))
         throw new Inconsistent(`entry ${index}: the signature does not verify under key ${a.kid}`);
       range.append(leafHash(bytes));
+      if (successor)
+        throw new Inconsistent(`entry ${index} follows the log's successor statement (entry ${index - 1}): a log that ended grew`);
+      const payload = a.payload as Record<string, unknown>;
+      if (isSuccessorStatement(payload) && log.origin)
+        successor = verifySuccessor({ ...a, payload }, { origin: log.origin!, publicKey: log.publicKey });
       // A sealed entry shows only its commitment: whose it is stays with its owner's proof.
       if (isSealedPayload(a.payload)) sealedSeen++;
       if (watch.has(a.issuer_id)) {
         watched++;
-        const payload = a.payload as Record<string, unknown>;
         const hash = typeof payload.content_hash === "string" ? ` content_hash ${payload.content_hash}` : "";
         console.log(`watch: entry ${index} ${a.created_at} attestation ${a.id} by issuer ${a.issuer_id}${hash}`);
       }
@@ -170,16 +214,15 @@ async function main(): Promise<void> {
       ? "is the size seen before, with the same root"
       : `extends size ${saved.size} seen before`;
   console.log(`OK size ${cp.treeSize} ${how}: consistent`);
-  if (values.state) {
-    const next: State = {
+  if (values.state)
+    saveState({
       origin: cp.origin,
+      vkey,
       size: range.size,
       root: bytesToBase64(range.root()),
       subtrees: range.subtrees.map((s) => ({ level: s.level, hash: bytesToBase64(s.hash) })),
-    };
-    fs.writeFileSync(`${values.state}.tmp`, JSON.stringify(next));
-    fs.renameSync(`${values.state}.tmp`, values.state);
-  }
+    });
+  return successor;
 }
 
 main().catch((err) => {

@@ -3,6 +3,11 @@
 //   npm run verify -- proof.tlog-proof (--log-key log.pem | --policy policy.txt)
 //   npm run verify -- certificate.pdf (--log-key log.pem | --policy policy.txt)
 //   npm run verify -- consistency proof.json --log-key log.pem [--origin <origin>]
+//   any of these with --successor <file>... after --log-key: follows the log's chain of shards
+//   from the pinned first key (a key rotation starts a new log, whose predecessor's last entry
+//   names it): each file is a shard's successor statement as a tlog-proof
+//   (GET /v1/log/shards/<origin hash>/successor), in order; the proof is then checked with the
+//   key the last one names. With --policy, each statement is also checked under its witnesses.
 // proof.json is the body of GET /v1/log/consistency. --log-key is a file holding the log's
 // PEM public key or note verifier key (GET /v1/log), or the verifier key itself. --policy is a
 // C2SP tlog-policy (GET /v1/log/policy): the checkpoint must be signed by one of its logs and
@@ -17,6 +22,7 @@ import { parseArgs } from "node:util";
 import {
   MAX_BUNDLE_BYTES,
   parsePolicy,
+  parseVerifierKey,
   requireQuorum,
   resolveLogKey,
   verifyConsistencyProof,
@@ -27,12 +33,14 @@ import {
 } from "@/lib/verify";
 import { MAX_TLOG_PROOF_BYTES, TLOG_PROOF_HEADER, type TlogProofVerification, verifyTlogProof } from "@/lib/verify/tlog-proof";
 import { verifyBundleTimestamp } from "@/lib/verify/bundle-timestamp";
+import { verifySuccessorProof } from "@/lib/verify/successor";
 import { parseCertificates } from "@/lib/verify/rfc3161";
 import { MAX_PDF_BYTES, PDF_MAGIC, type PdfContents, readPdf } from "./pdf-reader";
 
 const USAGE =
   "usage: npm run verify -- <bundle.json | proof.tlog-proof | certificate.pdf> (--log-key <log.pem | verifier key> | --policy <policy.txt>) [--origin <origin>]\n" +
-  "       npm run verify -- consistency <proof.json> --log-key <log.pem | verifier key> [--origin <origin>]";
+  "       npm run verify -- consistency <proof.json> --log-key <log.pem | verifier key> [--origin <origin>]\n" +
+  "       (either with --successor <successor.tlog-proof>... to follow the log's shards from the pinned first key)";
 
 function fail(code: number, message: string): never {
   console.error(message);
@@ -64,7 +72,13 @@ function parseJson(path: string): unknown {
 const { values, positionals } = (() => {
   try {
     return parseArgs({
-      options: { "log-key": { type: "string" }, origin: { type: "string" }, policy: { type: "string" }, "tsa-cert": { type: "string" } },
+      options: {
+        "log-key": { type: "string" },
+        origin: { type: "string" },
+        policy: { type: "string" },
+        "tsa-cert": { type: "string" },
+        successor: { type: "string", multiple: true, default: [] },
+      },
       allowPositionals: true,
     });
   } catch (err) {
@@ -75,9 +89,44 @@ const consistency = positionals[0] === "consistency";
 const file = consistency ? positionals[1] : positionals[0];
 const keyArg = values["log-key"];
 if (!file || (!keyArg && (consistency || !values.policy)) || positionals.length > (consistency ? 2 : 1)) fail(2, USAGE);
-const logPublicKey = keyArg ? (fs.existsSync(keyArg) ? readSmallFile(keyArg).trim() : keyArg) : undefined;
-const opts = { logPublicKey: logPublicKey!, origin: values.origin };
-const policy = values.policy ? readPolicy(values.policy) : undefined;
+const pinnedKey = keyArg ? (fs.existsSync(keyArg) ? readSmallFile(keyArg).trim() : keyArg) : undefined;
+const givenPolicy = values.policy ? readPolicyFile(values.policy) : undefined;
+const logPublicKey = followChain(pinnedKey, values.successor ?? []);
+const origin = values.successor?.length ? undefined : values.origin;
+const opts = { logPublicKey: logPublicKey!, origin };
+const policy = givenPolicy && narrowPolicy(givenPolicy);
+
+/**
+ * The key the proof is checked with: the pinned one, or, with --successor files, the one the last
+ * shard's successor statement names, each statement verified under the key before it.
+ */
+function followChain(pinned: string | undefined, files: string[]): string | undefined {
+  if (!files.length) return pinned;
+  if (!pinned) fail(2, "--successor follows the chain from a pinned first key: give it with --log-key");
+  let log: { origin: string; publicKey: Uint8Array };
+  try {
+    const k = resolveLogKey(pinned, values.origin);
+    if (k.mlDsa44 || !k.origin) throw new Error("the first key must be the log's Ed25519 verifier key (it names the origin)");
+    log = { origin: k.origin, publicKey: k.publicKey };
+  } catch (err) {
+    fail(2, `--log-key: ${(err as Error).message}`);
+  }
+  let vkey = pinned;
+  for (const f of files) {
+    try {
+      const step = verifySuccessorProof(readSmallFile(f, MAX_TLOG_PROOF_BYTES), log, givenPolicy);
+      console.log(
+        `pass chain: ${log.origin} ended at size ${step.finalSize}${givenPolicy ? " (witnessed)" : ""}; its last entry names ${step.origin}, key ${step.verifierKey}`,
+      );
+      log = step;
+      vkey = step.verifierKey;
+    } catch (err) {
+      const e = err as { code?: string; message: string };
+      fail(1, `FAIL ${e.code ?? "chain_invalid"}: ${f}: ${e.message}`);
+    }
+  }
+  return vkey;
+}
 const tsaCertificates = values["tsa-cert"] ? readTsaCertificates(values["tsa-cert"]) : undefined;
 
 function readTsaCertificates(path: string) {
@@ -99,7 +148,7 @@ async function checkTimestamp(bundle: unknown, logKey: string) {
     return;
   }
   try {
-    const t = await verifyBundleTimestamp(bundle, { logPublicKey: logKey, origin: values.origin, tsaCertificates });
+    const t = await verifyBundleTimestamp(bundle, { logPublicKey: logKey, origin, tsaCertificates });
     console.log(
       `pass timestamp: the entry existed no later than ${t!.existedBy.toISOString()}, per ${t!.tsa} (time-stamped tree of size ${t!.treeSize})`,
     );
@@ -109,22 +158,28 @@ async function checkTimestamp(bundle: unknown, logKey: string) {
   }
 }
 
-function readPolicy(path: string): Policy {
-  let p: Policy;
+function readPolicyFile(path: string): Policy {
   try {
-    p = parsePolicy(readSmallFile(path));
+    return parsePolicy(readSmallFile(path));
   } catch (err) {
     fail(2, `${path}: ${(err as Error).message}`);
   }
+}
+
+/** A pinned log key (or the chain's last) narrows the policy to that key; its witnesses and quorum stay. */
+function narrowPolicy(p: Policy): Policy {
   if (!logPublicKey) return p;
-  // A pinned log key narrows the policy to that key.
-  let pinned: Uint8Array;
+  let key: ReturnType<typeof resolveLogKey>;
   try {
-    pinned = resolveLogKey(logPublicKey, values.origin).publicKey;
+    key = resolveLogKey(logPublicKey, origin);
   } catch (err) {
     fail(2, `--log-key: ${(err as Error).message}`);
   }
-  return { ...p, logs: p.logs.filter((l) => Buffer.from(l.publicKey).equals(Buffer.from(pinned))) };
+  const listed = p.logs.filter((l) => Buffer.from(l.publicKey).equals(Buffer.from(key.publicKey)));
+  if (listed.length || !values.successor?.length) return { ...p, logs: listed };
+  // A shard the policy does not list, reached through the chain: its key, under the policy's witnesses.
+  const vkey = logPublicKey.trim();
+  return { ...p, logs: [{ vkey, origin: key.origin!, keyId: parseVerifierKey(vkey).keyId, publicKey: key.publicKey }] };
 }
 
 const when = (t: number) => new Date(t * 1000).toISOString().replace(".000Z", "Z");
@@ -150,8 +205,8 @@ function verifyTlogProofFile(text: string): TlogProofVerification {
       policy
         ? { policy }
         : (() => {
-            const key = resolveLogKey(logPublicKey!, values.origin);
-            return { logPublicKey: key.publicKey, origin: values.origin, mlDsa44: key.mlDsa44 };
+            const key = resolveLogKey(logPublicKey!, origin);
+            return { logPublicKey: key.publicKey, origin, mlDsa44: key.mlDsa44 };
           })(),
     );
     console.log(`pass checkpoint_signature: tree head of ${r.origin} at size ${r.treeSize} is signed by the log key`);

@@ -1,161 +1,203 @@
-// Log key rotation without downtime, on a log of its own (a rotation would change the key the
-// rest of the suite pins): a server on a fresh SQLite file, with a test witness of its own.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+// Log key rotation as the witness network accepts it (one origin, one key): a new key is a new
+// log, announced by a successor statement as the old log's last entry. On a log of its own (a
+// rotation changes the key the rest of the suite pins), with a test witness (e2e/witness) that,
+// like the network's, refuses a second key for an origin it knows.
+import { execFile, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseVerifierKey, verifyCheckpoint, verifyProofBundle } from "@/lib/verify";
-import { parseSignedNote } from "@/lib/verify/checkpoint";
+import { parsePolicy, parseVerifierKey, verifyProofBundle } from "@/lib/verify";
+import { verifySuccessorProof } from "@/lib/verify/successor";
 import { verifyTlogProof } from "@/lib/verify/tlog-proof";
 import { TestWitness } from "../witness/test-witness";
-import { baseUrl } from "./helpers";
-import { orgWithIssuerOn } from "./own-server";
+import { eventually } from "./helpers";
 import { assertDescribed } from "./openapi-conformance";
+import { OwnServer, orgWithIssuerOn, ownSqliteEnv } from "./own-server";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-rotation-"));
-const origin = `hallmark-test/rotation-${process.pid}`;
 const policyFile = path.join(dir, "policy.txt");
-const env = {
-  ...process.env,
-  DATABASE_URL: `file:${path.join(dir, "hallmark.db")}`,
-  HALLMARK_DATA_DIR: dir,
-  HALLMARK_LOG_ORIGIN: origin,
-  HALLMARK_WITNESS_POLICY: policyFile,
-};
-delete (env as Record<string, unknown>).HALLMARK_REDIS_URL;
+const env: NodeJS.ProcessEnv = { ...ownSqliteEnv(dir, "rotation"), HALLMARK_WITNESS_POLICY: policyFile };
+const witness = new TestWitness({ name: "witness.test/rotation", oneKeyPerOrigin: true });
+let server: OwnServer;
+let key: string;
+let issuerId: string;
 
-let server: ChildProcess;
-let url: string;
-const witness = new TestWitness({ name: "witness.test/rotation" });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function get(p: string, key?: string) {
-  const res = await fetch(`${url}${p}`, { headers: key ? { "x-api-key": key } : {} });
-  expect(res.status, p).toBe(200);
+async function get(p: string, opts: { key?: string; status?: number } = {}) {
+  const res = await fetch(`${server.url}${p}`, { headers: opts.key ? { "x-api-key": opts.key } : {} });
   const text = await res.text();
-  await assertDescribed(baseUrl, "GET", p, res.status, res.headers, text);
+  expect(res.status, `${p}: ${text}`).toBe(opts.status ?? 200);
+  await assertDescribed(server.url, "GET", p.split("?")[0]!, res.status, res.headers, text);
   return text;
 }
 
-async function attest(key: string, issuerId: string) {
-  const res = await fetch(`${url}/v1/attestations`, {
+async function attest() {
+  const res = await fetch(`${server.url}/v1/attestations`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-api-key": key },
-    body: JSON.stringify({ issuer_id: issuerId, payload: { t: Date.now() } }),
+    body: JSON.stringify({ issuer_id: issuerId, payload: { t: `${Date.now()}-${Math.random()}` } }),
   });
   expect(res.status).toBe(201);
-  const text = await res.text();
-  await assertDescribed(baseUrl, "POST", "/v1/attestations", res.status, res.headers, text);
-  return JSON.parse(text) as { id: string; log_index: number };
+  return (await res.json()) as { id: string; log_index: number };
 }
 
-/** The published (witnessed) checkpoint, once it covers `index` and `ok` holds for it. */
-async function publishedAfter(index: number, ok: (note: string) => boolean = () => true): Promise<string> {
-  for (let i = 0; i < 150; i++) {
-    const note = await get("/v1/log/checkpoint");
-    if (Number(note.split("\n")[1]) > index && ok(note)) return note;
-    await sleep(100);
-  }
-  throw new Error(`no published checkpoint past ${index}`);
+const run = promisify(execFile);
+const admin = async (...args: string[]) =>
+  (await run("npm", ["run", "--silent", "admin", "--", ...args], { encoding: "utf8", env })).stdout;
+const tool = (name: string, ...args: string[]) => spawnSync("npm", ["run", "-s", name, "--", ...args], { encoding: "utf8", env });
+const hashOf = (origin: string) => createHash("sha256").update(origin).digest("hex");
+const file = (name: string, text: string) => {
+  fs.writeFileSync(path.join(dir, name), text);
+  return path.join(dir, name);
+};
+
+interface ShardView {
+  origin: string;
+  verifier_key: string;
+  state: string;
+  tree_size: number;
+  monitoring_prefix: string;
+  successor_url: string | null;
 }
 
-/** The log's Ed25519 signature lines (its ML-DSA-44 line has the same name, and 2,428 bytes). */
-const logSignatures = (note: string) =>
-  parseSignedNote(note).signatures.filter((s) => s.name === origin && s.signature.length === 64).length;
-const keyOf = (vkey: string) => parseVerifierKey(vkey).publicKey;
-const admin = (...args: string[]) => execFileSync("npm", ["run", "-s", "admin", "--", ...args], { encoding: "utf8", env });
+beforeAll(async () => {
+  const url = await witness.listen(0);
+  fs.writeFileSync(policyFile, `witness w ${witness.vkey} ${url}\nquorum w\n`);
+  await run("node", ["scripts/prisma.mjs", "deploy"], { env });
+  server = await OwnServer.start(env);
+  await server.ready();
+  witness.trust(JSON.parse(await get("/v1/log")).verifier_key);
+  ({ key, issuerId } = await orgWithIssuerOn(server.url, env, "rotation"));
+}, 90_000);
 
-describe("log key rotation", () => {
-  let key: string;
-  let issuerId: string;
+afterAll(async () => {
+  await server?.stop();
+  await witness.close();
+});
 
-  beforeAll(async () => {
-    const witnessUrl = await witness.listen(0);
-    fs.writeFileSync(policyFile, `witness w ${witness.vkey} ${witnessUrl}\nquorum w\n`);
-    execFileSync("node", ["scripts/prisma.mjs", "deploy"], { env, stdio: "ignore" });
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, ["scripts/serve.mjs", "-p", String(port), "-H", "127.0.0.1"], {
-      env: { ...env, PORT: String(port), HALLMARK_BASE_URL: url },
-      stdio: "ignore",
+describe("log key rotation: a new key is a new log", () => {
+  it("freezes the old log with a witnessed successor statement; proofs of both verify, and verify and monitor follow the chain", async () => {
+    const first = JSON.parse(await get("/v1/log")) as { origin: string; verifier_key: string };
+    const before = await attest();
+    const beforeProof = await get(`/v1/attestations/${before.id}/tlog-proof`, { key });
+    const monitorState = path.join(dir, "monitor.json");
+    const monitor = (...extra: string[]) => tool("monitor", server.url, "--vkey", first.verifier_key, "--state", monitorState, ...extra);
+    const seen = monitor("--policy", policyFile);
+    expect(seen.status, seen.stderr + seen.stdout).toBe(0);
+
+    const rotated = JSON.parse(await admin("rotate-log-key", "--json")) as {
+      previous: { origin: string; verifier_key: string; final_size: number; successor_index: number };
+      current: { origin: string; verifier_key: string; ml_dsa_44_verifier_key: string };
+    };
+    expect(rotated.previous).toMatchObject({
+      origin: first.origin,
+      verifier_key: first.verifier_key,
+      successor_index: before.log_index + 1,
     });
-    for (let i = 0; i < 300; i++) {
-      try {
-        if ((await fetch(`${url}/v1/log`)).ok) break;
-      } catch {}
-      await sleep(100);
-    }
-    witness.trust(JSON.parse(await get("/v1/log")).verifier_key);
-    ({ key, issuerId } = await orgWithIssuerOn(url, env, "rotation"));
-  }, 60_000);
+    expect(rotated.current.origin).toBe(`${first.origin}/1`);
+    // The network's rule: the witness refuses another key for the origin it knows; the new log has a new origin.
+    const newKey = parseVerifierKey(rotated.current.verifier_key).publicKey;
+    const sameOriginNewKey = `${first.origin}+${createHash("sha256")
+      .update(Buffer.concat([Buffer.from(first.origin), Buffer.from([0x0a, 0x01]), newKey]))
+      .digest()
+      .subarray(0, 4)
+      .toString("hex")}+${Buffer.concat([Buffer.from([1]), newKey]).toString("base64")}`;
+    expect(() => witness.trust(sameOriginNewKey)).toThrow(/new key must be a new log/);
+    witness.trust(rotated.current.verifier_key); // as the network adds the new log's entry
 
-  afterAll(async () => {
-    server?.kill("SIGTERM");
-    await witness.close();
-  });
-
-  it("signs with both keys through the overlap, then the new one only; what the old key signed still verifies", async () => {
-    const before = await attest(key, issuerId);
-    await publishedAfter(before.log_index);
-    const oldVkey = JSON.parse(await get("/v1/log")).verifier_key as string;
-    const oldBundle = JSON.parse(await get(`/v1/attestations/${before.id}/proof-bundle`, key));
-    const oldProof = await get(`/v1/attestations/${before.id}/tlog-proof`, key);
-
-    const rotated = JSON.parse(admin("rotate-log-key", "--overlap", "30s", "--json"));
-    expect(rotated.previous_verifier_key).toBe(oldVkey);
-    expect(rotated.verifier_key).not.toBe(oldVkey);
-    expect(() => admin("rotate-log-key", "--overlap", "5s")).toThrow(); // shorter than the instances' refresh allows
-    witness.trust(rotated.verifier_key); // out of band, as a witness operator would
-
-    // Within the identity's refresh (5 s), checkpoints carry both signatures, and the witness cosigns.
-    let during = await attest(key, issuerId);
-    let both = "";
-    for (let i = 0; i < 30 && !both; i++) {
-      both = await publishedAfter(during.log_index).then((n) => (logSignatures(n) === 2 ? n : ""));
-      if (!both) {
-        await sleep(500);
-        during = await attest(key, issuerId);
-      }
-    }
-    expect(verifyCheckpoint(both, { publicKey: keyOf(oldVkey), origin }).treeSize).toBeGreaterThan(during.log_index);
-    expect(verifyCheckpoint(both, { publicKey: keyOf(rotated.verifier_key), origin }).treeSize).toBeGreaterThan(during.log_index);
-    const bundle = JSON.parse(await get(`/v1/attestations/${during.id}/proof-bundle`, key));
-    expect(verifyProofBundle(bundle, { logPublicKey: oldVkey }).ok).toBe(true);
-    expect(verifyProofBundle(bundle, { logPublicKey: rotated.verifier_key }).ok).toBe(true);
-    const info = JSON.parse(await get("/v1/log"));
-    expect(info.verifier_key).toBe(rotated.verifier_key);
-    expect(info.keys.map((k: { verifier_key: string; signs_until: string | null }) => [k.verifier_key, k.signs_until])).toEqual([
-      [rotated.verifier_key, null],
-      [oldVkey, rotated.previous_signs_until],
-    ]);
+    // Appends go to the new log from its first entry, and its proofs meet the quorum.
+    const after = await attest();
+    expect(after.log_index).toBe(0);
     const policy = await get("/v1/log/policy");
-    expect(policy).toContain(`log ${rotated.verifier_key} `);
-    expect(policy).toContain(`log ${oldVkey} `);
+    expect(policy).toContain(`log ${first.verifier_key} `);
+    expect(policy).toContain(`log ${rotated.current.verifier_key} `);
+    // Its first checkpoint is cosigned once the witness knows the new log (a round or two).
+    const proofPath = `${server.url}/v1/attestations/${after.id}/tlog-proof`;
+    const fetched = await eventually(
+      async () => {
+        const res = await fetch(proofPath, { headers: { "x-api-key": key } });
+        return { status: res.status, text: await res.text() };
+      },
+      (r) => r.status === 200,
+      20_000,
+    );
+    const afterProof = fetched.text;
+    const v = verifyTlogProof(afterProof, { policy: parsePolicy(policy) });
+    expect(v).toMatchObject({ origin: rotated.current.origin, index: 0, quorum: "w" });
+    const bundle = JSON.parse(await get(`/v1/attestations/${after.id}/proof-bundle`, { key }));
+    expect(verifyProofBundle(bundle, { logPublicKey: rotated.current.verifier_key }).ok).toBe(true);
+    expect(bundle.signed_tree_head.origin).toBe(rotated.current.origin);
 
-    // After the overlap (and a refresh), only the new key signs.
-    await sleep(Math.max(0, Date.parse(rotated.previous_signs_until) - Date.now()) + 6_000);
-    const after = await attest(key, issuerId);
-    const single = await publishedAfter(after.log_index);
-    expect(logSignatures(single)).toBe(1);
-    expect(verifyCheckpoint(single, { publicKey: keyOf(rotated.verifier_key), origin }).treeSize).toBeGreaterThan(after.log_index);
-    expect(() => verifyCheckpoint(single, { publicKey: keyOf(oldVkey), origin })).toThrow();
-    expect(await get("/v1/log/policy")).not.toContain(oldVkey);
+    // The old log's entries keep verifying with the old key, now under its final, witnessed checkpoint.
+    const old = JSON.parse(await get(`/v1/attestations/${before.id}/proof-bundle`, { key }));
+    expect(old.signed_tree_head).toMatchObject({ origin: first.origin, tree_size: rotated.previous.final_size });
+    expect(verifyProofBundle(old, { logPublicKey: first.verifier_key }).ok).toBe(true);
+    expect(verifyTlogProof(await get(`/v1/attestations/${before.id}/tlog-proof`, { key }), { policy: parsePolicy(policy) }).treeSize).toBe(
+      rotated.previous.final_size,
+    );
+    expect(verifyTlogProof(beforeProof, { logPublicKey: parseVerifierKey(first.verifier_key).publicKey }).index).toBe(before.log_index);
+    expect(witness.cosignedSize(first.origin)).toBe(rotated.previous.final_size);
+    expect(witness.cosignedSize(rotated.current.origin)).toBeGreaterThanOrEqual(1);
 
-    // What the old key signed still verifies with it.
-    expect(verifyProofBundle(oldBundle, { logPublicKey: oldVkey }).ok).toBe(true);
-    expect(verifyTlogProof(oldProof, { logPublicKey: keyOf(oldVkey), origin }).index).toBe(before.log_index);
-    // The audit checks every checkpoint under the key that signed it.
-    expect(execFileSync("npm", ["run", "-s", "audit-log"], { encoding: "utf8", env })).toMatch(/checkpoints/);
-  }, 90_000);
+    // /v1/log lists both logs; the frozen one's successor statement is a tlog-proof its key and witnesses verify.
+    const shards = JSON.parse(await get("/v1/log")).shards as ShardView[];
+    expect(shards.map((s) => [s.origin, s.state, s.verifier_key])).toEqual([
+      [first.origin, "frozen", first.verifier_key],
+      [rotated.current.origin, "current", rotated.current.verifier_key],
+    ]);
+    expect(shards[0]!.tree_size).toBe(rotated.previous.final_size);
+    const oldPrefix = `/v1/log/shards/${hashOf(first.origin)}`;
+    expect(shards[0]!.successor_url).toBe(`${server.url}${oldPrefix}/successor`);
+    const successor = await get(`${oldPrefix}/successor`);
+    const step = verifySuccessorProof(
+      successor,
+      { origin: first.origin, publicKey: parseVerifierKey(first.verifier_key).publicKey },
+      parsePolicy(policy),
+    );
+    expect(step).toMatchObject({
+      origin: rotated.current.origin,
+      verifierKey: rotated.current.verifier_key,
+      finalSize: rotated.previous.final_size,
+    });
+    await get(`/v1/log/shards/${hashOf(rotated.current.origin)}/successor`, { status: 404 });
+    await get(`/v1/log/shards/${"0".repeat(64)}/checkpoint`, { status: 404 });
+    const finalNote = await get(`${oldPrefix}/checkpoint`);
+    expect(finalNote.split("\n").slice(0, 2)).toEqual([first.origin, String(rotated.previous.final_size)]);
+
+    // npm run verify: the new log's proof, from the first key through the successor statement.
+    const proofFile = file("after.tlog-proof", afterProof);
+    const chained = tool("verify", proofFile, "--log-key", first.verifier_key, "--successor", file("successor.tlog-proof", successor));
+    expect(chained.status, chained.stdout + chained.stderr).toBe(0);
+    expect(chained.stdout).toContain(`pass chain: ${first.origin} ended at size ${rotated.previous.final_size}`);
+    const unchained = tool("verify", proofFile, "--log-key", first.verifier_key);
+    expect(unchained.status).toBe(1);
+    const forged = tool("verify", proofFile, "--log-key", first.verifier_key, "--successor", file("forged.tlog-proof", beforeProof));
+    expect(forged.status).toBe(1);
+    expect(forged.stderr).toMatch(/successor_invalid|chain_invalid/);
+
+    // npm run monitor: from its state in the old log, through the statement, to the new one.
+    const followed = monitor("--policy", policyFile);
+    expect(followed.status, followed.stderr + followed.stdout).toBe(0);
+    expect(followed.stdout).toContain(`its successor statement names ${rotated.current.origin}: following it`);
+    expect(JSON.parse(fs.readFileSync(monitorState, "utf8"))).toMatchObject({
+      origin: rotated.current.origin,
+      vkey: rotated.current.verifier_key,
+    });
+    const fresh = tool("monitor", server.url, "--vkey", first.verifier_key);
+    expect(fresh.status, fresh.stderr + fresh.stdout).toBe(0);
+    expect(fresh.stdout).toContain(`checkpoint ${rotated.current.origin} size`);
+
+    // The audit checks each log under its own key, and the statement that joins them.
+    const audit = tool("audit-log");
+    expect(audit.status, audit.stderr).toBe(0);
+  }, 120_000);
+
+  it("refuses an origin the chain already has, and changes nothing", async () => {
+    const info = JSON.parse(await get("/v1/log"));
+    await expect(admin("rotate-log-key", "--origin", info.shards[0].origin)).rejects.toThrow(/already names a log/);
+    await expect(admin("rotate-log-key", "--origin", "has space")).rejects.toThrow(/not a valid origin/);
+    expect(JSON.parse(await get("/v1/log")).shards).toEqual(info.shards);
+  });
 });

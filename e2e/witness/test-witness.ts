@@ -27,6 +27,11 @@ export interface WitnessOptions {
   stateFile?: string;
   /** Serve /_test/* (mode, trust, submissions): only for tests. */
   testControl?: boolean;
+  /**
+   * One key per origin, as the public witness network's witnesses keep it (Sunlight's refuses a
+   * known origin with a new key): trusting a second key for an origin throws.
+   */
+  oneKeyPerOrigin?: boolean;
   slowMs?: number;
 }
 
@@ -145,6 +150,8 @@ export class TestWitness {
     if (!origin || raw.length !== 33 || raw[0] !== 0x01) throw new Error(`not an Ed25519 log verifier key: ${vkey}`);
     const keyId = sha256(origin, Buffer.from([0x0a, 0x01]), raw.subarray(1)).subarray(0, 4);
     if (keyId.toString("hex") !== id) throw new Error("log verifier key ID does not match its key");
+    if (this.opts.oneKeyPerOrigin && this.logs.has(origin) && !this.logs.get(origin)!.some((k) => k.keyId.equals(keyId)))
+      throw new Error(`this witness already knows ${origin} with another key: a new key must be a new log`);
     const key = createPublicKey({
       key: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), raw.subarray(1)]),
       format: "der",

@@ -52,6 +52,10 @@ export const VERIFY_ERROR_CODES = [
   "seal_opening_invalid",
   /** A sealed leaf's signature, by the sealing issuer's key, is malformed or does not verify. */
   "seal_signature_invalid",
+  /** A log's successor statement (its last entry, after a key rotation) is malformed, or its note is not signed by both logs' keys. */
+  "successor_invalid",
+  /** A chain of logs does not lead from the pinned log to the one a proof names (a successor proof is not the log's last entry, or is missing). */
+  "chain_invalid",
 ] as const;
 
 export type VerifyErrorCode = (typeof VERIFY_ERROR_CODES)[number];

@@ -12,6 +12,7 @@ import type { EntryEffects, LogEntry } from "../log/log-append";
 import { getActiveIssuer } from "./issuer-cache";
 import { getSealer, sealEntry } from "./sealing";
 import { MAX_LEAF_BYTES, MAX_PAYLOAD_BYTES } from "./limits";
+import { localOf } from "../log/positions";
 
 export interface AttestationView {
   id: string;
@@ -45,7 +46,7 @@ export function toAttestationView(row: AttestationRow): AttestationView {
     status: "VALID",
     payload: JSON.parse(row.payload) as Record<string, unknown>,
     signature: row.signature,
-    log_index: Number(row.logIndex),
+    log_index: localOf(row.logIndex),
     created_at: iso(row.createdAt),
     ...(row.seal ? { sealed: true as const } : {}),
   };
@@ -75,7 +76,7 @@ export async function createAttestation(opts: {
   return viewOf(entry, opts.payload, await getSequencer().append(entry));
 }
 
-/** The answer for a logged entry: its row, the payload as sent, its log index. */
+/** The answer for a logged entry: its row, the payload as sent, its index in its shard (from its stored position). */
 export function viewOf(entry: LogEntry, payload: Record<string, unknown>, logIndex: number): AttestationView {
   return {
     id: entry.row.id,
@@ -84,7 +85,7 @@ export function viewOf(entry: LogEntry, payload: Record<string, unknown>, logInd
     status: "VALID",
     payload,
     signature: entry.row.signature,
-    log_index: logIndex,
+    log_index: localOf(logIndex),
     created_at: iso(entry.row.createdAt),
     ...(entry.row.seal ? { sealed: true as const } : {}),
   };

@@ -5,7 +5,10 @@ import { getStore } from "../store";
 import { getLogIdentity } from "../log/log-identity";
 import { proveConsistency } from "../log/log-proofs";
 import { readTile } from "../log/tiles";
-import { publishedCheckpoint, witnessedCheckpoint } from "../log/published";
+import { publishedCheckpoint, shardCheckpoint, witnessedCheckpoint } from "../log/published";
+import { localOf, positionOf, shardOf } from "../log/positions";
+import { getShards, type Shard } from "../log/shards";
+import { sha256Hex } from "../crypto/hash";
 import { proofRetryAfterS } from "../log/proof-checkpoint";
 import { newestStampedSize, tsaCertificatePem } from "../log/timestamping";
 import { witnessPolicy } from "../log/witness-policy";
@@ -15,6 +18,7 @@ import { getConfig } from "../config";
 import { logMlDsaKey } from "../log/log-ml-dsa";
 import { parseTilePath } from "@/lib/verify/tiles";
 import { AppError, notFound } from "./errors";
+import { getProofBundle, type ProofOptions, toTlogProof } from "./proof-bundles";
 import { toKeyView } from "./signing-keys";
 import { iso } from "./ids";
 
@@ -29,9 +33,10 @@ export interface SignedTreeHeadView {
 
 type CheckpointRow = { treeSize: bigint; rootHash: Uint8Array; note: string; signature: string; timestamp: Date };
 
+/** A checkpoint row as JSON: its size is its shard's own (positions.ts), `origin` its shard's. */
 export function toTreeHeadView(origin: string, row: CheckpointRow): SignedTreeHeadView {
   return {
-    tree_size: Number(row.treeSize),
+    tree_size: localOf(row.treeSize),
     root_hash: toHex(row.rootHash),
     signature: row.signature,
     origin,
@@ -54,7 +59,10 @@ export async function getLatestCheckpoint(): Promise<CheckpointRow> {
  */
 export async function getPublishedNote(): Promise<string> {
   await getLogIdentity();
-  const row = await publishedCheckpoint();
+  return noteOrNotYet(await publishedCheckpoint());
+}
+
+function noteOrNotYet(row: CheckpointRow | null): string {
   if (!row)
     throw new AppError(
       "not_yet_witnessed",
@@ -65,26 +73,52 @@ export async function getPublishedNote(): Promise<string> {
   return row.note;
 }
 
+/** The shard whose origin's SHA-256 is `originHash` (hex), else not found. */
+async function shardByHash(originHash: string): Promise<Shard> {
+  const find = (all: Shard[]) => all.find((s) => sha256Hex(s.origin) === originHash.toLowerCase());
+  let shard = find(await getShards());
+  // The list is read every few seconds: one that says current may have been frozen since.
+  if (!shard || (!shard.frozenAt && shard.shard !== shardOf((await getLatestCheckpoint()).treeSize))) shard = find(await getShards(true));
+  if (!shard) throw notFound("Log");
+  return shard;
+}
+
+/**
+ * A shard's published checkpoint (its monitoring prefix is /v1/log/shards/<origin hash>): the
+ * current shard's is GET /v1/log/checkpoint's; a frozen shard's is its newest that meets the
+ * quorum (in fail-open mode, its newest), which once witnessed is its final checkpoint.
+ */
+export async function getShardNote(originHash: string): Promise<string> {
+  const shard = await shardByHash(originHash);
+  if (!shard.frozenAt) return getPublishedNote();
+  return noteOrNotYet(await shardCheckpoint(shard.shard));
+}
+
 /** A tlog-policy a verifier can pin: this log's key, and the configured witnesses and quorum. */
 export async function getLogPolicy(): Promise<string> {
   const id = await getLogIdentity();
   const policy = witnessPolicy();
-  const url = `${getConfig().baseUrl}/v1/log`;
-  // Every key that signs now: the current one, any still inside a rotation's overlap, and the
-  // ML-DSA-44 key (its line is on every published checkpoint; a checkpoint signed by any one of
-  // a policy's log keys is the log's).
-  const ml = logMlDsaKey(id.origin);
-  const logs = [
-    ...[id, ...id.overlapping].map((k) => ({
+  const base = `${getConfig().baseUrl}/v1/log`;
+  // Every shard's keys (what each signed still verifies; the chain's newest signs now), each key
+  // of shard 0 still inside an overlap under its origin, and each shard's ML-DSA-44 key (its line
+  // is on every published checkpoint; a checkpoint signed by any one of a policy's keys for its
+  // origin is the log's).
+  const shards = await getShards();
+  const logs = shards.flatMap((s) => {
+    const url = s.shard === id.shard ? base : `${base}/shards/${sha256Hex(s.origin)}`;
+    const ml = logMlDsaKey(s.origin);
+    const own = (k: { verifierKey: string; publicKey: Uint8Array }) => ({
       vkey: k.verifierKey,
-      origin: id.origin,
+      origin: s.origin,
       keyId: new Uint8Array(),
       publicKey: k.publicKey,
       url,
-    })),
-    { vkey: ml.vkey, origin: id.origin, keyId: ml.keyId, publicKey: ml.publicKey, url },
-  ];
-  const header = `# The transparency log ${id.origin} (C2SP tlog-policy): its signing keys, its witnesses and their quorum.\n`;
+    });
+    const overlapping = s.shard === id.shard ? id.overlapping.filter((k) => k.verifierKey !== s.verifierKey) : [];
+    return [own(s), ...overlapping.map(own), { vkey: ml.vkey, origin: s.origin, keyId: ml.keyId, publicKey: ml.publicKey, url }];
+  });
+  const named = shards.length > 1 ? `${id.origin}, its earlier shards` : id.origin;
+  const header = `# The transparency log ${named} (C2SP tlog-policy): its signing keys, its witnesses and their quorum.\n`;
   return (
     header + formatPolicy({ logs, witnesses: policy?.witnesses ?? [], groups: policy?.groups ?? [], quorum: policy?.quorum ?? "none" })
   );
@@ -111,25 +145,30 @@ export async function getWitnessing() {
   const policy = witnessPolicy();
   if (!policy) return null;
   const db = getDb();
-  const [states, published, witnessed, evidence] = await Promise.all([
+  const [states, published, witnessed, evidence, shards] = await Promise.all([
     db.read.witnessState.findMany(),
     publishedCheckpoint(),
     witnessedCheckpoint(),
     db.read.witnessEvidence.findMany({ orderBy: { id: "desc" }, take: 20 }),
+    getShards(),
   ]);
   const time = (d: Date | null) => (d ? iso(d) : null);
+  // Sizes in the current shard (0: none there yet); a witness's, in the shard it last cosigned.
+  const shard = (await getLogIdentity()).shard;
+  const sizeIn = (cp: CheckpointRow | null) => (cp && shardOf(cp.treeSize) === shard ? localOf(cp.treeSize) : 0);
   return {
     quorum: describeQuorum(policy),
     mode: getConfig().witnessMode,
-    published_tree_size: published ? Number(published.treeSize) : 0,
-    witnessed_tree_size: witnessed ? Number(witnessed.treeSize) : 0,
+    published_tree_size: sizeIn(published),
+    witnessed_tree_size: sizeIn(witnessed),
     witnesses: policy.witnesses.map((w) => {
       const s = states.find((x) => x.witnessKey === w.key.vkey);
       return {
         name: w.name,
         verifier_key: w.key.vkey,
         url: w.url ?? null,
-        cosigned_tree_size: s?.cosignedSize == null ? null : Number(s.cosignedSize),
+        cosigned_tree_size: s?.cosignedSize == null ? null : localOf(s.cosignedSize),
+        cosigned_origin: s?.cosignedSize == null ? null : (shards.find((x) => x.shard === shardOf(s.cosignedSize!))?.origin ?? null),
         cosigned_at: time(s?.cosignedAt ?? null),
         last_attempt_at: time(s?.lastAttemptAt ?? null),
         last_error: s?.lastError ?? null,
@@ -138,7 +177,7 @@ export async function getWitnessing() {
       };
     }),
     // The newest 422s (possible evidence of a fork), for the operator: never in the public answer.
-    evidence: evidence.map((e) => ({ id: e.id, witness: e.name, tree_size: Number(e.treeSize), status: e.status, at: iso(e.createdAt) })),
+    evidence: evidence.map((e) => ({ id: e.id, witness: e.name, tree_size: localOf(e.treeSize), status: e.status, at: iso(e.createdAt) })),
   };
 }
 
@@ -151,10 +190,16 @@ async function publicWitnessing() {
 
 export async function getLogInfo() {
   const id = await getLogIdentity();
-  const [latest, witnessing, timestamping] = await Promise.all([getLatestCheckpoint(), publicWitnessing(), timestampingView()]);
+  const [latest, witnessing, timestamping, shards] = await Promise.all([
+    getLatestCheckpoint(),
+    publicWitnessing(),
+    timestampingView(),
+    getShards(),
+  ]);
+  const base = `${getConfig().baseUrl}/v1/log`;
   return {
     origin: id.origin,
-    tree_size: Number(latest.treeSize),
+    tree_size: localOf(latest.treeSize),
     root_hash: toHex(latest.rootHash),
     public_key: id.publicKeyPem,
     key_id: id.keyIdHex,
@@ -169,15 +214,29 @@ export async function getLogInfo() {
       signs_from: k.signsFrom ? iso(k.signsFrom) : null,
       signs_until: k.signsUntil ? iso(k.signsUntil) : null,
     })),
+    shards: shards.map((s) => {
+      const prefix = `${base}/shards/${sha256Hex(s.origin)}`;
+      return {
+        origin: s.origin,
+        verifier_key: s.verifierKey,
+        ml_dsa_44_verifier_key: s.mlDsa44VerifierKey,
+        state: s.frozenAt ? ("frozen" as const) : ("current" as const),
+        tree_size: s.frozenAt ? s.finalSize! : localOf(latest.treeSize),
+        created_at: iso(s.createdAt),
+        frozen_at: s.frozenAt ? iso(s.frozenAt) : null,
+        monitoring_prefix: s.frozenAt ? prefix : base,
+        successor_url: s.frozenAt ? `${prefix}/successor` : null,
+      };
+    }),
     witnessing,
     timestamping,
   };
 }
 
-async function checkpointOfSize(size: number, name: string): Promise<CheckpointRow> {
-  const row = await getDb().read.checkpoint.findUnique({ where: { treeSize: BigInt(size) } });
+async function checkpointOfSize(position: number, name: string): Promise<CheckpointRow> {
+  const row = await getDb().read.checkpoint.findUnique({ where: { treeSize: BigInt(position) } });
   if (!row) {
-    throw new AppError("invalid_parameter", `No checkpoint was published with tree size ${size}.`, [
+    throw new AppError("invalid_parameter", `No checkpoint was published with tree size ${localOf(position)}.`, [
       { pointer: `/${name}`, detail: "must be the tree size of a published checkpoint" },
     ]);
   }
@@ -191,9 +250,12 @@ export async function getConsistencyProof({ first, second }: { first: number; se
       { pointer: "/first", detail: "must be less than or equal to second" },
     ]);
   }
-  const { origin } = await getLogIdentity();
-  const [a, b] = await Promise.all([checkpointOfSize(first, "first"), checkpointOfSize(second, "second")]);
-  const hashes = await proveConsistency(first, second);
+  const { origin, shard } = await getLogIdentity();
+  const [a, b] = await Promise.all([
+    checkpointOfSize(positionOf(shard, first), "first"),
+    checkpointOfSize(positionOf(shard, second), "second"),
+  ]);
+  const hashes = await proveConsistency(shard, first, second);
   return {
     first: toTreeHeadView(origin, a),
     second: toTreeHeadView(origin, b),
@@ -207,10 +269,21 @@ export async function getConsistencyProof({ first, second }: { first: number; se
  * have yet, is not found.
  */
 export async function getTile(segments: readonly string[]): Promise<Uint8Array> {
+  const { treeSize } = await getLatestCheckpoint();
+  return tileOf(shardOf(treeSize), localOf(treeSize), segments);
+}
+
+/** A tile of a shard (its monitoring prefix /v1/log/shards/<origin hash>), within its newest tree (a frozen shard's final one). */
+export async function getShardTile(originHash: string, segments: readonly string[]): Promise<Uint8Array> {
+  const shard = await shardByHash(originHash);
+  if (!shard.frozenAt) return getTile(segments);
+  return tileOf(shard.shard, shard.finalSize!, segments);
+}
+
+async function tileOf(shard: number, size: number, segments: readonly string[]): Promise<Uint8Array> {
   const address = parseTilePath(segments);
   if (!address) throw notFound("Tile");
-  const { treeSize } = await getLatestCheckpoint();
-  const bytes = await readTile(address, Number(treeSize));
+  const bytes = await readTile(shard, address, size);
   if (!bytes) throw notFound("Tile");
   return bytes;
 }
@@ -223,4 +296,20 @@ export async function getLogKey(kid: string) {
   const row = /^[A-Za-z0-9_-]{43}$/.test(kid) ? await getStore().reads.signingKey(kid) : null;
   if (!row) throw notFound("Key");
   return toKeyView(row);
+}
+
+/**
+ * A frozen shard's successor statement as a C2SP tlog-proof: its last entry (the statement,
+ * lib/verify/successor.ts) under its final checkpoint, cosigned by the witnesses. A verifier that
+ * pins the shard's key checks it, and that its index is the checkpoint's size minus one.
+ */
+export async function getSuccessorProof(originHash: string, proof: ProofOptions): Promise<string> {
+  const shard = await shardByHash(originHash);
+  if (!shard.frozenAt || shard.finalSize === null) throw notFound("Successor statement");
+  const row = await getDb().read.attestation.findUnique({
+    where: { logIndex: BigInt(positionOf(shard.shard, shard.finalSize - 1)) },
+    select: { id: true, tenantId: true },
+  });
+  if (!row) throw new Error(`the successor statement of log shard ${shard.shard} is missing`);
+  return toTlogProof(await getProofBundle({ tenantId: row.tenantId, id: row.id }, proof));
 }

@@ -4,6 +4,7 @@ import { getConfig } from "../config";
 import { iso } from "./ids";
 import { portfolioUrlOf } from "./public-protections";
 import { type Category, urlsOf } from "./protections";
+import { localOf } from "../log/positions";
 
 /** One public protection of the bytes looked up. */
 export interface LookupItem {
@@ -56,7 +57,7 @@ export async function lookupContentHash(input: { contentHash: string; limit: num
     db.attestation.findMany({ where: { id: { in: ordered.map((r) => r.attestation_id) } }, select: { id: true, logIndex: true } }),
   ]);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const logIndexOf = new Map(attestations.map((a) => [a.id, Number(a.logIndex)]));
+  const logIndexOf = new Map(attestations.map((a) => [a.id, localOf(a.logIndex)]));
   const base = getConfig().baseUrl;
   const items = ids.map((id): LookupItem => {
     const p = byId.get(id)!;

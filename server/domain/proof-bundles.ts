@@ -8,7 +8,8 @@ import { getConfig } from "../config";
 import { getDb } from "../db";
 import { toHex } from "../crypto/hash";
 import { getStore } from "../store";
-import { getLogIdentity } from "../log/log-identity";
+import { localOf, positionOf, shardOf } from "../log/positions";
+import { shardOrThrow } from "../log/shards";
 import { proveInclusion } from "../log/log-proofs";
 import { checkpointForProof, type WitnessRequirement } from "../log/proof-checkpoint";
 import type { BundleRows } from "../store/types";
@@ -20,18 +21,23 @@ import { toTreeHeadView } from "./log";
 import { toKeyView } from "./signing-keys";
 
 /**
- * With a TSA configured, the earliest time-stamped checkpoint that holds entry `index`, its token
- * and the entry's inclusion proof in it (lib/verify/bundle-timestamp.ts checks them); else none.
+ * With a TSA configured, the earliest time-stamped checkpoint that holds the entry at stored
+ * position `position`, its token and the entry's inclusion proof in it
+ * (lib/verify/bundle-timestamp.ts checks them); else none.
  */
-async function timestampCovering(index: number) {
+async function timestampCovering(position: number) {
   if (!getConfig().tsaUrl) return undefined;
   const db = getDb().read;
-  const stamp = await db.checkpointTimestamp.findFirst({ where: { treeSize: { gt: BigInt(index) } }, orderBy: { treeSize: "asc" } });
+  const shard = shardOf(position);
+  const stamp = await db.checkpointTimestamp.findFirst({
+    where: { treeSize: { gt: BigInt(position), lt: BigInt(positionOf(shard + 1, 0)) } },
+    orderBy: { treeSize: "asc" },
+  });
   if (!stamp) return undefined;
   const cp = await db.checkpoint.findUnique({ where: { treeSize: stamp.treeSize } });
   if (!cp) return undefined;
-  const size = Number(stamp.treeSize);
-  const hashes = await proveInclusion(index, size);
+  const size = localOf(stamp.treeSize);
+  const hashes = await proveInclusion(shard, localOf(position), size);
   return {
     checkpoint: cp.note,
     token: bytesToBase64(stamp.token),
@@ -62,14 +68,18 @@ export const WITNESSED_HEADER = {
  * proof nodes still missing, if any.
  */
 export async function getProofBundle({ tenantId, id }: { tenantId: string; id: string }, proof: ProofOptions) {
-  const { origin } = await getLogIdentity();
   const rows = await getStore().reads.bundleRows(id, tenantId);
   if (!rows) throw notFound("Attestation");
-  const index = Number(rows.attestation.logIndex);
-  const { checkpoint, witnessed } = await checkpointForProof(index, rows.checkpoint, proof.witnessed);
+  const position = Number(rows.attestation.logIndex);
+  const shard = shardOf(position);
+  const index = localOf(position);
+  const [{ checkpoint, witnessed }, { origin }] = await Promise.all([
+    checkpointForProof(position, rows.checkpoint, proof.witnessed),
+    shardOrThrow(shard),
+  ]);
   if (witnessed !== null && proof.responseHeaders) proof.responseHeaders[WITNESSED_HEADER.name.toLowerCase()] = String(witnessed);
-  const size = Number(checkpoint.treeSize);
-  const [hashes, timestamp] = await Promise.all([proveInclusion(index, size, rows.lowerNodes), timestampCovering(index)]);
+  const size = localOf(checkpoint.treeSize);
+  const [hashes, timestamp] = await Promise.all([proveInclusion(shard, index, size, rows.lowerNodes), timestampCovering(position)]);
   const sth = toTreeHeadView(origin, checkpoint);
   const seal = rows.attestation.seal ? await sealOf({ ...rows.attestation, seal: rows.attestation.seal }) : undefined;
   return {

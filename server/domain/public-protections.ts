@@ -6,6 +6,7 @@ import { getProofBundle, type ProofOptions } from "./proof-bundles";
 import { urlsOf } from "./protections";
 import { getConfig } from "../config";
 import type { Category, Visibility } from "./protections";
+import { localOf } from "../log/positions";
 
 /**
  * What a verify or share link shows of a protection: a public one to anyone; a private one only
@@ -67,7 +68,7 @@ async function toPublicView(p: ProtectionRow): Promise<PublicProtectionView> {
     category: p.category as Category,
     visibility: p.visibility as Visibility,
     protected_at: iso(p.createdAt),
-    log_index: Number(attestation.logIndex),
+    log_index: localOf(attestation.logIndex),
     issuer,
     creator: { name: p.user.name, portfolio_url: portfolioUrlOf(p.user.id) },
     title: p.title,

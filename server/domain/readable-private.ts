@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb } from "../db";
 import { iso } from "./ids";
+import { localOf } from "../log/positions";
 
 /** A private protection whose log entry is not sealed: anyone reading the log can read it. */
 export interface ReadablePrivateProtection {
@@ -32,7 +33,7 @@ export async function* readablePrivateProtections(): AsyncGenerator<ReadablePriv
       where: { id: { in: page.map((p) => p.attestationId) }, seal: null },
       select: { id: true, logIndex: true },
     });
-    const indexOf = new Map(open.map((a) => [a.id, Number(a.logIndex)]));
+    const indexOf = new Map(open.map((a) => [a.id, localOf(a.logIndex)]));
     for (const p of page) {
       const logIndex = indexOf.get(p.attestationId);
       if (logIndex !== undefined) yield { protection_id: p.id, email: p.user.email, log_index: logIndex, protected_at: iso(p.createdAt) };

@@ -200,7 +200,7 @@ export function createGate({ baseUrl, trustedProxies = 0, dev = false }) {
       if (kind === "api") {
         const refusal = crossOriginRefusal(req.method, path, headers, base.origin);
         if (refusal) return answer(req, res, "cross_origin_request", refusal);
-        if (path.startsWith("/v1/log/tile/")) passEncoding(res);
+        if (/^\/v1\/log\/(?:shards\/[0-9a-f]{64}\/)?tile\//.test(path)) passEncoding(res);
       }
       return false;
     },

@@ -1,11 +1,13 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { LRUCache } from "lru-cache";
 import { processWide } from "../process-wide";
 
 /**
  * Gzip for immutable bodies (tiles, entry bundles): each is compressed once per process and
- * kept, bounded by bytes. Only for bodies that never change under their key.
+ * kept, bounded by bytes, under its own SHA-256 (one path names different bodies in different
+ * shards of the log, so a path is no key).
  */
 const compressed = processWide(
   "gzip-cache",
@@ -20,7 +22,8 @@ export function acceptsGzip(req: Request): boolean {
   return /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*(,|$))[0-9.]+)?\s*(,|$)/i.test(accept);
 }
 
-export function gzipImmutable(key: string, body: Uint8Array): Uint8Array {
+export function gzipImmutable(body: Uint8Array): Uint8Array {
+  const key = createHash("sha256").update(body).digest("base64");
   let hit = compressed.get(key);
   if (!hit) {
     hit = new Uint8Array(gzipSync(body));

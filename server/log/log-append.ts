@@ -1,7 +1,8 @@
 import "server-only";
 import type { EntryWriter, LogWriter } from "../store/types";
 import { appendLeaves, frontierPositions, nodeKey } from "./merkle-tree";
-import { signCheckpoint, type LogIdentity } from "./log-identity";
+import { reloadLogIdentity, signCheckpoint, type LogIdentity } from "./log-identity";
+import { localOf, positionOf, shardOf, storedNode } from "./positions";
 
 /** An attestation ready to be logged: signed, not yet visible. */
 export interface LogEntry {
@@ -53,8 +54,8 @@ export interface EntryEffects {
   /**
    * Decides whether the entry may be logged, before it gets a log index, and takes what it needs
    * (a quota unit). Throwing refuses this entry alone (its caller gets what was thrown; the rest
-   * of the batch goes on), so it must write nothing before it throws. `logIndex` is the index
-   * the entry (a group's first entry) gets if admitted.
+   * of the batch goes on), so it must write nothing before it throws. `logIndex` is the stored
+   * position (positions.ts) the entry (a group's first entry) gets if admitted.
    */
   admit?(w: EntryWriter, batch: BatchScope, logIndex: number): Promise<void>;
   /** Writes the entry's own rows, after its attestation row. A failure here fails the whole batch. */
@@ -66,7 +67,7 @@ export interface EntryEffects {
   idempotencyKey?: { tenantId: string; key: string };
 }
 
-/** Each unit's fate in its batch: the log index of its (first) entry, or why it was refused. */
+/** Each unit's fate in its batch: the stored position (positions.ts) of its (first) entry, or why it was refused. */
 export type EntryOutcome = { logIndex: number } | { refused: unknown };
 
 /**
@@ -76,8 +77,13 @@ export type EntryOutcome = { logIndex: number } | { refused: unknown };
  * own rows. Nothing of it is visible until the transaction commits, and then all of it is.
  * Returns each unit's outcome, in order.
  */
-export async function appendBatch(w: LogWriter, id: LogIdentity, all: LogUnit[]): Promise<EntryOutcome[]> {
-  const size = await w.lockHead();
+export async function appendBatch(w: LogWriter, identity: LogIdentity, all: LogUnit[]): Promise<EntryOutcome[]> {
+  const head = await w.lockHead();
+  const shard = shardOf(head);
+  const size = localOf(head);
+  // A rotation (on any instance) started a new shard since this process read its identity.
+  const id = identity.shard === shard ? identity : await reloadLogIdentity();
+  if (id.shard !== shard) throw new Error(`the log is in shard ${shard}, its identity in shard ${id.shard}`);
   const outcomes: EntryOutcome[] = new Array(all.length);
   const entries: LogEntry[] = [];
   const admitted: LogUnit[] = [];
@@ -86,21 +92,22 @@ export async function appendBatch(w: LogWriter, id: LogIdentity, all: LogUnit[])
   if (keys.length && w.entries.preloadIdempotencyRecords) await w.entries.preloadIdempotencyRecords(keys);
   for (const [i, unit] of all.entries()) {
     try {
-      await unit.effects?.admit?.(w.entries, scope, size + entries.length);
+      await unit.effects?.admit?.(w.entries, scope, head + entries.length);
     } catch (refused) {
       outcomes[i] = { refused };
       continue;
     }
-    outcomes[i] = { logIndex: size + entries.length };
+    outcomes[i] = { logIndex: head + entries.length };
     admitted.push(unit);
     for (const e of entriesOf(unit)) entries.push(e);
   }
   if (entries.length === 0) return outcomes;
   const positions = frontierPositions(size);
-  const stored = await w.nodes(positions);
+  const stored = await w.nodes(positions.map((p) => storedNode(shard, p)));
   const frontier = positions.map((p) => {
-    const hash = stored.get(nodeKey(p.level, p.index));
-    if (!hash) throw new Error(`log node ${p.level}:${p.index} is missing`);
+    const at = storedNode(shard, p);
+    const hash = stored.get(nodeKey(at.level, at.index));
+    if (!hash) throw new Error(`log node ${at.level}:${at.index} is missing`);
     return hash;
   });
   const grown = appendLeaves(
@@ -108,11 +115,12 @@ export async function appendBatch(w: LogWriter, id: LogIdentity, all: LogUnit[])
     frontier,
     entries.map((e) => e.leafHash),
   );
-  await w.insertAttestations(entries.map((e, i) => ({ ...e.row, seal: e.row.seal ?? null, status: "VALID", logIndex: BigInt(size + i) })));
-  await w.insertNodes(grown.newNodes);
+  await w.insertAttestations(entries.map((e, i) => ({ ...e.row, seal: e.row.seal ?? null, status: "VALID", logIndex: BigInt(head + i) })));
+  await w.insertNodes(grown.newNodes.map((n) => ({ ...storedNode(shard, n), hash: n.hash })));
   const cp = signCheckpoint(id, grown.size, grown.root);
-  await w.insertCheckpoint({ ...cp, treeSize: BigInt(cp.treeSize), rootHash: cp.rootHash as Uint8Array<ArrayBuffer> });
-  await w.setHead(grown.size, grown.root);
+  const end = positionOf(shard, grown.size);
+  await w.insertCheckpoint({ ...cp, treeSize: BigInt(end), rootHash: cp.rootHash as Uint8Array<ArrayBuffer> });
+  await w.setHead(end, grown.root);
   for (const unit of admitted) await unit.effects?.write?.(w.entries);
   return outcomes;
 }

@@ -111,7 +111,7 @@ describe("log audit", () => {
       stray.createdAt.toISOString(),
     );
     try {
-      expect((await auditLog()).problems).toEqual([`an attestation at log index ${size + 2}, past the log head's ${size} leaves`]);
+      expect((await auditLog()).problems).toEqual([`an attestation at log position ${size + 2}, past the log head's ${size}`]);
     } finally {
       await sql("DELETE FROM attestations WHERE id = ?", stray.id);
     }

@@ -6,6 +6,7 @@ import { utf8Encode } from "@/lib/verify/encoding";
 import { publicKeyToPem } from "@/lib/verify/keys";
 import { emptyRootHash } from "@/lib/verify/merkle";
 import { getConfig } from "../config";
+import { shardOf } from "./positions";
 import { dbBytes, getDb, type Tx } from "../db";
 import { generateEd25519, openPrivateKey, sealPrivateKey, signEd25519 } from "../crypto/key-custody";
 
@@ -22,11 +23,13 @@ export interface LogKey {
 }
 
 /**
- * The log's identity: its origin (fixed when the log is created), its current key, and the
- * keys a rotation replaced, which keep signing beside it until their overlap ends.
+ * The log's identity: the current shard (positions.ts), its origin and key, and for shard 0 the
+ * keys that replaced one another under its origin, each signing beside its successor until its
+ * overlap ended.
  */
 export interface LogIdentity extends LogKey {
   origin: string;
+  shard: number;
   privateKey: crypto.KeyObject;
   /** Retired keys still inside their overlap when the identity was read, with their private halves. */
   overlapping: (LogKey & { privateKey: crypto.KeyObject })[];
@@ -73,8 +76,9 @@ function toKey(origin: string, publicKey: Uint8Array, signsFrom: Date | null, si
 
 type RetiredRow = { publicKey: Uint8Array; privateKeyEnc: string; signsFrom: Date; signsUntil: Date };
 
-function toIdentity(
+export function toIdentity(
   origin: string,
+  shard: number,
   publicKey: Uint8Array,
   privateKeyEnc: string,
   keySince: Date | null = null,
@@ -84,6 +88,7 @@ function toIdentity(
   const aad = `log:${origin}`;
   return {
     origin,
+    shard,
     ...toKey(origin, publicKey, keySince, null),
     privateKey: openPrivateKey(privateKeyEnc, aad),
     overlapping: retired
@@ -116,7 +121,8 @@ async function createLog(tx: Tx): Promise<void> {
       updatedAt: now,
     },
   });
-  const cp = signCheckpoint(toIdentity(logOrigin, pair.publicRaw, privateKeyEnc), 0, root);
+  await tx.logShard.create({ data: { shard: 0, origin: logOrigin, publicKey: dbBytes(pair.publicRaw), createdAt: now } });
+  const cp = signCheckpoint(toIdentity(logOrigin, 0, pair.publicRaw, privateKeyEnc), 0, root);
   await tx.checkpoint.create({ data: { ...cp, treeSize: 0n, rootHash: dbBytes(cp.rootHash) } });
 }
 
@@ -134,24 +140,28 @@ async function loadIdentity(): Promise<LogIdentity> {
     }
     row = await db.read.log.findUniqueOrThrow({ where: { id: 1 } });
   }
+  const shard = shardOf(row.treeSize);
+  // The configured origin names the log as created (shard 0); a rotation's shards are named apart.
+  const first = shard === 0 ? row.origin : (await db.read.logShard.findUniqueOrThrow({ where: { shard: 0 } })).origin;
   const { logOrigin, logOriginExplicit } = getConfig();
-  if (row.origin !== logOrigin) {
+  if (first !== logOrigin) {
     if (logOriginExplicit) {
-      throw new Error(`HALLMARK_LOG_ORIGIN is "${logOrigin}" but this log was created as "${row.origin}"; a log's origin cannot change.`);
+      throw new Error(`HALLMARK_LOG_ORIGIN is "${logOrigin}" but this log was created as "${first}"; a log's origin cannot change.`);
     }
-    logger.warn({ origin: row.origin, suggested: logOrigin }, "the log origin stays as created; the base URL now suggests another");
+    logger.warn({ origin: first, suggested: logOrigin }, "the log origin stays as created; the base URL now suggests another");
   }
+  // Keys retired under shard 0's origin sign only there (a new shard ended their overlaps).
   const retired = await db.read.retiredLogKey.findMany();
-  return toIdentity(row.origin, new Uint8Array(row.publicKey), row.privateKeyEnc, row.keySince, retired);
+  return toIdentity(row.origin, shard, new Uint8Array(row.publicKey), row.privateKeyEnc, row.keySince, shard === 0 ? retired : []);
 }
 
 /**
  * The identity is re-read every REFRESH_MS (in the background: a caller never waits once it has
  * been read), so a key rotated by another process signs on every instance within that time.
- * A rotation's overlap must therefore be longer (rotateLogKey requires at least MIN_OVERLAP_MS).
+ * An append that finds the log row in another shard than its identity's reads it at once
+ * (reloadLogIdentity), so no checkpoint is ever signed with another shard's key.
  */
 const REFRESH_MS = 5_000;
-export const MIN_OVERLAP_MS = 30_000;
 let identity: Promise<LogIdentity> | undefined;
 let loadedAt = 0;
 
@@ -174,35 +184,13 @@ export function getLogIdentity(): Promise<LogIdentity> {
   return identity;
 }
 
-/**
- * Rotates the log key: a new key becomes current at once, and the old one keeps signing beside
- * it for `overlapMs`, so verifiers and witnesses holding either key keep working meanwhile.
- */
-export async function rotateLogKey(overlapMs: number): Promise<{ current: LogKey; previous: LogKey }> {
-  if (!Number.isFinite(overlapMs) || overlapMs < MIN_OVERLAP_MS) throw new Error(`the overlap must be at least ${MIN_OVERLAP_MS / 1000} s`);
-  const id = await loadIdentity();
-  const pair = generateEd25519();
-  const now = new Date();
-  const until = new Date(now.getTime() + overlapMs);
-  const row = await getDb().write(async (tx) => {
-    const log = await tx.log.findUniqueOrThrow({ where: { id: 1 } });
-    await tx.retiredLogKey.create({
-      data: {
-        keyId: id.keyIdHex,
-        publicKey: log.publicKey,
-        privateKeyEnc: log.privateKeyEnc,
-        signsFrom: log.keySince ?? log.createdAt,
-        signsUntil: until,
-      },
-    });
-    await tx.log.update({
-      where: { id: 1 },
-      data: { publicKey: dbBytes(pair.publicRaw), privateKeyEnc: sealPrivateKey(pair.privateKey, `log:${id.origin}`), keySince: now },
-    });
-    return log;
+/** Reads the identity now (after this process, or the log row, says the shard changed). */
+export function reloadLogIdentity(): Promise<LogIdentity> {
+  loadedAt = Date.now();
+  const fresh = loadIdentity();
+  identity = fresh.catch((err) => {
+    identity = undefined;
+    throw err;
   });
-  return {
-    current: toKey(id.origin, pair.publicRaw, now, null),
-    previous: toKey(id.origin, new Uint8Array(row.publicKey), row.keySince ?? row.createdAt, until),
-  };
+  return fresh;
 }

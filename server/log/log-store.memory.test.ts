@@ -109,6 +109,7 @@ function identity(): LogIdentity {
     privateKey,
     overlapping: [],
     retired: [],
+    shard: 0,
   };
 }
 

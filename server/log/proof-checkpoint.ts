@@ -1,7 +1,8 @@
 import "server-only";
 import { AppError } from "../domain/errors";
 import type { Checkpoint } from "../store/types";
-import { publishedMoved, quorumApplies, witnessedCheckpoint } from "./published";
+import { publishedMoved, quorumApplies, shardCheckpoint } from "./published";
+import { shardOf } from "./positions";
 import { witnessPolicy } from "./witness-policy";
 import { witnessCadenceMs } from "./witnessing";
 
@@ -30,25 +31,32 @@ export interface ProofCheckpoint {
   witnessed: boolean | null;
 }
 
-/** The checkpoint a proof of entry `index` is built on (see above); `newest` covers the entry. */
-export async function checkpointForProof(index: number, newest: Checkpoint, requirement: WitnessRequirement): Promise<ProofCheckpoint> {
+/** Whether checkpoint `cp` covers the entry at stored position `position` (same shard, larger size). */
+const covers = (cp: Checkpoint | null, position: number): cp is Checkpoint =>
+  cp !== null && shardOf(cp.treeSize) === shardOf(position) && Number(cp.treeSize) > position;
+
+/**
+ * The checkpoint a proof of the entry at stored position `position` (positions.ts) is built on
+ * (see above), in the entry's shard; `newest`, its shard's newest, covers the entry.
+ */
+export async function checkpointForProof(position: number, newest: Checkpoint, requirement: WitnessRequirement): Promise<ProofCheckpoint> {
   if (!witnessPolicy()) return { checkpoint: newest, witnessed: null };
-  if (!quorumApplies()) return { checkpoint: (await witnessedCheckpoint()) ?? newest, witnessed: null };
-  const now = await witnessedCheckpoint();
-  if (now && Number(now.treeSize) > index) return { checkpoint: now, witnessed: true };
+  const now = await shardCheckpoint(shardOf(position));
+  if (!quorumApplies()) return { checkpoint: covers(now, position) ? now : newest, witnessed: null };
+  if (covers(now, position)) return { checkpoint: now, witnessed: true };
   if (requirement === "optional") return { checkpoint: newest, witnessed: false };
-  return { checkpoint: await awaitWitnessed(index), witnessed: true };
+  return { checkpoint: await awaitWitnessed(position), witnessed: true };
 }
 
 /**
- * Waits, up to proofWaitMs(), for a checkpoint the quorum cosigned that covers entry `index`;
- * throws not_yet_witnessed past it. Resolves at once without a quorum to meet.
+ * Waits, up to proofWaitMs(), for a checkpoint the quorum cosigned that covers the entry at
+ * stored position `position`; throws not_yet_witnessed past it. Resolves at once without a quorum to meet.
  */
-export async function awaitWitnessed(index: number): Promise<Checkpoint> {
+export async function awaitWitnessed(position: number): Promise<Checkpoint> {
   const deadline = Date.now() + proofWaitMs();
   for (;;) {
-    const cp = await witnessedCheckpoint();
-    if (cp && (Number(cp.treeSize) > index || !quorumApplies())) return cp;
+    const cp = await shardCheckpoint(shardOf(position));
+    if (covers(cp, position) || (cp && !quorumApplies())) return cp;
     const left = deadline - Date.now();
     if (left <= 0) break;
     await Promise.race([publishedMoved(), sleep(Math.min(POLL_MS, left))]);

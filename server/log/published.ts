@@ -5,8 +5,10 @@ import { getDb } from "../db";
 import { getStore } from "../store";
 import type { Checkpoint } from "../store/types";
 import { witnessPolicy } from "./witness-policy";
-import { getLogIdentity } from "./log-identity";
+import { quorumMet, type Policy } from "@/lib/verify";
 import { logMlDsaKey } from "./log-ml-dsa";
+import { positionOf, shardOf } from "./positions";
+import { shardOrThrow } from "./shards";
 
 /**
  * The published checkpoint. Without a witness policy, the newest. With one, by
@@ -20,6 +22,8 @@ type Cached = { at: number; value: Promise<Checkpoint | null> };
 const cached = processWide("published-checkpoint", () => ({
   hit: undefined as Cached | undefined,
   witnessed: undefined as Cached | undefined,
+  /** Per shard other than the published checkpoint's: its newest witnessed checkpoint (shardCheckpoint). */
+  shards: new Map<number, Cached>(),
   /** Resolved, and replaced, each time this process publishes: proofs waiting for a witnessed checkpoint wake up. */
   moved: signal(),
 }));
@@ -39,33 +43,87 @@ export function quorumApplies(): boolean {
   return Boolean(policy && policy.witnesses.length > 0 && policy.quorum !== "none");
 }
 
-/** `slot`'s read if made less than CACHE_MS ago, else a new one kept there (and dropped if it fails). */
-function cachedRead(slot: "hit" | "witnessed", read: () => Promise<Checkpoint | null>): Promise<Checkpoint | null> {
-  const hit = cached[slot];
+type Slot = { get(): Cached | undefined; set(c: Cached | undefined): void };
+const slot = (name: "hit" | "witnessed"): Slot => ({ get: () => cached[name], set: (c) => void (cached[name] = c) });
+
+/** The slot's read if made less than CACHE_MS ago, else a new one kept there (and dropped if it fails). */
+function cachedRead(at: Slot, read: () => Promise<Checkpoint | null>): Promise<Checkpoint | null> {
+  const hit = at.get();
   if (hit && Date.now() - hit.at < CACHE_MS) return hit.value;
   const value = read();
-  cached[slot] = { at: Date.now(), value };
+  at.set({ at: Date.now(), value });
   value.catch(() => {
-    if (cached[slot]?.value === value) cached[slot] = undefined;
+    if (at.get()?.value === value) at.set(undefined);
   });
   return value;
 }
 
 export function publishedCheckpoint(): Promise<Checkpoint | null> {
-  return cachedRead("hit", () => readPublished(!quorumApplies() || getConfig().witnessMode === "fail-open"));
+  return cachedRead(slot("hit"), () => readPublished(!quorumApplies() || getConfig().witnessMode === "fail-open"));
 }
 
 /** The newest checkpoint the witness policy's quorum has cosigned, whatever the mode; null until one has. */
 export function witnessedCheckpoint(): Promise<Checkpoint | null> {
   if (!quorumApplies() || getConfig().witnessMode === "fail-closed") return publishedCheckpoint();
   // fail-open publishes the newest: the witnessed one is read apart, under the same cache rule.
-  return cachedRead("witnessed", () => readPublished(false));
+  return cachedRead(slot("witnessed"), () => readPublished(false));
+}
+
+/**
+ * The newest checkpoint of shard `shard` (positions.ts) that a proof of its entries is built on:
+ * the witnessed checkpoint if it is that shard's, else (a shard a rotation froze) the shard's
+ * newest whose own cosignatures meet the quorum, or its newest when no quorum applies. Null
+ * while none of the shard's checkpoints meets the quorum.
+ */
+export async function shardCheckpoint(shard: number): Promise<Checkpoint | null> {
+  const witnessed = await witnessedCheckpoint();
+  if (witnessed && shardOf(witnessed.treeSize) === shard) return witnessed;
+  const at: Slot = {
+    get: () => cached.shards.get(shard),
+    set: (c) => void (c ? cached.shards.set(shard, c) : cached.shards.delete(shard)),
+  };
+  return cachedRead(at, async () => {
+    const within = { gte: BigInt(positionOf(shard, 0)), lt: BigInt(positionOf(shard + 1, 0)) };
+    const policy = witnessPolicy();
+    const db = getDb().read;
+    if (!policy || !quorumApplies()) {
+      const newest = await db.checkpoint.findFirst({ where: { treeSize: within }, orderBy: { treeSize: "desc" } });
+      return newest && withCosignatures(newest);
+    }
+    const rows = await db.cosignature.findMany({
+      where: { treeSize: within },
+      select: { treeSize: true, witnessKey: true },
+      orderBy: { treeSize: "desc" },
+      take: COSIGNATURE_WINDOW,
+    });
+    const size = newestQuorum(policy, rows);
+    const row = size === null ? null : await db.checkpoint.findUnique({ where: { treeSize: size } });
+    return row && withCosignatures(row);
+  });
+}
+
+/** Cosignature rows read to find a quorum: the newest checkpoints' (a few per second). */
+export const COSIGNATURE_WINDOW = 2_000;
+
+/**
+ * The largest tree size among `rows` (cosignatures, newest first) whose own cosignatures meet the
+ * policy's quorum: cosignatures of different sizes never add up. Null if none does.
+ */
+export function newestQuorum(policy: Policy, rows: readonly { treeSize: bigint; witnessKey: string }[]): bigint | null {
+  const bySize = new Map<bigint, Set<string>>();
+  for (const r of rows) (bySize.get(r.treeSize) ?? bySize.set(r.treeSize, new Set()).get(r.treeSize)!).add(r.witnessKey);
+  for (const [size, keys] of bySize) {
+    const names = new Set(policy.witnesses.filter((w) => keys.has(w.key.vkey)).map((w) => w.name));
+    if (quorumMet(policy, names)) return size;
+  }
+  return null;
 }
 
 /** Forgets the cached value (after this process published a newer checkpoint or stored a cosignature). */
 export function forgetPublished(): void {
   cached.hit = undefined;
   cached.witnessed = undefined;
+  cached.shards.clear();
   const moved = cached.moved;
   cached.moved = signal();
   moved.resolve();
@@ -84,11 +142,14 @@ async function readPublished(newest: boolean): Promise<Checkpoint | null> {
     const pub = await db.read.publishedCheckpoint.findUnique({ where: { id: 1 } });
     row = pub ? await db.read.checkpoint.findUnique({ where: { treeSize: pub.treeSize } }) : null;
   }
-  if (!row) return null;
-  // The log's own ML-DSA-44 line first, then the witnesses in the policy's order.
+  return row && withCosignatures(row);
+}
+
+/** The checkpoint's note with every cosignature stored for it: the log's own ML-DSA-44 line first, then the witnesses in the policy's order. */
+async function withCosignatures(row: Checkpoint): Promise<Checkpoint> {
   const order = new Map((witnessPolicy()?.witnesses ?? []).map((w, i) => [w.key.vkey, i]));
-  order.set(logMlDsaKey((await getLogIdentity()).origin).vkey, -1);
-  const cosignatures = (await db.read.cosignature.findMany({ where: { treeSize: row.treeSize } })).sort(
+  order.set(logMlDsaKey((await shardOrThrow(shardOf(row.treeSize))).origin).vkey, -1);
+  const cosignatures = (await getDb().read.cosignature.findMany({ where: { treeSize: row.treeSize } })).sort(
     (a, b) => (order.get(a.witnessKey) ?? 1e9) - (order.get(b.witnessKey) ?? 1e9),
   );
   return { ...row, note: row.note + cosignatures.map((c) => `\u2014 ${c.keyName} ${c.signature}\n`).join("") };

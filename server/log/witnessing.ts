@@ -2,7 +2,7 @@ import "server-only";
 import { processWide } from "../process-wide";
 import { logger } from "../observability/logger.mjs";
 import { metrics } from "../observability/metrics.mjs";
-import { quorumMet, type Policy, type PolicyWitness } from "@/lib/verify";
+import type { Policy, PolicyWitness } from "@/lib/verify";
 import { parseSignedNote } from "@/lib/verify/checkpoint";
 import { verifyCosignature } from "@/lib/verify/cosignature";
 import { getConfig } from "../config";
@@ -10,10 +10,11 @@ import { getDb, isUniqueViolation } from "../db";
 import { getStore } from "../store";
 import type { Checkpoint } from "../store/types";
 import { proveConsistency } from "./log-proofs";
-import { forgetPublished } from "./published";
+import { COSIGNATURE_WINDOW, forgetPublished, newestQuorum } from "./published";
 import { witnessPolicy } from "./witness-policy";
-import { getLogIdentity } from "./log-identity";
 import { signWithMlDsa } from "./log-ml-dsa";
+import { localOf, positionOf, shardOf } from "./positions";
+import { getShards, shardOrThrow } from "./shards";
 import { getSequencer } from "./sequencer";
 import { addCheckpoint, addCheckpointBody } from "./witness-client";
 
@@ -34,6 +35,10 @@ import { addCheckpoint, addCheckpointBody } from "./witness-client";
  *   witness's cosignature of this size is not stored yet.
  * - The published size only moves forward, and only to a size whose stored cosignatures meet
  *   the quorum. Cosignatures are verified before they are stored.
+ * - After a key rotation (a new shard, positions.ts), a witness that last cosigned the frozen
+ *   shard is first given that shard's final checkpoint (what proofs of its entries are built on,
+ *   its successor statement included), then the new shard's from size 0: to a witness, a new
+ *   origin is a new log.
  */
 /**
  * Rounds start at most this often: 86,400 s over HALLMARK_WITNESS_RATE (the add-checkpoint
@@ -116,14 +121,35 @@ export async function stopWitnessing(): Promise<void> {
   await running.scheduler?.stop();
 }
 
-/** One round: the newest checkpoint signed with the log's ML-DSA-44 key, offered to every witness that has not cosigned it, then publication. */
+/**
+ * One round: the newest checkpoint (and the newest frozen shard's final one) signed with its
+ * shard's ML-DSA-44 key, offered to every witness that has not cosigned it, then publication.
+ */
 export async function witnessRound(policy: Policy | null): Promise<void> {
   const cp = await getStore().reads.latestCheckpoint();
   if (!cp) return;
-  if (await signWithMlDsa((await getLogIdentity()).origin, cp)) forgetPublished();
+  let signed = await signWithMlDsa((await shardOrThrow(shardOf(cp.treeSize))).origin, cp);
+  const frozen = await newestFinal();
+  if (frozen && (await signWithMlDsa(frozen.origin, frozen.checkpoint))) signed = true;
+  if (signed) forgetPublished();
   if (!policy) return;
   await Promise.all(submitted(policy).map((w) => witnessOne(w, cp)));
   await publishWitnessed(policy);
+}
+
+/** The newest frozen shard's origin and final checkpoint, if a rotation froze one. */
+async function newestFinal(): Promise<{ shard: number; origin: string; checkpoint: Checkpoint } | null> {
+  const shard = (await getShards()).filter((s) => s.frozenAt).at(-1);
+  if (!shard) return null;
+  const checkpoint = await finalCheckpoint(shard.shard);
+  return checkpoint && { shard: shard.shard, origin: shard.origin, checkpoint };
+}
+
+/** A frozen shard's final checkpoint (null while the shard is current). */
+async function finalCheckpoint(shard: number): Promise<Checkpoint | null> {
+  const s = await shardOrThrow(shard);
+  if (s.finalSize === null) return null;
+  return getDb().read.checkpoint.findUnique({ where: { treeSize: BigInt(positionOf(shard, s.finalSize)) } });
 }
 
 /** At most this many add-checkpoint requests to one witness in one round (409s lead to the next). */
@@ -194,13 +220,25 @@ async function witnessOne(w: PolicyWitness & { url: string }, cp: Checkpoint): P
   };
   try {
     let target = cp;
-    let old = claimed.cosignedSize === null ? 0 : Number(claimed.cosignedSize);
+    // Sizes are the target shard's own (what the witness knows of that origin).
+    let old = 0;
+    const cosigned = claimed.cosignedSize === null ? null : Number(claimed.cosignedSize);
+    if (cosigned !== null && shardOf(cosigned) === shardOf(cp.treeSize)) old = localOf(cosigned);
+    else if (cosigned !== null && shardOf(cosigned) < shardOf(cp.treeSize)) {
+      // It last cosigned an earlier shard: that shard's final checkpoint first, if it lacks it.
+      const final = await finalCheckpoint(shardOf(cosigned));
+      if (final && cosigned < Number(final.treeSize) && !(await hasCosignature(db.read, final.treeSize, key))) {
+        target = final;
+        old = localOf(cosigned);
+      }
+    }
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const size = Number(target.treeSize);
+      const shard = shardOf(target.treeSize);
+      const size = localOf(target.treeSize);
       if (old > size) {
         // The witness holds a larger size: another instance's newer checkpoint, or a log that lost entries.
         const newest = await getStore().reads.latestCheckpoint();
-        if (newest && Number(newest.treeSize) >= old) {
+        if (newest && shardOf(newest.treeSize) === shard && localOf(newest.treeSize) >= old) {
           target = newest;
           // Another instance may have had it cosigned already: then there is nothing to send.
           if (await hasCosignature(db.read, target.treeSize, key)) {
@@ -216,13 +254,15 @@ async function witnessOne(w: PolicyWitness & { url: string }, cp: Checkpoint): P
         );
         return void (await fail(`the witness has cosigned size ${old}, larger than this log's newest checkpoint (${size})`));
       }
-      const proof = old === 0 || old === size ? [] : await proveConsistency(old, size);
+      const proof = old === 0 || old === size ? [] : await proveConsistency(shard, old, size);
       const request = addCheckpointBody(old, proof, target.note);
       const answer = await addCheckpoint(w.url, request, TIMEOUT_MS);
       metrics.witnessSubmissions.inc({ witness: w.name, outcome: answer.kind });
       if (answer.kind === "conflict") {
         old = answer.size;
-        await db.write((tx) => tx.witnessState.update({ where: { witnessKey: key }, data: { cosignedSize: BigInt(old) } }));
+        await db.write((tx) =>
+          tx.witnessState.update({ where: { witnessKey: key }, data: { cosignedSize: BigInt(positionOf(shard, old)) } }),
+        );
         continue;
       }
       if (answer.kind === "inconsistent") {
@@ -278,16 +318,13 @@ async function witnessOne(w: PolicyWitness & { url: string }, cp: Checkpoint): P
 async function keepEvidence(w: PolicyWitness, cp: Checkpoint, request: string, answer: string): Promise<void> {
   metrics.witnessAlerts.inc({ witness: w.name, kind: "inconsistent" });
   logger.error(
-    { witness: w.name, tree_size: Number(cp.treeSize) },
+    { witness: w.name, tree_size: localOf(cp.treeSize), shard: shardOf(cp.treeSize) },
     "ALERT: a witness answered 422 (the checkpoint is inconsistent with what it cosigned before); request and answer kept in witness_evidence",
   );
   await getDb().write((tx) =>
     tx.witnessEvidence.create({ data: { witnessKey: w.key.vkey, name: w.name, treeSize: cp.treeSize, status: 422, request, answer } }),
   );
 }
-
-/** Cosignature rows read per publication: the newest checkpoints' (a few per second). */
-const PUBLISH_WINDOW = 2_000;
 
 /**
  * Publishes the largest checkpoint, newer than the published one, whose own cosignatures meet
@@ -301,16 +338,10 @@ async function publishWitnessed(policy: Policy): Promise<void> {
     where: current ? { treeSize: { gt: current.treeSize } } : {},
     select: { treeSize: true, witnessKey: true },
     orderBy: { treeSize: "desc" },
-    take: PUBLISH_WINDOW,
+    take: COSIGNATURE_WINDOW,
   });
-  const bySize = new Map<bigint, Set<string>>();
-  for (const r of rows) (bySize.get(r.treeSize) ?? bySize.set(r.treeSize, new Set()).get(r.treeSize)!).add(r.witnessKey);
-  for (const [size, keys] of bySize) {
-    const names = new Set(policy.witnesses.filter((w) => keys.has(w.key.vkey)).map((w) => w.name));
-    if (!quorumMet(policy, names)) continue;
-    await publish(size);
-    return;
-  }
+  const size = newestQuorum(policy, rows);
+  if (size !== null) await publish(size);
 }
 
 async function publish(size: bigint): Promise<void> {

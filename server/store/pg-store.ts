@@ -1,4 +1,5 @@
 import "server-only";
+import { SHARD_BITS } from "../log/positions";
 import pg from "pg";
 import { nodeKey, type NodePosition, type StoredNode } from "../log/merkle-tree";
 import {
@@ -111,8 +112,8 @@ async function readNodes(db: Runner, positions: readonly NodePosition[]): Promis
 }
 
 /**
- * A proof bundle's rows in one statement (one snapshot: the newest checkpoint covers the
- * attestation), with the leaf's siblings below the node cache's levels as sqlite-store.ts reads
+ * A proof bundle's rows in one statement (one snapshot: the newest checkpoint of the
+ * attestation's shard covers it, server/log/positions.ts), with the leaf's siblings below the node cache's levels as sqlite-store.ts reads
  * them (sibling k is node (k, (i >> k) XOR 1); # is PostgreSQL's XOR).
  */
 const prefixed = (table: string, names: string[]) => names.map((c) => `${table}."${c}" AS "${table}.${c}"`).join(", ");
@@ -121,7 +122,8 @@ const BUNDLE_SQL = `SELECT ${prefixed("a", ATTESTATION_COLS)}, ${prefixed("i", I
   FROM attestations a
   LEFT JOIN issuers i ON i.id = a.issuer_id
   LEFT JOIN signing_keys k ON k.kid = a.kid
-  LEFT JOIN LATERAL (SELECT ${list("checkpoints", CHECKPOINT_COLS)} FROM checkpoints ORDER BY tree_size DESC LIMIT 1) c ON true
+  LEFT JOIN LATERAL (SELECT ${list("checkpoints", CHECKPOINT_COLS)} FROM checkpoints
+    WHERE tree_size < ((a.log_index >> ${SHARD_BITS}) + 1) << ${SHARD_BITS} ORDER BY tree_size DESC LIMIT 1) c ON true
   WHERE a.id = $1 AND a.tenant_id = $2`;
 
 function part(r: Row, table: string): Row {

@@ -1,6 +1,7 @@
 import "server-only";
 import { dbBytes, type Database, type Tx, type Client } from "../db";
 import { nodeKey, type NodePosition } from "../log/merkle-tree";
+import { positionOf, shardOf } from "../log/positions";
 import type { EntryWriter, LogWriter, NodeHashes, Store } from "./types";
 
 async function readNodes(db: Client | Tx, positions: readonly NodePosition[]): Promise<NodeHashes> {
@@ -66,7 +67,11 @@ export function prismaStore(db: Database): Store {
         // After the attestation: any checkpoint committed since includes its leaf.
         const [signingKey, checkpoint] = await Promise.all([
           r.signingKey.findUnique({ where: { kid: found.kid }, omit: { privateKeyEnc: true } }),
-          r.checkpoint.findFirst({ orderBy: { treeSize: "desc" } }),
+          // The newest of the attestation's shard (server/log/positions.ts).
+          r.checkpoint.findFirst({
+            where: { treeSize: { lt: BigInt(positionOf(shardOf(found.logIndex) + 1, 0)) } },
+            orderBy: { treeSize: "desc" },
+          }),
         ]);
         if (!signingKey || !checkpoint) throw new Error(`attestation ${id} refers to a missing issuer, key or checkpoint`);
         const { issuer, ...attestation } = found;

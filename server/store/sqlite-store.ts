@@ -16,6 +16,7 @@ import {
 } from "./raw-rows";
 import type { ReadExecutor } from "./sqlite-reader";
 import type { BundleRows, EntryWriter, LogWriter, NodeHashes, Store } from "./types";
+import { SHARD_BITS } from "../log/positions";
 
 /**
  * The hot paths as prepared statements (measured: a Prisma findUnique costs ~0.9 ms here, the
@@ -67,7 +68,8 @@ function nodeMap(results: unknown[][]): NodeHashes {
  * The attestation, its issuer and key (not the private key), the newest checkpoint, and the
  * leaf's siblings below the node cache's levels, in one statement: one snapshot, so the
  * checkpoint always covers the attestation, and one statement instead of two on the hottest
- * read (each costs tens of µs inside the server). Sibling k is node (k, (i >> k) XOR 1),
+ * read (each costs tens of µs inside the server). The checkpoint is the newest of the
+ * attestation's shard (server/log/positions.ts), the current one's newest for every new entry. Sibling k is node (k, (i >> k) XOR 1),
  * written with | and & as SQLite has no XOR; every inclusion proof of a leaf in a complete
  * block of 2^MIN_LEVEL leaves needs exactly these. Columns come back namespaced by table
  * (better-sqlite3's expand(); the siblings under "log_nodes"). A missing issuer, key or checkpoint
@@ -82,7 +84,8 @@ const BUNDLE_SQL = `SELECT attestations.*, issuers.*,
   FROM attestations
   LEFT JOIN issuers ON issuers.id = attestations.issuer_id
   LEFT JOIN signing_keys ON signing_keys.kid = attestations.kid
-  LEFT JOIN (SELECT * FROM checkpoints ORDER BY tree_size DESC LIMIT 1) AS checkpoints ON 1
+  LEFT JOIN checkpoints ON checkpoints.tree_size = (SELECT c.tree_size FROM checkpoints c
+    WHERE c.tree_size < ((attestations.log_index >> ${SHARD_BITS}) + 1) << ${SHARD_BITS} ORDER BY c.tree_size DESC LIMIT 1)
   WHERE attestations.id = ? AND attestations.tenant_id = ?`;
 
 type Expanded = Record<"attestations" | "issuers" | "signing_keys" | "checkpoints" | "log_nodes", Record<string, unknown>>;

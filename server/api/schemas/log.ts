@@ -20,7 +20,33 @@ export const ZLogInfo = z
     }),
     signature_algorithm: z.literal("Ed25519"),
     hash_algorithm: z.literal("SHA-256"),
-    keys: z.array(z.object({ key_id: z.string(), verifier_key: z.string(), public_key: z.string(), signs_from: time, signs_until: time })),
+    keys: z
+      .array(z.object({ key_id: z.string(), verifier_key: z.string(), public_key: z.string(), signs_from: time, signs_until: time }))
+      .meta({
+        description:
+          "The current shard's key, and for the first shard the keys that replaced one another under its origin (each with the time it signed until).",
+      }),
+    shards: z
+      .array(
+        z.object({
+          origin: z.string(),
+          verifier_key: z.string(),
+          ml_dsa_44_verifier_key: z.string(),
+          state: z.enum(["current", "frozen"]),
+          tree_size: ZCount.meta({ description: "A frozen shard's final size; the current one's newest." }),
+          created_at: ZDateTime,
+          frozen_at: time,
+          monitoring_prefix: z.url().meta({ description: "The shard's C2SP tlog-tiles prefix (checkpoint, tile/…)." }),
+          successor_url: z
+            .url()
+            .nullable()
+            .meta({ description: "A frozen shard's successor statement as a tlog-proof (its last entry); null for the current one." }),
+        }),
+      )
+      .meta({
+        description:
+          "Every log of the chain, oldest first: a new log key is a new log (a new origin), as the witness network requires. The current shard is the last; each frozen one ends with a successor statement naming the next.",
+      }),
     witnessing: z
       .object({
         quorum: z.string(),
@@ -36,7 +62,11 @@ export const ZLogInfo = z
             name: z.string(),
             verifier_key: z.string(),
             url: z.string().nullable(),
-            cosigned_tree_size: ZCount.nullable(),
+            cosigned_tree_size: ZCount.nullable().meta({ description: "The size it last cosigned, in the log cosigned_origin names." }),
+            cosigned_origin: z.string().nullable().meta({
+              description:
+                "The shard (origin) of cosigned_tree_size: an earlier one's until the witness has a checkpoint of the current one.",
+            }),
             cosigned_at: time,
             last_attempt_at: time,
             failures: ZCount.meta({
