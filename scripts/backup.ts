@@ -21,6 +21,7 @@ import { readEnv, type HallmarkEnv } from "@/server/env.mjs";
 import { copyToPrivateFile, createPrivateFile, makePrivateDir, PRIVATE_FILE_MODE } from "@/server/private-files.mjs";
 import { openPrivateKey } from "@/server/crypto/key-custody";
 import { getMasterKey } from "@/server/crypto/master-key";
+import { localOf } from "@/server/log/positions";
 
 /** An answer to the operator: printed, with the exit code (2: refused, nothing changed). */
 export class Refusal extends Error {}
@@ -111,7 +112,8 @@ function inspect(db: Database.Database, label: string): Inspection {
   return {
     migrations,
     origin: log?.origin ?? null,
-    treeSize: log ? Number(log.tree_size) : null,
+    // The current log's own size (the row holds its stored position, server/log/positions.ts).
+    treeSize: log ? localOf(log.tree_size) : null,
     privateKeyEnc: log?.private_key_enc ?? null,
   };
 }

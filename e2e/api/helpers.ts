@@ -134,6 +134,14 @@ export async function logInfo(instance = 0) {
     key_id: string;
     verifier_key: string;
     ml_dsa_44_verifier_key: string;
+    shards: {
+      origin: string;
+      verifier_key: string;
+      state: string;
+      tree_size: number;
+      monitoring_prefix: string;
+      successor_url: string | null;
+    }[];
   };
 }
 

@@ -24,6 +24,7 @@ const witness = new TestWitness({ name: "witness.test/rotation", oneKeyPerOrigin
 let server: OwnServer;
 let key: string;
 let issuerId: string;
+let consumerKey: string;
 
 async function get(p: string, opts: { key?: string; status?: number } = {}) {
   const res = await fetch(`${server.url}${p}`, { headers: opts.key ? { "x-api-key": opts.key } : {} });
@@ -70,6 +71,18 @@ beforeAll(async () => {
   await server.ready();
   witness.trust(JSON.parse(await get("/v1/log")).verifier_key);
   ({ key, issuerId } = await orgWithIssuerOn(server.url, env, "rotation"));
+  const consumer = await admin(
+    "create-consumer",
+    "--email",
+    `rotation-${process.pid}@example.org`,
+    "--password",
+    "rotation-password",
+    "--plan",
+    "creator",
+    "--verified",
+    "--json",
+  );
+  consumerKey = JSON.parse(consumer).api_key;
 }, 90_000);
 
 afterAll(async () => {
@@ -81,6 +94,13 @@ describe("log key rotation: a new key is a new log", () => {
   it("freezes the old log with a witnessed successor statement; proofs of both verify, and verify and monitor follow the chain", async () => {
     const first = JSON.parse(await get("/v1/log")) as { origin: string; verifier_key: string };
     const before = await attest();
+    const minted = await fetch(`${server.url}/v1/consumer/mint`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": consumerKey },
+      body: JSON.stringify({ content_hash: createHash("sha256").update(`rotation-${Date.now()}`).digest("hex"), visibility: "private" }),
+    });
+    expect(minted.status).toBe(201);
+    const protectionId = ((await minted.json()) as { protection_id: string }).protection_id;
     const beforeProof = await get(`/v1/attestations/${before.id}/tlog-proof`, { key });
     const monitorState = path.join(dir, "monitor.json");
     const monitor = (...extra: string[]) => tool("monitor", server.url, "--vkey", first.verifier_key, "--state", monitorState, ...extra);
@@ -94,7 +114,7 @@ describe("log key rotation: a new key is a new log", () => {
     expect(rotated.previous).toMatchObject({
       origin: first.origin,
       verifier_key: first.verifier_key,
-      successor_index: before.log_index + 1,
+      successor_index: before.log_index + 2,
     });
     expect(rotated.current.origin).toBe(`${first.origin}/1`);
     // The network's rule: the witness refuses another key for the origin it knows; the new log has a new origin.
@@ -189,7 +209,60 @@ describe("log key rotation: a new key is a new log", () => {
     expect(fresh.status, fresh.stderr + fresh.stdout).toBe(0);
     expect(fresh.stdout).toContain(`checkpoint ${rotated.current.origin} size`);
 
+    // An export made after the rotation: the protection's proofs on the old log's key, the statement beside them.
+    const res = await fetch(`${server.url}/v1/consumer/export`, { headers: { "x-api-key": consumerKey } });
+    expect(res.status).toBe(200);
+    const zip = file("export.zip", "");
+    fs.writeFileSync(zip, Buffer.from(await res.arrayBuffer()));
+    const out = path.join(dir, "export");
+    expect(spawnSync("unzip", ["-q", zip, "-d", out]).status).toBe(0);
+    expect(fs.readFileSync(path.join(out, "log/successor-0.tlog-proof"), "utf8")).toBe(successor);
+    expect(fs.readFileSync(path.join(out, "README.txt"), "utf8")).toContain("The log's key has rotated");
+    const exported = tool(
+      "verify",
+      path.join(out, `protections/${protectionId}/${protectionId}.tlog-proof`),
+      "--policy",
+      path.join(out, "log/policy.txt"),
+    );
+    expect(exported.status, exported.stdout + exported.stderr).toBe(0);
+    expect(exported.stdout).toContain(`tree head of ${first.origin} at size ${rotated.previous.final_size}`);
+
     // The audit checks each log under its own key, and the statement that joins them.
+    const audit = tool("audit-log");
+    expect(audit.status, audit.stderr).toBe(0);
+  }, 120_000);
+
+  it("rotates under load: every write answered 201 is in one of the logs, proven under that log's key", async () => {
+    // Four writers keep writes in flight from before the rotation until after it.
+    let rotating = true;
+    const rotation = admin("rotate-log-key", "--json").finally(() => {
+      rotating = false;
+    });
+    const done: { id: string; log_index: number }[] = [];
+    const writer = async () => {
+      while (rotating) done.push(await attest());
+      for (let i = 0; i < 3; i++) done.push(await attest());
+    };
+    await Promise.all([writer(), writer(), writer(), writer()]);
+    const rotated = JSON.parse(await rotation) as {
+      previous: { origin: string; final_size: number };
+      current: { origin: string; verifier_key: string };
+    };
+    witness.trust(rotated.current.verifier_key);
+    const shards = JSON.parse(await get("/v1/log")).shards as ShardView[];
+    expect(shards.at(-2)).toMatchObject({ origin: rotated.previous.origin, state: "frozen", tree_size: rotated.previous.final_size });
+    const byOrigin = new Map<string, number[]>();
+    for (const a of done) {
+      const bundle = JSON.parse(await get(`/v1/attestations/${a.id}/proof-bundle?witnessed=optional`, { key }));
+      const shard = shards.find((s) => s.origin === bundle.signed_tree_head.origin);
+      expect(shard, bundle.signed_tree_head.origin).toBeDefined();
+      expect(bundle.attestation.log_index).toBe(a.log_index);
+      expect(verifyProofBundle(bundle, { logPublicKey: shard!.verifier_key }).ok).toBe(true);
+      byOrigin.set(shard!.origin, [...(byOrigin.get(shard!.origin) ?? []), a.log_index]);
+    }
+    // Both logs took some of the writes, each with its own indexes, none twice.
+    expect([...byOrigin.keys()].sort()).toEqual([rotated.current.origin, rotated.previous.origin].sort());
+    for (const indexes of byOrigin.values()) expect(new Set(indexes).size).toBe(indexes.length);
     const audit = tool("audit-log");
     expect(audit.status, audit.stderr).toBe(0);
   }, 120_000);

@@ -60,7 +60,11 @@ describe("successor statement", () => {
     ],
     ["another predecessor", () => ({ ...statement(old, next), predecessor: "elsewhere/log" }), "successor_invalid"],
     ["a key of another origin", () => ({ ...statement(old, next), successor: "elsewhere/log" }), "successor_invalid"],
-    ["an ML-DSA-44 key that is not one", () => ({ ...statement(old, next), ml_dsa_44_verifier_key: `${NEW}+00000000+BgAA` }), "successor_invalid"],
+    [
+      "an ML-DSA-44 key that is not one",
+      () => ({ ...statement(old, next), ml_dsa_44_verifier_key: `${NEW}+00000000+BgAA` }),
+      "successor_invalid",
+    ],
     ["a member more", () => ({ ...statement(old, next), extra: "x" }), "successor_invalid"],
     ["another type", () => ({ ...statement(old, next), type: "hallmark.log-successor/v2" }), "successor_invalid"],
   ])("is refused when %s", (_, make, code) => {

@@ -20,7 +20,9 @@ export interface CertificateData {
 
 /** A certificate's data from the protection's public view and its proof bundle (the route's and the export's). */
 export async function certificateOf(protection: PublicProtectionView, bundle: ProofBundleView): Promise<CertificateData> {
-  const timestamped = bundle.timestamp ? await stampStatement(bundle.timestamp.inclusion_proof.tree_size) : null;
+  const timestamped = bundle.timestamp
+    ? await stampStatement(bundle.signed_tree_head.origin, bundle.timestamp.inclusion_proof.tree_size)
+    : null;
   return { protection, proof_bundle: bundle, tlog_proof: toTlogProof(bundle), timestamped };
 }
 

@@ -1,5 +1,9 @@
 import "server-only";
-import { getLogInfo, getLogPolicy } from "./log";
+import { getLogInfo, getLogPolicy, getSuccessorProof } from "./log";
+import { sha256Hex } from "../crypto/hash";
+import { positionOf } from "../log/positions";
+import { quorumApplies } from "../log/published";
+import { getShards } from "../log/shards";
 import { listProtections } from "./protection-list";
 import { certificateOf } from "./certificate";
 import { cachedCertificatePdf } from "./certificate-pdf-cache";
@@ -17,7 +21,7 @@ export interface ExportFile {
 
 const PAGE = 100;
 
-function readme(origin: string, count: number): string {
+function readme(origin: string, count: number, shards: number): string {
   return `Your Hallmark protections, exported ${new Date().toISOString()}
 ${count} protection(s) of the transparency log ${origin}.
 
@@ -42,8 +46,18 @@ implementation of the C2SP formats):
   npm run verify -- protections/<id>/certificate.pdf --log-key log/log.pem
 
 and compare the bundle's content_hash with the SHA-256 of your file (sha256sum <file>).
-`;
+${shards > 1 ? rotated : ""}`;
 }
+
+/** What the README adds once the log's key has rotated: a chain of logs. */
+const rotated = `
+The log's key has rotated: each key is a log of its own, and a protection's proofs name the one
+that holds it (their checkpoint's first line). log.pem is the current log's key; policy.txt lists
+every log's keys, so --policy log/policy.txt checks any protection. Each successor-<n>.tlog-proof
+in log/ is log n's last entry, which names the next log's keys, signed by both: from the first
+log's key, --successor follows them (npm run verify -- <proof> --log-key <first log's verifier
+key> --successor log/successor-0.tlog-proof ...).
+`;
 
 /**
  * GET /v1/consumer/export: every protection of an account with its proofs, and the log's keys
@@ -53,10 +67,15 @@ and compare the bundle's content_hash with the SHA-256 of your file (sha256sum <
 export async function* exportFiles(tenantId: string): AsyncGenerator<ExportFile> {
   const [info, policy, first] = await Promise.all([getLogInfo(), getLogPolicy(), listProtections({ tenantId, limit: PAGE })]);
   const now = new Date();
-  yield { name: "README.txt", data: readme(info.origin, first.total), lastModified: now };
+  yield { name: "README.txt", data: readme(info.origin, first.total, info.shards.length), lastModified: now };
   yield { name: "log/log.pem", data: info.public_key.endsWith("\n") ? info.public_key : `${info.public_key}\n`, lastModified: now };
   yield { name: "log/verifier-key.txt", data: `${info.verifier_key}\n`, lastModified: now };
   yield { name: "log/policy.txt", data: policy, lastModified: now };
+  for (const [n, shard] of info.shards.entries()) {
+    if (!shard.successor_url) continue;
+    const proof = await getSuccessorProof(sha256Hex(shard.origin), { witnessed: "optional" });
+    yield { name: `log/successor-${n}.tlog-proof`, data: proof, lastModified: now };
+  }
   let page = first;
   for (;;) {
     for (const item of page.items) {
@@ -81,7 +100,12 @@ export async function* exportFiles(tenantId: string): AsyncGenerator<ExportFile>
  * the account, or throws not_yet_witnessed: an export's proofs meet the policy, or it is not made.
  */
 export async function awaitAccountWitnessed(tenantId: string): Promise<void> {
-  const newest = await getDb().read.attestation.aggregate({ where: { tenantId }, _max: { logIndex: true } });
-  const index = newest._max.logIndex;
-  if (index !== null && index !== undefined) await awaitWitnessed(Number(index));
+  if (!quorumApplies()) return;
+  // The account's newest entry in each log of the chain (positions.ts): each log has its own checkpoints.
+  for (const { shard } of await getShards()) {
+    const within = { gte: BigInt(positionOf(shard, 0)), lt: BigInt(positionOf(shard + 1, 0)) };
+    const newest = await getDb().read.attestation.aggregate({ where: { tenantId, logIndex: within }, _max: { logIndex: true } });
+    const position = newest._max.logIndex;
+    if (position !== null && position !== undefined) await awaitWitnessed(Number(position));
+  }
 }

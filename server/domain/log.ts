@@ -2,7 +2,7 @@ import "server-only";
 import { toHex } from "../crypto/hash";
 import { getDb } from "../db";
 import { getStore } from "../store";
-import { getLogIdentity } from "../log/log-identity";
+import { getLogIdentity, type LogIdentity, reloadLogIdentity } from "../log/log-identity";
 import { proveConsistency } from "../log/log-proofs";
 import { readTile } from "../log/tiles";
 import { publishedCheckpoint, shardCheckpoint, witnessedCheckpoint } from "../log/published";
@@ -43,6 +43,21 @@ export function toTreeHeadView(origin: string, row: CheckpointRow): SignedTreeHe
     timestamp: iso(row.timestamp),
     checkpoint: row.note,
   };
+}
+
+/**
+ * The current log as of the newest checkpoint: its identity and the shards, read again when a
+ * rotation (on any instance) has started a shard since this process cached them.
+ */
+async function currentLog(): Promise<{ id: LogIdentity; shards: Shard[]; latest: CheckpointRow }> {
+  const latest = await getLatestCheckpoint();
+  const shard = shardOf(latest.treeSize);
+  const [cachedId, cachedShards] = await Promise.all([getLogIdentity(), getShards()]);
+  const [id, shards] = await Promise.all([
+    cachedId.shard === shard ? cachedId : reloadLogIdentity(),
+    cachedShards.at(-1)?.shard === shard ? cachedShards : getShards(true),
+  ]);
+  return { id, shards, latest };
 }
 
 /** The newest checkpoint (the log is created, with an empty one, on first use). */
@@ -96,14 +111,13 @@ export async function getShardNote(originHash: string): Promise<string> {
 
 /** A tlog-policy a verifier can pin: this log's key, and the configured witnesses and quorum. */
 export async function getLogPolicy(): Promise<string> {
-  const id = await getLogIdentity();
+  const { id, shards } = await currentLog();
   const policy = witnessPolicy();
   const base = `${getConfig().baseUrl}/v1/log`;
   // Every shard's keys (what each signed still verifies; the chain's newest signs now), each key
   // of shard 0 still inside an overlap under its origin, and each shard's ML-DSA-44 key (its line
   // is on every published checkpoint; a checkpoint signed by any one of a policy's keys for its
   // origin is the log's).
-  const shards = await getShards();
   const logs = shards.flatMap((s) => {
     const url = s.shard === id.shard ? base : `${base}/shards/${sha256Hex(s.origin)}`;
     const ml = logMlDsaKey(s.origin);
@@ -124,6 +138,13 @@ export async function getLogPolicy(): Promise<string> {
   );
 }
 
+/** The largest time-stamped size of the current shard (0: none yet). */
+async function stampedInCurrent(): Promise<number> {
+  const [stamped, { id }] = await Promise.all([newestStampedSize(), currentLog()]);
+  const shard = id.shard;
+  return shardOf(stamped) === shard ? localOf(stamped) : 0;
+}
+
 /** The TSA the log's checkpoints are time-stamped by, the certificate its tokens chain to, and how far it has stamped. */
 async function timestampingView() {
   const { tsaUrl, tsaCertFile, tsaIntervalSeconds } = getConfig();
@@ -132,7 +153,7 @@ async function timestampingView() {
     tsa_url: tsaUrl,
     certificate_pem: tsaCertificatePem(),
     interval_seconds: tsaIntervalSeconds,
-    stamped_tree_size: Number(await newestStampedSize()),
+    stamped_tree_size: await stampedInCurrent(),
   };
 }
 
@@ -145,16 +166,16 @@ export async function getWitnessing() {
   const policy = witnessPolicy();
   if (!policy) return null;
   const db = getDb();
-  const [states, published, witnessed, evidence, shards] = await Promise.all([
+  const [states, published, witnessed, evidence, { id, shards }] = await Promise.all([
     db.read.witnessState.findMany(),
     publishedCheckpoint(),
     witnessedCheckpoint(),
     db.read.witnessEvidence.findMany({ orderBy: { id: "desc" }, take: 20 }),
-    getShards(),
+    currentLog(),
   ]);
   const time = (d: Date | null) => (d ? iso(d) : null);
   // Sizes in the current shard (0: none there yet); a witness's, in the shard it last cosigned.
-  const shard = (await getLogIdentity()).shard;
+  const shard = id.shard;
   const sizeIn = (cp: CheckpointRow | null) => (cp && shardOf(cp.treeSize) === shard ? localOf(cp.treeSize) : 0);
   return {
     quorum: describeQuorum(policy),
@@ -189,13 +210,7 @@ async function publicWitnessing() {
 }
 
 export async function getLogInfo() {
-  const id = await getLogIdentity();
-  const [latest, witnessing, timestamping, shards] = await Promise.all([
-    getLatestCheckpoint(),
-    publicWitnessing(),
-    timestampingView(),
-    getShards(),
-  ]);
+  const [{ id, shards, latest }, witnessing, timestamping] = await Promise.all([currentLog(), publicWitnessing(), timestampingView()]);
   const base = `${getConfig().baseUrl}/v1/log`;
   return {
     origin: id.origin,
@@ -250,7 +265,7 @@ export async function getConsistencyProof({ first, second }: { first: number; se
       { pointer: "/first", detail: "must be less than or equal to second" },
     ]);
   }
-  const { origin, shard } = await getLogIdentity();
+  const { origin, shard } = (await currentLog()).id;
   const [a, b] = await Promise.all([
     checkpointOfSize(positionOf(shard, first), "first"),
     checkpointOfSize(positionOf(shard, second), "second"),

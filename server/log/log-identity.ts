@@ -6,6 +6,7 @@ import { utf8Encode } from "@/lib/verify/encoding";
 import { publicKeyToPem } from "@/lib/verify/keys";
 import { emptyRootHash } from "@/lib/verify/merkle";
 import { getConfig } from "../config";
+import { keptValue } from "../kept-value";
 import { shardOf } from "./positions";
 import { dbBytes, getDb, type Tx } from "../db";
 import { generateEd25519, openPrivateKey, sealPrivateKey, signEd25519 } from "../crypto/key-custody";
@@ -162,35 +163,10 @@ async function loadIdentity(): Promise<LogIdentity> {
  * (reloadLogIdentity), so no checkpoint is ever signed with another shard's key.
  */
 const REFRESH_MS = 5_000;
-let identity: Promise<LogIdentity> | undefined;
-let loadedAt = 0;
+const identity = keptValue(loadIdentity, REFRESH_MS);
 
 /** Loads the log's identity, creating the log (empty, with a signed checkpoint of size 0) on first use. */
-export function getLogIdentity(): Promise<LogIdentity> {
-  if (identity && Date.now() - loadedAt > REFRESH_MS) {
-    loadedAt = Date.now();
-    loadIdentity().then(
-      (fresh) => (identity = Promise.resolve(fresh)),
-      () => {}, // keep the one we have; the next call tries again
-    );
-  }
-  if (!identity) {
-    loadedAt = Date.now();
-    identity = loadIdentity().catch((err) => {
-      identity = undefined;
-      throw err;
-    });
-  }
-  return identity;
-}
+export const getLogIdentity = (): Promise<LogIdentity> => identity.get();
 
 /** Reads the identity now (after this process, or the log row, says the shard changed). */
-export function reloadLogIdentity(): Promise<LogIdentity> {
-  loadedAt = Date.now();
-  const fresh = loadIdentity();
-  identity = fresh.catch((err) => {
-    identity = undefined;
-    throw err;
-  });
-  return fresh;
-}
+export const reloadLogIdentity = (): Promise<LogIdentity> => identity.fresh();

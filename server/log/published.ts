@@ -18,7 +18,8 @@ import { shardOrThrow } from "./shards";
  * about once a second), so a hot path pays for it rarely.
  */
 const CACHE_MS = 500;
-type Cached = { at: number; value: Promise<Checkpoint | null> };
+/** A read's answer once it came (kept as a value: see server/kept-value.ts), its promise while it is under way. */
+type Cached = { at: number; value?: Checkpoint | null; pending?: Promise<Checkpoint | null> };
 const cached = processWide("published-checkpoint", () => ({
   hit: undefined as Cached | undefined,
   witnessed: undefined as Cached | undefined,
@@ -49,13 +50,22 @@ const slot = (name: "hit" | "witnessed"): Slot => ({ get: () => cached[name], se
 /** The slot's read if made less than CACHE_MS ago, else a new one kept there (and dropped if it fails). */
 function cachedRead(at: Slot, read: () => Promise<Checkpoint | null>): Promise<Checkpoint | null> {
   const hit = at.get();
-  if (hit && Date.now() - hit.at < CACHE_MS) return hit.value;
-  const value = read();
-  at.set({ at: Date.now(), value });
-  value.catch(() => {
-    if (at.get()?.value === value) at.set(undefined);
-  });
-  return value;
+  if (hit && Date.now() - hit.at < CACHE_MS) return hit.pending ?? Promise.resolve(hit.value ?? null);
+  const entry: Cached = { at: Date.now() };
+  const pending = read().then(
+    (value) => {
+      entry.value = value;
+      entry.pending = undefined;
+      return value;
+    },
+    (err) => {
+      if (at.get() === entry) at.set(undefined);
+      throw err;
+    },
+  );
+  entry.pending = pending;
+  at.set(entry);
+  return pending;
 }
 
 export function publishedCheckpoint(): Promise<Checkpoint | null> {

@@ -1,6 +1,7 @@
 import "server-only";
 import { noteKeyId, verifierKey } from "@/lib/verify/checkpoint";
 import { getDb } from "../db";
+import { keptValue } from "../kept-value";
 import { processWide } from "../process-wide";
 import { logMlDsaKey } from "./log-ml-dsa";
 
@@ -18,13 +19,6 @@ export interface Shard {
   /** Its final size once frozen (its last entry is the successor statement). */
   finalSize: number | null;
 }
-
-/**
- * The shards, oldest first. A shard's origin and key never change and it is frozen once, so the
- * list is read again only when it is older than REFRESH_MS or a shard it lacks is asked for.
- */
-const REFRESH_MS = 5_000;
-const cache = processWide("log-shards", () => ({ at: 0, list: undefined as Promise<Shard[]> | undefined }));
 
 async function readShards(): Promise<Shard[]> {
   const rows = await getDb().read.logShard.findMany({ orderBy: { shard: "asc" } });
@@ -44,17 +38,15 @@ async function readShards(): Promise<Shard[]> {
   });
 }
 
-export function getShards(fresh = false): Promise<Shard[]> {
-  if (fresh || !cache.list || Date.now() - cache.at > REFRESH_MS) {
-    cache.at = Date.now();
-    const list = readShards();
-    cache.list = list;
-    list.catch(() => {
-      if (cache.list === list) cache.list = undefined;
-    });
-  }
-  return cache.list;
-}
+/**
+ * The shards, oldest first. A shard's origin and key never change and it is frozen once, so the
+ * list is read again in the background once older than REFRESH_MS, and at once when a shard it
+ * lacks is asked for.
+ */
+const REFRESH_MS = 5_000;
+const shards = processWide("log-shards", () => keptValue(readShards, REFRESH_MS));
+/** The shards; `fresh`: read now (after a rotation this process may not have seen). */
+export const getShards = (fresh = false): Promise<Shard[]> => (fresh ? shards.fresh() : shards.get());
 
 /** Shard `shard`, or null if there is none. */
 export async function getShard(shard: number): Promise<Shard | null> {

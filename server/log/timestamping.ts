@@ -7,6 +7,8 @@ import { getConfig } from "../config";
 import { getDb, isUniqueViolation } from "../db";
 import { getStore } from "../store";
 import { requestTimestamp } from "./tsa-client";
+import { localOf, positionOf } from "./positions";
+import { getShards } from "./shards";
 
 /**
  * Time-stamping (RFC 3161): the newest checkpoint's signed note, exactly as the log signed it, is
@@ -52,10 +54,15 @@ export async function newestStampedSize(): Promise<bigint> {
   return newest?.treeSize ?? 0n;
 }
 
-/** What the token of the checkpoint of size `treeSize` states, as checked when it was stored; null without one. */
-export async function stampStatement(treeSize: number): Promise<{ existed_by: string; tsa: string } | null> {
+/**
+ * What the token of the checkpoint of `origin`'s log (a shard, positions.ts) of size `treeSize`
+ * states, as checked when it was stored; null without one.
+ */
+export async function stampStatement(origin: string, treeSize: number): Promise<{ existed_by: string; tsa: string } | null> {
+  const shard = (await getShards()).find((s) => s.origin === origin);
+  if (!shard) return null;
   const row = await getDb().read.checkpointTimestamp.findUnique({
-    where: { treeSize: BigInt(treeSize) },
+    where: { treeSize: BigInt(positionOf(shard.shard, treeSize)) },
     select: { genTime: true, tsa: true },
   });
   return row && { existed_by: row.genTime.toISOString(), tsa: row.tsa };
@@ -64,7 +71,7 @@ export async function stampStatement(treeSize: number): Promise<{ existed_by: st
 /** One round: stamps the newest checkpoint if it is larger than the newest stamped one. Answers whether it stored a token. */
 export async function timestampRound(url: string): Promise<boolean> {
   const cp = await getStore().reads.latestCheckpoint();
-  if (!cp || cp.treeSize === 0n) return false;
+  if (!cp || localOf(cp.treeSize) === 0) return false;
   if ((await newestStampedSize()) >= cp.treeSize) return false;
   const note = new TextEncoder().encode(cp.note);
   const token = await requestTimestamp(url, note);
