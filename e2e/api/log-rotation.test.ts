@@ -1,7 +1,8 @@
 // Log key rotation as the witness network accepts it (one origin, one key): a new key is a new
 // log, announced by a successor statement as the old log's last entry. On a log of its own (a
 // rotation changes the key the rest of the suite pins), with a test witness (e2e/witness) that,
-// like the network's, refuses a second key for an origin it knows.
+// like the network's, refuses a second key for an origin it knows. In the PostgreSQL half of
+// the suite, on a PostgreSQL database of its own.
 import { execFile, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -13,13 +14,16 @@ import { parsePolicy, parseVerifierKey, verifyProofBundle } from "@/lib/verify";
 import { verifySuccessorProof } from "@/lib/verify/successor";
 import { verifyTlogProof } from "@/lib/verify/tlog-proof";
 import { TestWitness } from "../witness/test-witness";
-import { eventually } from "./helpers";
+import pg from "pg";
+import { dbKind, eventually } from "./helpers";
 import { assertDescribed } from "./openapi-conformance";
 import { OwnServer, orgWithIssuerOn, ownSqliteEnv } from "./own-server";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-rotation-"));
 const policyFile = path.join(dir, "policy.txt");
 const env: NodeJS.ProcessEnv = { ...ownSqliteEnv(dir, "rotation"), HALLMARK_WITNESS_POLICY: policyFile };
+const pgAdmin = process.env.HALLMARK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const pgName = `hallmark_rotation_${process.pid}`;
 const witness = new TestWitness({ name: "witness.test/rotation", oneKeyPerOrigin: true });
 let server: OwnServer;
 let key: string;
@@ -66,6 +70,16 @@ interface ShardView {
 beforeAll(async () => {
   const url = await witness.listen(0);
   fs.writeFileSync(policyFile, `witness w ${witness.vkey} ${url}\nquorum w\n`);
+  if (dbKind === "postgres") {
+    const client = new pg.Client({ connectionString: pgAdmin });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${pgName}`);
+    await client.end();
+    const db = new URL(pgAdmin);
+    db.pathname = `/${pgName}`;
+    env.DATABASE_URL = db.toString();
+  }
   await run("node", ["scripts/prisma.mjs", "deploy"], { env });
   server = await OwnServer.start(env);
   await server.ready();
@@ -88,6 +102,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await witness.close();
+  if (dbKind === "postgres") {
+    const client = new pg.Client({ connectionString: pgAdmin });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
+    await client.end();
+  }
 });
 
 describe("log key rotation: a new key is a new log", () => {
