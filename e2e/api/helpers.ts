@@ -123,6 +123,16 @@ export async function createKey(
   return res.body as { id: string; key: string; prefix: string; scopes: string[]; status: string };
 }
 
+/** One log of the chain GET /v1/log lists (its `shards`). */
+export interface ShardView {
+  origin: string;
+  verifier_key: string;
+  state: string;
+  tree_size: number;
+  monitoring_prefix: string;
+  successor_url: string | null;
+}
+
 export async function logInfo(instance = 0) {
   const res = await api("/v1/log", { instance });
   expect(res.status, res.text).toBe(200);
@@ -134,14 +144,7 @@ export async function logInfo(instance = 0) {
     key_id: string;
     verifier_key: string;
     ml_dsa_44_verifier_key: string;
-    shards: {
-      origin: string;
-      verifier_key: string;
-      state: string;
-      tree_size: number;
-      monitoring_prefix: string;
-      successor_url: string | null;
-    }[];
+    shards: ShardView[];
   };
 }
 

@@ -15,7 +15,7 @@ import { verifySuccessorProof } from "@/lib/verify/successor";
 import { verifyTlogProof } from "@/lib/verify/tlog-proof";
 import { TestWitness } from "../witness/test-witness";
 import pg from "pg";
-import { dbKind, eventually } from "./helpers";
+import { dbKind, eventually, type ShardView } from "./helpers";
 import { assertDescribed } from "./openapi-conformance";
 import { OwnServer, orgWithIssuerOn, ownSqliteEnv } from "./own-server";
 
@@ -57,15 +57,6 @@ const file = (name: string, text: string) => {
   fs.writeFileSync(path.join(dir, name), text);
   return path.join(dir, name);
 };
-
-interface ShardView {
-  origin: string;
-  verifier_key: string;
-  state: string;
-  tree_size: number;
-  monitoring_prefix: string;
-  successor_url: string | null;
-}
 
 beforeAll(async () => {
   const url = await witness.listen(0);
