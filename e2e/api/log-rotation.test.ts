@@ -136,6 +136,8 @@ describe("log key rotation: a new key is a new log", () => {
       .subarray(0, 4)
       .toString("hex")}+${Buffer.concat([Buffer.from([1]), newKey]).toString("base64")}`;
     expect(() => witness.trust(sameOriginNewKey)).toThrow(/new key must be a new log/);
+    // /v1/log is the new log now: no checkpoint of it is cosigned yet (its witness does not know it).
+    expect(JSON.parse(await get("/v1/log/checkpoint", { status: 503 })).code).toBe("not_yet_witnessed");
     witness.trust(rotated.current.verifier_key); // as the network adds the new log's entry
 
     // Appends go to the new log from its first entry, and its proofs meet the quorum.

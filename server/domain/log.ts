@@ -73,8 +73,10 @@ export async function getLatestCheckpoint(): Promise<CheckpointRow> {
  * fail-closed mode, the newest the quorum has cosigned, and not_yet_witnessed until one has.
  */
 export async function getPublishedNote(): Promise<string> {
-  await getLogIdentity();
-  return noteOrNotYet(await publishedCheckpoint());
+  const [latest, row] = await Promise.all([getLatestCheckpoint(), publishedCheckpoint()]);
+  // After a key rotation /v1/log is the new log, whose tiles are its own: so is its checkpoint
+  // (none until the quorum has cosigned one; the old log's is under its shard's prefix).
+  return noteOrNotYet(row && shardOf(row.treeSize) === shardOf(latest.treeSize) ? row : null);
 }
 
 function noteOrNotYet(row: CheckpointRow | null): string {

@@ -65,7 +65,15 @@ interface LogInfo {
   public_key?: string;
   key_id?: string;
   verifier_key?: string;
+  /** Every log of the chain a key rotation made; an entry is in the one its checkpoint's origin names. */
+  shards?: { origin?: string; verifier_key?: string }[];
   timestamping?: { certificate_pem?: string; interval_seconds?: number } | null;
+}
+
+/** The key of the log (shard) that holds the bundle's entry: the one its checkpoint's origin names, else the current one. */
+function logKeyFor(bundle: unknown, log: LogInfo | null): string | undefined {
+  const origin = (bundle as { signed_tree_head?: { origin?: unknown } } | null)?.signed_tree_head?.origin;
+  return log?.shards?.find((s) => s.origin === origin)?.verifier_key || log?.verifier_key || log?.public_key;
 }
 
 type Outcome =
@@ -233,15 +241,14 @@ async function runChecks(expected: {
   } catch (e) {
     return failAll(`The proof could not be loaded: ${(e as Error).message}.`);
   }
-  const logKey = log?.verifier_key || log?.public_key;
-  if (!logKey) return failAll("The log did not publish a public key.");
-
   let bundle: unknown;
   try {
     bundle = JSON.parse(bundleText!);
   } catch {
     bundle = bundleText; // verifyProofBundle reports it as malformed
   }
+  const logKey = logKeyFor(bundle, log);
+  if (!logKey) return failAll("The log did not publish a public key.");
   const result = verifyProofBundle(bundle, { logPublicKey: logKey });
   const ran = new Map(result.checks.map((c) => [c.name as CheckId, c]));
   let reason: string | null = result.ok ? null : result.message;

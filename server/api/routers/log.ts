@@ -55,7 +55,8 @@ export const logRouter = router({
         description:
           "A C2SP tlog-checkpoint signed note with the log's signature and the witnesses' cosignatures. Without a witness policy, the newest checkpoint. " +
           "Under one, by HALLMARK_WITNESS_MODE: fail-closed (the default) serves the newest checkpoint whose cosignatures meet the policy's quorum (older than the newest while the witnesses catch up; 503 not_yet_witnessed before the first), " +
-          "fail-open the newest checkpoint with the cosignatures it has so far. GET /v1/log gives the newest size beside the published one.",
+          "fail-open the newest checkpoint with the cosignatures it has so far. GET /v1/log gives the newest size beside the published one. " +
+          "Always the current log's (after a key rotation, the new one's: 503 until its first checkpoint is cosigned in fail-closed mode; an earlier log's is at its own prefix, GET /v1/log/shards/{origin_hash}/checkpoint).",
         problems: ["not_yet_witnessed"],
       },
     })
