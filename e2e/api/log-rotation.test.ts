@@ -104,6 +104,7 @@ afterAll(async () => {
 describe("log key rotation: a new key is a new log", () => {
   it("freezes the old log with a witnessed successor statement; proofs of both verify, and verify and monitor follow the chain", async () => {
     const first = JSON.parse(await get("/v1/log")) as { origin: string; verifier_key: string };
+    file("first.vkey", first.verifier_key); // beside the proofs the test writes, for checking them by hand
     const before = await attest();
     const minted = await fetch(`${server.url}/v1/consumer/mint`, {
       method: "POST",
