@@ -5,7 +5,9 @@
 // tree so; `HALLMARK_DIST_DIR=.next-bench node scripts/build.mjs` builds another). Each server
 // gets a fresh data directory seeded by its own checkout (bench/seed.ts), is warmed up (WARM
 // requests), then takes N requests of POST /v1/attestations (ATT_ROUNDS rounds) and of POST
-// /v1/consumer/mint (MINT_ROUNDS rounds; MINT_VISIBILITY, default public) at 32 connections. By default both servers take each
+// /v1/consumer/mint (MINT_ROUNDS rounds; MINT_VISIBILITY, default public) and of GET
+// /v1/attestations/{id}/proof-bundle over a log of LEAVES entries (BUNDLE_ROUNDS rounds, default
+// 0) at 32 connections. By default both servers take each
 // round's load at the same time, so both meet the same contention (MODE=alternate runs them
 // one after the other). The measure is the server process's utime+stime (/proc/<pid>/stat, all
 // its threads) per 2xx answer; the figure is the median of the per-round ratios B/A.
@@ -23,7 +25,9 @@ const N = Number(process.env.N ?? 4000),
   WARM = Number(process.env.WARM ?? 3000),
   CONN = 32;
 const ATT_ROUNDS = Number(process.env.ATT_ROUNDS ?? 6),
-  MINT_ROUNDS = Number(process.env.MINT_ROUNDS ?? 4);
+  MINT_ROUNDS = Number(process.env.MINT_ROUNDS ?? 4),
+  BUNDLE_ROUNDS = Number(process.env.BUNDLE_ROUNDS ?? 0),
+  LEAVES = String(Number(process.env.LEAVES ?? 1));
 const TCK = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
 if (process.argv.length !== 4) {
   console.error("usage: node bench/cpu-per-request.mjs <checkout A> <checkout B>");
@@ -65,12 +69,16 @@ async function start(side) {
   const env = envFor(dir);
   // Each checkout migrates and seeds its own database with its own code (schemas differ).
   execFileSync("node", ["scripts/prisma.mjs", "deploy"], { cwd: side.root, env, stdio: ["ignore", "ignore", "inherit"] });
-  const out = execFileSync(path.join(side.root, "node_modules/.bin/tsx"), ["--conditions=react-server", "bench/seed.ts", "--leaves", "1"], {
-    cwd: side.root,
-    env,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const out = execFileSync(
+    path.join(side.root, "node_modules/.bin/tsx"),
+    ["--conditions=react-server", "bench/seed.ts", "--leaves", LEAVES],
+    {
+      cwd: side.root,
+      env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const creds = JSON.parse(out.trim().split("\n").pop());
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -91,16 +99,24 @@ async function start(side) {
 }
 
 function workload(s, route) {
+  if (route === "bundle") {
+    const ids = s.creds.sample_ids;
+    return {
+      method: "GET",
+      key: s.creds.api_key,
+      path: () => `/v1/attestations/${ids[Math.floor(Math.random() * ids.length)]}/proof-bundle`,
+    };
+  }
   if (route === "attest")
     return {
-      path: "/v1/attestations",
+      path: () => "/v1/attestations",
       key: s.creds.api_key,
       idem: false,
       body: () =>
         JSON.stringify({ issuer_id: s.creds.issuer_id, payload: { content_hash: randomBytes(32).toString("hex"), title: "bench" } }),
     };
   return {
-    path: "/v1/consumer/mint",
+    path: () => "/v1/consumer/mint",
     key: s.creds.consumer_key,
     idem: true,
     body: () =>
@@ -117,17 +133,18 @@ async function fire(s, route, amount) {
   const w = workload(s, route);
   const codes = {};
   const r = await autocannon({
-    url: s.url + w.path,
+    url: s.url,
     connections: CONN,
     amount,
     timeout: 30,
     requests: [
       {
-        method: "POST",
+        method: w.method ?? "POST",
         headers: { "content-type": "application/json", "x-api-key": w.key },
         setupRequest: (req) => ({
           ...req,
-          body: w.body(),
+          path: w.path(),
+          ...(w.body ? { body: w.body() } : {}),
           headers: { ...req.headers, ...(w.idem ? { "idempotency-key": randomBytes(16).toString("hex") } : {}) },
         }),
         onResponse: (status) => {
@@ -209,7 +226,9 @@ try {
   for (const [route, rounds] of [
     ["attest", ATT_ROUNDS],
     ["mint", MINT_ROUNDS],
+    ["bundle", BUNDLE_ROUNDS],
   ]) {
+    if (!rounds) continue;
     for (const s of servers) {
       const w = await measure(s, route, WARM);
       console.log(
