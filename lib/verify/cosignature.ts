@@ -111,9 +111,17 @@ export function verifyCosignature(body: string, sig: NoteSignature, key: Cosigne
   }
   // tlog-witness: a checkpoint's cosignature MUST carry a timestamp (zero is a subtree statement).
   if (timestamp === 0) return null;
+  return verifyMlDsa44(key.publicKey, subtreeV1Message(key.name, timestamp, body), signature) ? timestamp : null;
+}
+
+/**
+ * FIPS 204 ML-DSA-44 verification (pure, empty context, as tlog-cosignature signs); false for a
+ * malformed key or signature as for a wrong one. Checked against Wycheproof's vectors.
+ */
+export function verifyMlDsa44(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
   try {
-    return ml_dsa44.verify(signature, subtreeV1Message(key.name, timestamp, body), key.publicKey) ? timestamp : null;
+    return ml_dsa44.verify(signature, message, publicKey);
   } catch {
-    return null;
+    return false;
   }
 }
