@@ -36,3 +36,20 @@ export function resolveLogKey(key: LogPublicKey, origin?: string): LogKey {
   }
   throw new VerifyError("invalid_log_key", "the pinned log key must be bytes or a string");
 }
+
+/** What GET /v1/log says of the log's keys (the fields a verifier reads). */
+export interface LogKeysInfo {
+  verifier_key?: string;
+  public_key?: string;
+  /** Every log of the chain a key rotation made: a checkpoint's origin names the one it is of. */
+  shards?: { origin?: string; verifier_key?: string }[];
+}
+
+/**
+ * The key a checkpoint of `origin` is checked with, from GET /v1/log: the key of the log (shard)
+ * of that origin, else the current one (a server without shards, or no origin to go by).
+ */
+export function logKeyForOrigin(info: LogKeysInfo | null | undefined, origin: unknown): string | undefined {
+  const shard = typeof origin === "string" ? info?.shards?.find((s) => s.origin === origin) : undefined;
+  return shard?.verifier_key || info?.verifier_key || info?.public_key;
+}

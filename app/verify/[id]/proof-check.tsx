@@ -15,6 +15,7 @@ import {
   type Check,
 } from "@/lib/verify";
 import { bytesToHex } from "@/lib/verify/encoding";
+import { logKeyForOrigin } from "@/lib/verify/log-key";
 import { Mono, Spinner, cx } from "../../_components/ui";
 
 type CheckId = Check["name"] | "page_match" | "witnesses" | "timestamp";
@@ -71,10 +72,8 @@ interface LogInfo {
 }
 
 /** The key of the log (shard) that holds the bundle's entry: the one its checkpoint's origin names, else the current one. */
-function logKeyFor(bundle: unknown, log: LogInfo | null): string | undefined {
-  const origin = (bundle as { signed_tree_head?: { origin?: unknown } } | null)?.signed_tree_head?.origin;
-  return log?.shards?.find((s) => s.origin === origin)?.verifier_key || log?.verifier_key || log?.public_key;
-}
+const logKeyFor = (bundle: unknown, log: LogInfo | null) =>
+  logKeyForOrigin(log, (bundle as { signed_tree_head?: { origin?: unknown } } | null)?.signed_tree_head?.origin);
 
 type Outcome =
   | { phase: "running" }
