@@ -4,17 +4,16 @@ import { canonicalJson } from "@/lib/verify/jcs";
 import { emptyRootHash } from "@/lib/verify/merkle";
 import { utf8Encode } from "@/lib/verify/encoding";
 import { SUCCESSOR_TYPE, successorBody, type SuccessorPayload } from "@/lib/verify/successor";
-import { leafDataOf, signingMessageOf, type CanonicalAttestation } from "../crypto/attestation-bytes";
-import { leafHashNode } from "../crypto/hash";
 import { generateEd25519, sealPrivateKey, signEd25519 } from "../crypto/key-custody";
 import { dbBytes, getDb } from "../db";
 import { reloadLogIdentity, signCheckpoint, toIdentity } from "../log/log-identity";
 import { logMlDsaKey } from "../log/log-ml-dsa";
-import { appendLeaves, frontierPositions, nodeKey } from "../log/merkle-tree";
-import { localOf, positionOf, SHARD_SPAN, shardOf, storedNode } from "../log/positions";
+import { appendBatch } from "../log/log-append";
+import { localOf, positionOf, SHARD_SPAN, shardOf } from "../log/positions";
 import { getShards } from "../log/shards";
+import { prismaLogWriter } from "../store/prisma-store";
+import { signAttestation } from "./attestations";
 import { AppError } from "./errors";
-import { iso, newId } from "./ids";
 import { getSealer } from "./sealing";
 
 export interface Rotation {
@@ -61,55 +60,17 @@ export async function rotateLog(opts: { origin?: string } = {}): Promise<Rotatio
     statement,
   };
 
+  const { tenantId } = await getDb().read.issuer.findUniqueOrThrow({ where: { id: sealer.issuerId }, select: { tenantId: true } });
+  const entry = signAttestation(sealer.signer, { tenantId, issuerId: sealer.issuerId, payloadJcs: canonicalJson(payload) });
+
   const done = await getDb().write(async (tx) => {
     const now = new Date();
-    // The lock every append takes first: nothing is appended to the old log after this entry.
-    const log = await tx.log.update({ where: { id: 1 }, data: { updatedAt: now } });
-    const head = Number(log.treeSize);
-    if (shardOf(head) !== id.shard) throw new AppError("conflict", "Another rotation started a new log meanwhile; nothing was changed.");
-    const size = localOf(head);
-    const issuer = await tx.issuer.findUniqueOrThrow({ where: { id: sealer.issuerId }, select: { tenantId: true } });
-    const fields: CanonicalAttestation = {
-      id: newId(),
-      issuer_id: sealer.issuerId,
-      kid: sealer.signer.kid,
-      created_at: iso(now),
-      payloadJcs: canonicalJson(payload),
-    };
-    const signature = Buffer.from(signEd25519(sealer.signer.privateKey, signingMessageOf(fields))).toString("base64");
-    const positions = frontierPositions(size).map((p) => storedNode(id.shard, p));
-    const stored = await tx.logNode.findMany({ where: { OR: positions.map((p) => ({ level: p.level, index: BigInt(p.index) })) } });
-    const byKey = new Map(stored.map((n) => [nodeKey(n.level, Number(n.index)), new Uint8Array(n.hash)]));
-    const frontier = positions.map((p) => {
-      const hash = byKey.get(nodeKey(p.level, p.index));
-      if (!hash) throw new Error(`log node ${p.level}:${p.index} is missing`);
-      return hash;
-    });
-    const grown = appendLeaves(size, frontier, [leafHashNode(leafDataOf(fields, signature))]);
-    await tx.attestation.create({
-      data: {
-        id: fields.id,
-        tenantId: issuer.tenantId,
-        issuerId: fields.issuer_id,
-        kid: fields.kid,
-        payload: fields.payloadJcs,
-        signature,
-        status: "VALID",
-        logIndex: BigInt(head),
-        createdAt: now,
-      },
-    });
-    await tx.logNode.createMany({
-      data: grown.newNodes.map((n) => {
-        const at = storedNode(id.shard, n);
-        return { level: at.level, index: BigInt(at.index), hash: dbBytes(n.hash) };
-      }),
-    });
-    const final = signCheckpoint(id, grown.size, grown.root);
-    await tx.checkpoint.create({
-      data: { ...final, treeSize: BigInt(positionOf(id.shard, grown.size)), rootHash: dbBytes(final.rootHash) },
-    });
-    await tx.logShard.update({ where: { shard: id.shard }, data: { frozenAt: now, finalSize: BigInt(grown.size) } });
+    // Appended as every entry is, the log row's lock first: nothing follows it in the old log.
+    const [outcome] = await appendBatch(prismaLogWriter(tx), id, [entry]);
+    if (!outcome || !("logIndex" in outcome) || shardOf(outcome.logIndex) !== id.shard)
+      throw new AppError("conflict", "Another rotation started a new log meanwhile; nothing was changed.");
+    const finalSize = localOf(outcome.logIndex) + 1;
+    await tx.logShard.update({ where: { shard: id.shard }, data: { frozenAt: now, finalSize: BigInt(finalSize) } });
 
     const privateKeyEnc = sealPrivateKey(pair.privateKey, `log:${origin}`);
     await tx.logShard.create({ data: { shard: next, origin, publicKey: dbBytes(pair.publicRaw), createdAt: now } });
@@ -123,7 +84,7 @@ export async function rotateLog(opts: { origin?: string } = {}): Promise<Rotatio
     });
     // Keys retired under the old origin never sign under the new one.
     await tx.retiredLogKey.updateMany({ where: { signsUntil: { gt: now } }, data: { signsUntil: now } });
-    return { finalSize: grown.size };
+    return { finalSize };
   });
   await reloadLogIdentity();
   await getShards(true);

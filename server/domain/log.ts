@@ -49,7 +49,8 @@ export function toTreeHeadView(origin: string, row: CheckpointRow): SignedTreeHe
  * The current log as of the newest checkpoint: its identity and the shards, read again when a
  * rotation (on any instance) has started a shard since this process cached them.
  */
-async function currentLog(): Promise<{ id: LogIdentity; shards: Shard[]; latest: CheckpointRow }> {
+type CurrentLog = { id: LogIdentity; shards: Shard[]; latest: CheckpointRow };
+async function currentLog(): Promise<CurrentLog> {
   const latest = await getLatestCheckpoint();
   const shard = shardOf(latest.treeSize);
   const [cachedId, cachedShards] = await Promise.all([getLogIdentity(), getShards()]);
@@ -140,22 +141,19 @@ export async function getLogPolicy(): Promise<string> {
   );
 }
 
-/** The largest time-stamped size of the current shard (0: none yet). */
-async function stampedInCurrent(): Promise<number> {
-  const [stamped, { id }] = await Promise.all([newestStampedSize(), currentLog()]);
-  const shard = id.shard;
-  return shardOf(stamped) === shard ? localOf(stamped) : 0;
-}
-
-/** The TSA the log's checkpoints are time-stamped by, the certificate its tokens chain to, and how far it has stamped. */
-async function timestampingView() {
+/**
+ * The TSA the log's checkpoints are time-stamped by, the certificate its tokens chain to, and how
+ * far it has stamped the current shard (0: not yet).
+ */
+async function timestampingView(current: Promise<CurrentLog>) {
   const { tsaUrl, tsaCertFile, tsaIntervalSeconds } = getConfig();
   if (!tsaUrl || !tsaCertFile) return null;
+  const [stamped, { id }] = await Promise.all([newestStampedSize(), current]);
   return {
     tsa_url: tsaUrl,
     certificate_pem: tsaCertificatePem(),
     interval_seconds: tsaIntervalSeconds,
-    stamped_tree_size: await stampedInCurrent(),
+    stamped_tree_size: shardOf(stamped) === id.shard ? localOf(stamped) : 0,
   };
 }
 
@@ -164,7 +162,7 @@ async function timestampingView() {
  * (addresses, other systems' messages): for operators (`npm run admin -- witnesses`). The public
  * answer (getLogInfo) leaves the errors out and says only how many attempts in a row failed.
  */
-export async function getWitnessing() {
+export async function getWitnessing(current: Promise<CurrentLog> = currentLog()) {
   const policy = witnessPolicy();
   if (!policy) return null;
   const db = getDb();
@@ -173,7 +171,7 @@ export async function getWitnessing() {
     publishedCheckpoint(),
     witnessedCheckpoint(),
     db.read.witnessEvidence.findMany({ orderBy: { id: "desc" }, take: 20 }),
-    currentLog(),
+    current,
   ]);
   const time = (d: Date | null) => (d ? iso(d) : null);
   // Sizes in the current shard (0: none there yet); a witness's, in the shard it last cosigned.
@@ -204,15 +202,21 @@ export async function getWitnessing() {
   };
 }
 
-async function publicWitnessing() {
-  const all = await getWitnessing();
+async function publicWitnessing(current: Promise<CurrentLog>) {
+  const all = await getWitnessing(current);
   if (!all) return null;
   const { evidence: _, ...shown } = all;
   return { ...shown, witnesses: all.witnesses.map(({ last_error: _, ...w }) => w) };
 }
 
 export async function getLogInfo() {
-  const [{ id, shards, latest }, witnessing, timestamping] = await Promise.all([currentLog(), publicWitnessing(), timestampingView()]);
+  // Read once for the answer's every part.
+  const current = currentLog();
+  const [{ id, shards, latest }, witnessing, timestamping] = await Promise.all([
+    current,
+    publicWitnessing(current),
+    timestampingView(current),
+  ]);
   const base = `${getConfig().baseUrl}/v1/log`;
   return {
     origin: id.origin,

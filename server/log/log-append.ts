@@ -102,10 +102,9 @@ export async function appendBatch(w: LogWriter, identity: LogIdentity, all: LogU
     for (const e of entriesOf(unit)) entries.push(e);
   }
   if (entries.length === 0) return outcomes;
-  const positions = frontierPositions(size);
-  const stored = await w.nodes(positions.map((p) => storedNode(shard, p)));
-  const frontier = positions.map((p) => {
-    const at = storedNode(shard, p);
+  const positions = frontierPositions(size).map((p) => storedNode(shard, p));
+  const stored = await w.nodes(positions);
+  const frontier = positions.map((at) => {
     const hash = stored.get(nodeKey(at.level, at.index));
     if (!hash) throw new Error(`log node ${at.level}:${at.index} is missing`);
     return hash;

@@ -152,8 +152,8 @@ async function loadIdentity(): Promise<LogIdentity> {
     logger.warn({ origin: first, suggested: logOrigin }, "the log origin stays as created; the base URL now suggests another");
   }
   // Keys retired under shard 0's origin sign only there (a new shard ended their overlaps).
-  const retired = await db.read.retiredLogKey.findMany();
-  return toIdentity(row.origin, shard, new Uint8Array(row.publicKey), row.privateKeyEnc, row.keySince, shard === 0 ? retired : []);
+  const retired = shard === 0 ? await db.read.retiredLogKey.findMany() : [];
+  return toIdentity(row.origin, shard, new Uint8Array(row.publicKey), row.privateKeyEnc, row.keySince, retired);
 }
 
 /**

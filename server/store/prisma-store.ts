@@ -31,7 +31,8 @@ function entryWriter(tx: Tx): EntryWriter {
   };
 }
 
-function writer(tx: Tx): LogWriter {
+/** A LogWriter inside a Prisma transaction (the reference; also what a rotation appends its last entry with). */
+export function prismaLogWriter(tx: Tx): LogWriter {
   return {
     entries: entryWriter(tx),
     // An UPDATE takes the row lock on PostgreSQL and the write lock on SQLite.
@@ -78,7 +79,7 @@ export function prismaStore(db: Database): Store {
         return { attestation, issuer, signingKey, checkpoint, lowerNodes: new Map() };
       },
     },
-    append: (fn) => db.write((tx) => fn(writer(tx))),
+    append: (fn) => db.write((tx) => fn(prismaLogWriter(tx))),
     close: async () => {},
   };
 }
