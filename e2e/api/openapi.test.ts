@@ -257,6 +257,8 @@ describe("OpenAPI document", () => {
       "description",
       "file_name",
       "file_size",
+      // Beyond the contract: perceptual fingerprints for similar-image lookup (optional).
+      "fingerprints",
       "title",
       "visibility",
     ]);

@@ -142,6 +142,7 @@ export async function deleteAccount(principal: SessionPrincipal, input: { passwo
     await tx.emailToken.deleteMany({ where: { userId: user.id } });
     await tx.registration.deleteMany({ where: { email: user.email } });
     await tx.apiKey.deleteMany({ where: { tenantId: user.tenantId } });
+    await tx.fingerprint.deleteMany({ where: { protection: { userId: user.id } } });
     await tx.protection.deleteMany({ where: { userId: user.id } });
     await tx.usageCounter.deleteMany({ where: { userId: user.id } });
     await tx.idempotencyRecord.deleteMany({ where: { tenantId: user.tenantId } });

@@ -51,15 +51,31 @@ export async function lookupContentHash(input: { contentHash: string; limit: num
     db.protection.aggregate({ where: { contentHash, visibility: "private" }, _count: { _all: true }, _min: { createdAt: true } }),
     db.protection.aggregate({ where: publicWhere, _min: { createdAt: true } }),
   ]);
-  const ids = ordered.map((r) => r.id);
+  const items = await lookupItemsOf(ordered.map((r) => ({ id: r.id, attestationId: r.attestation_id })));
+  const firstPrivate = hidden._min.createdAt;
+  const first = [firstPrivate, firstPublic._min.createdAt].filter((d): d is Date => d !== null).sort((a, b) => +a - +b)[0];
+  return {
+    content_hash: contentHash,
+    first_protected_at: first ? iso(first) : null,
+    items,
+    total,
+    private: { count: hidden._count._all, first_protected_at: firstPrivate ? iso(firstPrivate) : null },
+  };
+}
+
+/** The lookup items of these public protections, in the order given. */
+export async function lookupItemsOf(protections: { id: string; attestationId: string }[]): Promise<LookupItem[]> {
+  if (!protections.length) return [];
+  const db = getDb().read;
+  const ids = protections.map((p) => p.id);
   const [rows, attestations] = await Promise.all([
     db.protection.findMany({ where: { id: { in: ids } }, include: { user: { select: { id: true, name: true } } } }),
-    db.attestation.findMany({ where: { id: { in: ordered.map((r) => r.attestation_id) } }, select: { id: true, logIndex: true } }),
+    db.attestation.findMany({ where: { id: { in: protections.map((p) => p.attestationId) } }, select: { id: true, logIndex: true } }),
   ]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const logIndexOf = new Map(attestations.map((a) => [a.id, localOf(a.logIndex)]));
   const base = getConfig().baseUrl;
-  const items = ids.map((id): LookupItem => {
+  return ids.map((id): LookupItem => {
     const p = byId.get(id)!;
     return {
       protection_id: p.id,
@@ -73,13 +89,4 @@ export async function lookupContentHash(input: { contentHash: string; limit: num
       tlog_proof_url: `${base}/v1/protections/${p.id}/tlog-proof`,
     };
   });
-  const firstPrivate = hidden._min.createdAt;
-  const first = [firstPrivate, firstPublic._min.createdAt].filter((d): d is Date => d !== null).sort((a, b) => +a - +b)[0];
-  return {
-    content_hash: contentHash,
-    first_protected_at: first ? iso(first) : null,
-    items,
-    total,
-    private: { count: hidden._count._all, first_protected_at: firstPrivate ? iso(firstPrivate) : null },
-  };
 }

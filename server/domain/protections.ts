@@ -3,7 +3,8 @@ import { LRUCache } from "lru-cache";
 import { processWide } from "../process-wide";
 import { getConfig } from "../config";
 import { getDb } from "../db";
-import type { ProtectionInsert } from "../store/types";
+import type { FingerprintInsert, ProtectionInsert } from "../store/types";
+import { pdqMatchable, pdqWindows } from "@/lib/fingerprint/pdq-index";
 import { createAttestation } from "./attestations";
 import { AppError } from "./errors";
 import { checkIdempotencyKey, holdIdempotencyKey, IdempotentReplay, storeIdempotentAnswer } from "./idempotency";
@@ -29,7 +30,17 @@ export interface MintInput {
   category: (typeof CATEGORIES)[number];
   ai_metadata?: Record<string, unknown> | null;
   visibility: (typeof VISIBILITIES)[number];
+  /** Perceptual fingerprints of the file, computed by the client; at most one per algorithm. */
+  fingerprints?: Fingerprint[] | null;
 }
+
+/** A perceptual fingerprint as sent and signed: PDQ's hash (64 lowercase hex digits) and quality (0–100). */
+export interface Fingerprint {
+  alg: (typeof FINGERPRINT_ALGS)[number];
+  hash: string;
+  quality: number;
+}
+export const FINGERPRINT_ALGS = ["pdq"] as const;
 
 export interface MintView {
   protection_id: string;
@@ -75,9 +86,11 @@ export async function consumerOf(tenantId: string) {
 }
 
 /**
- * Only cryptographic facts are signed (and so public in the log): the protection's id, the
- * content hash and the category. Title, description, file name, type, size and AI metadata stay
- * in the database, so a private protection reveals nothing but its hash.
+ * Only facts about the bytes are signed: the protection's id, the content hash, the category
+ * and the perceptual fingerprints given (so a proof covers what similar-image lookup matched).
+ * Title, description, file name, type, size and AI metadata stay in the database. A private
+ * protection's entry is sealed, so none of this is readable in the public log until its owner
+ * makes it public.
  */
 function signedPayload(protectionId: string, input: MintInput): Record<string, unknown> {
   return {
@@ -85,6 +98,7 @@ function signedPayload(protectionId: string, input: MintInput): Record<string, u
     protection_id: protectionId,
     content_hash: `sha256:${input.content_hash}`,
     category: input.category,
+    ...(input.fingerprints?.length ? { fingerprints: input.fingerprints.map(({ alg, hash, quality }) => ({ alg, hash, quality })) } : {}),
   };
 }
 
@@ -135,6 +149,7 @@ export async function mintProtection(opts: {
           },
           write: async (w) => {
             await w.insertProtection(protectionRow(protectionId, tenantId, user.id, row, input));
+            if (input.fingerprints?.length) await w.insertFingerprints(fingerprintRows(protectionId, row.createdAt, input.fingerprints));
             if (idempotency) await storeIdempotentAnswer(w, idempotency, 201, view, row.createdAt);
           },
           idempotencyKey: idempotency && { tenantId: idempotency.tenantId, key: idempotency.key },
@@ -171,4 +186,15 @@ function protectionRow(
     aiMetadata: input.ai_metadata ? JSON.stringify(input.ai_metadata) : null,
     createdAt: attestation.createdAt,
   };
+}
+
+function fingerprintRows(protectionId: string, createdAt: Date, fingerprints: Fingerprint[]): FingerprintInsert[] {
+  return fingerprints.map((f) => ({
+    protectionId,
+    alg: f.alg,
+    hash: f.hash,
+    quality: f.quality,
+    createdAt,
+    windows: f.alg === "pdq" && pdqMatchable(f.quality) ? pdqWindows(f.hash) : null,
+  }));
 }

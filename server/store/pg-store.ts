@@ -21,6 +21,7 @@ import type {
   IdempotencyRecord,
   LogWriter,
   NodeHashes,
+  FingerprintInsert,
   ProtectionInsert,
   Store,
 } from "./types";
@@ -166,6 +167,9 @@ SELECT l.tree_size, n.level, n."index", n.hash FROM l LEFT JOIN LATERAL (
  * (empty arrays insert nothing); the head moves only when a size is given. Foreign keys and
  * unique constraints are checked as for separate statements: any failure fails it all.
  */
+/** The 16 windows of a fingerprint, w0..w15 ($46 holds them flat, 16 a row, NULL where not matched). */
+const WINDOWS = Array.from({ length: 16 }, (_, k) => k);
+
 const WRITE_SQL = `WITH
 a AS (INSERT INTO attestations (${columns(ATTESTATION_COLS)})
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::timestamp(3)[], $40::text[])),
@@ -180,6 +184,10 @@ p AS (INSERT INTO protections (id, tenant_id, user_id, attestation_id, content_h
     $27::bigint[], $28::text[], $29::text[], $30::text[], $31::timestamp(3)[])
     AS t(id, tenant_id, user_id, attestation_id, content_hash, title, description, content_type, file_name, file_size, category,
       visibility, ai_metadata, created_at)),
+f AS (INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${WINDOWS.map((k) => `w${k}`).join(", ")})
+  SELECT t.protection_id, t.alg, t.hash, t.quality, t.created_at, ${WINDOWS.map((k) => `($46::int[])[(t.ord - 1) * 16 + ${k + 1}]`).join(", ")}
+  FROM unnest($41::text[], $42::text[], $43::text[], $44::int[], $45::timestamp(3)[]) WITH ORDINALITY
+    AS t(protection_id, alg, hash, quality, created_at, ord)),
 i AS (INSERT INTO idempotency_records (tenant_id, key, request_hash, status, response, created_at)
   SELECT * FROM unnest($32::text[], $33::text[], $34::text[], $35::int[], $36::text[], $37::timestamp(3)[])
   ON CONFLICT (tenant_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
@@ -198,6 +206,7 @@ class Pending {
   nodes: StoredNode[] = [];
   checkpoints: Checkpoint[] = [];
   protections: ProtectionInsert[] = [];
+  fingerprints: FingerprintInsert[] = [];
   /** Keyed by (tenant, key): a later put of the same key replaces the earlier, as an upsert would. */
   records = new Map<string, IdempotencyRecord>();
   head: { size: number; root: Uint8Array } | null = null;
@@ -208,6 +217,7 @@ class Pending {
       !this.nodes.length &&
       !this.checkpoints.length &&
       !this.protections.length &&
+      !this.fingerprints.length &&
       !this.records.size &&
       !this.head
     );
@@ -218,6 +228,7 @@ class Pending {
     const p = this.protections;
     const r = [...this.records.values()];
     const cp = this.checkpoints;
+    const f = this.fingerprints;
     return [
       a.map((x) => x.id),
       a.map((x) => x.tenantId),
@@ -259,6 +270,12 @@ class Pending {
       this.head ? String(this.head.size) : null,
       this.head ? Buffer.from(this.head.root) : null,
       a.map((x) => x.seal ?? null),
+      f.map((x) => x.protectionId),
+      f.map((x) => x.alg),
+      f.map((x) => x.hash),
+      f.map((x) => x.quality),
+      f.map((x) => iso(x.createdAt)),
+      f.flatMap((x) => x.windows ?? WINDOWS.map(() => null)),
     ];
   }
 }
@@ -317,6 +334,7 @@ class PgWriter implements LogWriter {
         return (await run(this.db, "hm_usage", USAGE_SQL, [userId, month, limit])).length === 1;
       },
       insertProtection: async (p) => void this.open().protections.push(p),
+      insertFingerprints: async (rows) => void this.open().fingerprints.push(...rows),
     };
   }
 

@@ -28,6 +28,13 @@ function entryWriter(tx: Tx): EntryWriter {
       return taken.count === 1;
     },
     insertProtection: async (p) => void (await tx.protection.create({ data: p })),
+    insertFingerprints: async (rows) =>
+      void (await tx.fingerprint.createMany({
+        data: rows.map(({ windows, ...f }) => ({
+          ...f,
+          ...Object.fromEntries((windows ?? Array(16).fill(null)).map((w, k) => [`w${k}`, w])),
+        })),
+      })),
   };
 }
 

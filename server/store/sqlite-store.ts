@@ -152,8 +152,17 @@ function entryWriter(conn: BetterSqlite3.Database): EntryWriter {
         toSqliteDate(p.createdAt),
       );
     },
+    insertFingerprints: async (rows) => {
+      const insert = stmt(conn, FINGERPRINT_INSERT);
+      for (const f of rows) insert.run(f.protectionId, f.alg, f.hash, f.quality, toSqliteDate(f.createdAt), ...(f.windows ?? NO_WINDOWS));
+    },
   };
 }
+
+const NO_WINDOWS: null[] = Array(16).fill(null);
+const WINDOW_COLUMNS = NO_WINDOWS.map((_, k) => `w${k}`).join(", ");
+const FINGERPRINT_INSERT = `INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${WINDOW_COLUMNS})
+  VALUES (?, ?, ?, ?, ?, ${NO_WINDOWS.map(() => "?").join(", ")})`;
 
 function writer(conn: BetterSqlite3.Database): LogWriter {
   return {

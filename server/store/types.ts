@@ -41,6 +41,16 @@ export interface HotReads {
 
 export type ProtectionInsert = Omit<Protection, "verificationCount">;
 
+/** A fingerprint of a protection's file; `windows` are its 16 multi-index windows, or null where it is never matched. */
+export interface FingerprintInsert {
+  protectionId: string;
+  alg: string;
+  hash: string;
+  quality: number;
+  createdAt: Date;
+  windows: number[] | null;
+}
+
 /**
  * The statements a log entry's own rows use (EntryEffects in crypto/log-append.ts), inside the
  * append's transaction: what a mint reads and writes with its attestation.
@@ -57,6 +67,8 @@ export interface EntryWriter {
   /** Counts one mint for the user's month unless that makes more than `limit` (null: no limit); false when refused. */
   takeUsageUnit(userId: string, month: string, limit: number | null): Promise<boolean>;
   insertProtection(row: ProtectionInsert): Promise<void>;
+  /** After the protection they belong to. */
+  insertFingerprints(rows: FingerprintInsert[]): Promise<void>;
 }
 
 /** The writes of one append, all inside one transaction opened by LogStore.append. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { text } from "./text";
 import { ZContentHashInput } from "../schemas/common";
 import { canonicalJson } from "@/lib/verify/jcs";
-import { CATEGORIES, VISIBILITIES } from "../../domain/protections";
+import { CATEGORIES, FINGERPRINT_ALGS, VISIBILITIES } from "../../domain/protections";
 import { ZId } from "../schemas/common";
 import { ZPayload } from "./attestations.types";
 
@@ -13,6 +13,23 @@ export const MAX_AI_METADATA_BYTES = 16 * 1024;
 const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}(?:\s*;\s*[\x20-\x7e]*)?$/i;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** A perceptual fingerprint sent with a mint (lib/fingerprint computes it). */
+export const ZFingerprint = z
+  .strictObject({
+    alg: z.enum(FINGERPRINT_ALGS).meta({ description: "pdq: Meta's PDQ perceptual image hash." }),
+    hash: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, "must be a PDQ hash: 64 hexadecimal characters")
+      .transform((s) => s.toLowerCase()),
+    quality: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .meta({ description: "PDQ's quality, 0–100; fingerprints of quality 49 or less are stored but never matched." }),
+  })
+  .meta({ id: "Fingerprint" });
 
 /** The body of POST /v1/consumer/mint. Unknown members are rejected. */
 export const ZMintBody = z.strictObject({
@@ -37,6 +54,15 @@ export const ZMintBody = z.strictObject({
     }
   }).nullish(),
   visibility: z.enum(VISIBILITIES).default("private"),
+  fingerprints: z
+    .array(ZFingerprint)
+    .max(FINGERPRINT_ALGS.length)
+    .refine((fs) => new Set(fs.map((f) => f.alg)).size === fs.length, "at most one fingerprint per algorithm")
+    .nullish()
+    .meta({
+      description:
+        "Perceptual fingerprints of the file, computed where the file is (npm run fingerprint, or the pages): signed with the protection (sealed with a private one) and used by similar-image lookup.",
+    }),
 });
 
 const ZLimit = z

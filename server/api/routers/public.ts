@@ -10,6 +10,8 @@ import { ZBadgeInput, ZLookupInput, ZOEmbedInput, ZPortfolioInput } from "./publ
 import { oembedOf } from "../../domain/oembed";
 import { protectionBadge } from "../../domain/badges";
 import { lookupContentHash } from "../../domain/lookup";
+import { lookupSimilar } from "../../domain/similar-lookup";
+import { PDQ_MATCH_DISTANCE } from "@/lib/fingerprint/pdq-index";
 import { getCertificate } from "../../domain/certificate";
 import { consumeEndpointLimits } from "../../limits/client-limits";
 import { getConfig } from "../../config";
@@ -31,9 +33,11 @@ export const publicRouter = router({
         tag: "Public protections",
         auth: "optional",
         input: "query",
-        summary: "Who protected a file",
+        summary: "Who protected a file, or a picture like it",
         description:
-          "Every public protection of the bytes whose SHA-256 is `content_hash`, in log order (the first claim first), and of private ones only how many and the earliest time. " +
+          "With `content_hash`: every public protection of the bytes whose SHA-256 it is, in log order (the first claim first). " +
+          "With `pdq` (a PDQ hash, as `npm run fingerprint` and the pages compute it): every public protection whose picture's PDQ hash is within `max_distance` (default and maximum 31), nearest first, then oldest, each with its `distance`; a similar picture is not proof of copying. " +
+          "Of private ones, only how many and the earliest time. " +
           "Limited per client address, and per account for a caller with a key or a session (120 a minute each unless the operator set otherwise; the RateLimit headers state them); a key also spends its own limits.",
         problems: ["rate_limited"],
       },
@@ -42,7 +46,9 @@ export const publicRouter = router({
     .output(ZLookup)
     .query(async ({ ctx, input }) => {
       await consumeEndpointLimits(lookupLimit(), callerOf(ctx), ctx.responseHeaders);
-      return lookupContentHash({ contentHash: input.content_hash, limit: input.limit ?? 100, offset: input.offset ?? 0 });
+      const page = { limit: input.limit ?? 100, offset: input.offset ?? 0 };
+      if (input.pdq !== undefined) return lookupSimilar({ pdq: input.pdq, maxDistance: input.max_distance ?? PDQ_MATCH_DISTANCE, ...page });
+      return lookupContentHash({ contentHash: input.content_hash!, ...page });
     }),
   protection: publicProcedure
     .meta({

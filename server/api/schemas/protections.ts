@@ -102,17 +102,28 @@ export const ZLookupItem = z
 
 export const ZLookup = z
   .object({
-    content_hash: ZHex32,
+    content_hash: ZHex32.optional().meta({ description: "The SHA-256 looked up (a lookup by content_hash)." }),
+    pdq: ZHex32.optional().meta({ description: "The PDQ hash looked up (a lookup by pdq)." }),
+    max_distance: ZCount.optional().meta({ description: "With pdq: the largest distance counted as similar." }),
     first_protected_at: ZDateTime.nullable().meta({
-      description: "The earliest protection of these bytes, public or private; null when none is known.",
+      description: "The earliest protection found, public or private; null when none is known.",
     }),
-    items: z.array(ZLookupItem).meta({ description: "Public protections in log order (log_index ascending): the first claim first." }),
+    items: z
+      .array(
+        ZLookupItem.extend({
+          distance: ZCount.optional().meta({ description: "With pdq: the Hamming distance between the two PDQ hashes, 0–256." }),
+        }),
+      )
+      .meta({
+        description:
+          "Public protections: of the bytes, in log order (log_index ascending, the first claim first); of a similar picture, nearest first, then oldest. A similar picture is not proof of copying.",
+      }),
     total: ZCount.meta({ description: "How many public protections there are in all." }),
     private: z
       .object({ count: ZCount, first_protected_at: ZDateTime.nullable() })
-      .meta({ description: "Private protections of the same bytes: only how many and the earliest." }),
+      .meta({ description: "Private protections found: only how many and the earliest." }),
   })
-  .meta({ id: "Lookup", description: "Who protected a file: an unknown hash is an empty result, not 404." });
+  .meta({ id: "Lookup", description: "Who protected a file, or a picture like it: an unknown hash is an empty result, not 404." });
 
 export const ZOEmbed = z
   .object({

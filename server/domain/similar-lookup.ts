@@ -1,0 +1,77 @@
+import "server-only";
+import { Prisma } from "../generated/sqlite/client";
+import { getDb } from "../db";
+import { iso } from "./ids";
+import { lookupItemsOf, type LookupItem } from "./lookup";
+import { pdqProbes } from "@/lib/fingerprint/pdq-index";
+import { pdqDistance } from "@/lib/fingerprint/pdq";
+
+/** A public protection whose picture is within the distance looked up. */
+export interface SimilarItem extends LookupItem {
+  /** Hamming distance between the PDQ hash looked up and the protection's (0–256). */
+  distance: number;
+}
+
+export interface SimilarResult {
+  pdq: string;
+  max_distance: number;
+  first_protected_at: string | null;
+  /** Public protections within the distance: nearest first, then oldest. */
+  items: SimilarItem[];
+  total: number;
+  /** Private protections within the distance: how many, and the earliest; nothing else of them. */
+  private: { count: number; first_protected_at: string | null };
+}
+
+/**
+ * At most this many stored fingerprints are compared for one lookup: beyond it (thousands of
+ * protections of near-identical pictures), the nearest of those read are answered.
+ */
+export const MAX_CANDIDATES = 10_000;
+
+/**
+ * GET /v1/lookup?pdq=: protections whose PDQ fingerprint is within `maxDistance` of `pdq`.
+ * Candidates come from the multi-index (lib/fingerprint/pdq-index.ts: 16 indexed windows, each
+ * probed at its value and, from distance 16, its 16 one-bit neighbours), then each candidate's
+ * exact distance decides. Fingerprints of quality ≤ 49 have no windows and are never candidates.
+ * A private protection within the distance counts, with its time, and shows nothing else.
+ */
+export async function lookupSimilar(input: { pdq: string; maxDistance: number; limit: number; offset: number }): Promise<SimilarResult> {
+  const { pdq, maxDistance, limit, offset } = input;
+  const db = getDb().read;
+  const probes = pdqProbes(pdq, maxDistance);
+  const where = Prisma.join(
+    probes.map((values, k) => Prisma.sql`f.${Prisma.raw(`w${k}`)} IN (${Prisma.join(values)})`),
+    " OR ",
+  );
+  const candidates = await db.$queryRaw<{ protection_id: string; hash: string }[]>`
+    SELECT f.protection_id, f.hash FROM fingerprints f WHERE f.alg = 'pdq' AND (${where}) LIMIT ${MAX_CANDIDATES}`;
+  const near = new Map<string, number>();
+  for (const c of candidates) {
+    const d = pdqDistance(pdq, c.hash);
+    if (d <= maxDistance) near.set(c.protection_id, d);
+  }
+  const rows = near.size
+    ? await db.protection.findMany({
+        where: { id: { in: [...near.keys()] } },
+        select: { id: true, attestationId: true, visibility: true, createdAt: true },
+      })
+    : [];
+  const byNearness = (a: { id: string; createdAt: Date }, b: { id: string; createdAt: Date }) =>
+    near.get(a.id)! - near.get(b.id)! || +a.createdAt - +b.createdAt || (a.id < b.id ? -1 : 1);
+  const publicRows = rows.filter((r) => r.visibility === "public").sort(byNearness);
+  const privateRows = rows.filter((r) => r.visibility !== "public");
+  const page = publicRows.slice(offset, offset + limit);
+  const items = (await lookupItemsOf(page)).map((item) => ({ ...item, distance: near.get(item.protection_id)! }));
+  const earliest = (rs: { createdAt: Date }[]) => rs.reduce<Date | null>((m, r) => (m === null || r.createdAt < m ? r.createdAt : m), null);
+  const firstPrivate = earliest(privateRows);
+  const first = earliest(rows);
+  return {
+    pdq,
+    max_distance: maxDistance,
+    first_protected_at: first ? iso(first) : null,
+    items,
+    total: publicRows.length,
+    private: { count: privateRows.length, first_protected_at: firstPrivate ? iso(firstPrivate) : null },
+  };
+}
