@@ -1,12 +1,27 @@
 "use client";
 // "Check your file": the visitor drops or picks a file, it is hashed on their device, and the
-// digest is compared with the protection's. The file is never uploaded.
+// digest is compared with the protection's; where the bytes differ and both are pictures, their
+// PDQ fingerprints say whether the visitor's looks like the protected one. The file is never
+// uploaded.
+import { pdqDistance, type PdqHash } from "@/lib/fingerprint/pdq";
+import { PDQ_MATCH_DISTANCE, pdqMatchable } from "@/lib/fingerprint/pdq-index";
 import { FileDropZone, HashingProgress, useFileHash } from "./file-drop";
 import { Mono, cx } from "./ui";
 
-export function FileCheck({ contentHash }: { contentHash: string }) {
+/** What the pictures' fingerprints say when the bytes differ; null when they cannot say. */
+function pictureVerdict(theirs: PdqHash | null, yours: PdqHash | null): string | null {
+  if (!theirs || !yours) return null;
+  if (!pdqMatchable(theirs.quality) || !pdqMatchable(yours.quality)) return "One of the pictures is too plain to be compared by its look.";
+  const d = pdqDistance(theirs.hash, yours.hash);
+  return d <= PDQ_MATCH_DISTANCE
+    ? `But your picture looks like the protected one (PDQ distance ${d} of 256; 31 or less counts as similar): it may be a resized or re-encoded copy. Only the exact bytes are proven; a similar picture is not proof of copying.`
+    : `Your picture does not look like the protected one either (PDQ distance ${d} of 256).`;
+}
+
+export function FileCheck({ contentHash, pdq = null }: { contentHash: string; pdq?: PdqHash | null }) {
   const { state, hash } = useFileHash();
   const matches = state.phase === "done" && state.hex === contentHash.toLowerCase();
+  const picture = state.phase === "done" && !matches ? pictureVerdict(pdq, state.pdq) : null;
   return (
     <div>
       <FileDropZone
@@ -30,6 +45,11 @@ export function FileCheck({ contentHash }: { contentHash: string }) {
                 ? "Its bytes are exactly the ones that were attested."
                 : "Its bytes differ from the attested ones: even a one-byte change, or a re-saved copy, gives a different hash."}
             </p>
+            {picture ? (
+              <p className="mt-1 text-sm" data-testid="picture-verdict">
+                {picture}
+              </p>
+            ) : null}
             <p className="mt-2 text-sm">
               <span className="break-all">{state.name}</span>: <Mono>sha256:{state.hex}</Mono>
             </p>

@@ -1,20 +1,20 @@
 "use client";
 // Dropping or picking a file and hashing it on the visitor's device (SHA-256 in a Web Worker,
-// streamed in slices), shared by "Check your file" and "Who protected this file?". The file is
+// streamed in slices, and PDQ of an image), shared by "Check your file" and "Who protected this file?". The file is
 // never uploaded.
 import { useId, useRef, useState, type DragEvent } from "react";
 import { useFilesPickedEarly } from "./files-picked-early";
-import { hashFile } from "./hash-file";
+import { type FileDigest, hashFile } from "./hash-file";
 import { cx } from "./ui";
 
 export type HashState =
   | { phase: "idle" }
   | { phase: "hashing"; name: string; done: number; total: number }
-  | { phase: "done"; name: string; hex: string }
+  | ({ phase: "done"; name: string; hex: string } & Omit<FileDigest, "sha256">)
   | { phase: "error"; message: string };
 
 /** The state of the newest file's hash; a newer file stops the previous one's worker. */
-export function useFileHash(onHashed?: (hex: string) => void): { state: HashState; hash: (file: File | undefined) => void } {
+export function useFileHash(onHashed?: (digest: FileDigest) => void): { state: HashState; hash: (file: File | undefined) => void } {
   const [state, setState] = useState<HashState>({ phase: "idle" });
   const run = useRef<AbortController | null>(null);
   async function hash(file: File | undefined) {
@@ -24,15 +24,15 @@ export function useFileHash(onHashed?: (hex: string) => void): { state: HashStat
     run.current = mine;
     setState({ phase: "hashing", name: file.name, done: 0, total: file.size });
     try {
-      const hex = await hashFile(file, {
+      const digest = await hashFile(file, {
         signal: mine.signal,
         onProgress: (done, total) => {
           if (run.current === mine) setState({ phase: "hashing", name: file.name, done, total });
         },
       });
       if (run.current !== mine) return;
-      setState({ phase: "done", name: file.name, hex });
-      onHashed?.(hex);
+      setState({ phase: "done", name: file.name, hex: digest.sha256, pdq: digest.pdq, pdqNote: digest.pdqNote });
+      onHashed?.(digest);
     } catch (e) {
       if (run.current === mine) setState({ phase: "error", message: (e as Error).message });
     }

@@ -1,6 +1,8 @@
-// The one way the pages hash a file (Protect, and a visitor's "Check your file"): SHA-256 in a
-// Web Worker, streamed in slices; the file never leaves the browser.
-import { readFailure, sha256File, type HashMessage } from "./sha256-file";
+// The one way the pages digest a file (Protect, and a visitor's "Check your file"): SHA-256 in a
+// Web Worker, streamed in slices, and PDQ of an image; the file never leaves the browser.
+import { digestFile, type FileDigest, readFailure, type HashMessage } from "./sha256-file";
+
+export type { FileDigest };
 
 export interface HashOptions {
   onProgress?: (done: number, total: number) => void;
@@ -10,10 +12,13 @@ export interface HashOptions {
 
 const aborted = () => new DOMException("Hashing was cancelled.", "AbortError");
 
-/** Hashes in a Web Worker; falls back to the main thread (yielding between slices) if no worker can run. */
-export function hashFile(file: Blob, { onProgress, signal }: HashOptions = {}): Promise<string> {
+/**
+ * Digests in a Web Worker (SHA-256, and PDQ for an image); falls back to the main thread
+ * (yielding between slices) if no worker can run.
+ */
+export function hashFile(file: Blob, { onProgress, signal }: HashOptions = {}): Promise<FileDigest> {
   if (signal?.aborted) return Promise.reject(aborted());
-  const mainThread = () => sha256File(file, onProgress, true).catch((err) => Promise.reject(new Error(readFailure(err))));
+  const mainThread = () => digestFile(file, onProgress, true).catch((err) => Promise.reject(new Error(readFailure(err))));
   if (typeof Worker === "undefined") return mainThread();
   return new Promise((resolve, reject) => {
     let worker: Worker;
@@ -36,7 +41,7 @@ export function hashFile(file: Blob, { onProgress, signal }: HashOptions = {}): 
     worker.onmessage = (e: MessageEvent<HashMessage>) => {
       const m = e.data;
       if (m.type === "progress") onProgress?.(m.done, m.total);
-      else if (m.type === "done") finish(() => resolve(m.hex));
+      else if (m.type === "done") finish(() => resolve(m.digest));
       else finish(() => reject(new Error(m.message)));
     };
     // The worker failed to load or crashed: hash on the main thread instead.

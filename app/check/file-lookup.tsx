@@ -1,50 +1,67 @@
 "use client";
-// "Who protected this file?": hash the file on this device, then ask GET /v1/lookup (public,
-// limited per address) and say the answer in words, the first claim first.
+// "Who protected this file?": digest the file on this device, then ask GET /v1/lookup (public,
+// limited per address) and say the answer in words, the first claim first. When no one
+// protected these exact bytes and the file is a picture, ask again by its PDQ hash: who
+// protected a picture that looks like it.
+import type { inferRouterOutputs } from "@trpc/server";
 import Link from "next/link";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import type { FileDigest } from "@/app/_components/hash-file";
+import { PDQ_MIN_MATCH_QUALITY } from "@/lib/fingerprint/pdq-index";
 import { errorInfo, failureOfResponse, fetchOrFail } from "@/lib/request-failure";
+import type { AppRouter } from "@/server/api/root";
 import { FileDropZone, HashingProgress, useFileHash } from "../_components/file-drop";
 import { Mono, textLink } from "../_components/ui";
 import { longDate, utcDateTime } from "../_components/verify-format";
+import { SimilarPictures } from "./similar-pictures";
 
-interface LookupItem {
-  protection_id: string;
-  creator: { name: string; portfolio_url: string };
-  title: string | null;
-  protected_at: string;
-  log_index: number;
-  verify_url: string;
-}
-interface Lookup {
-  content_hash: string;
-  first_protected_at: string | null;
-  items: LookupItem[];
-  total: number;
-  private: { count: number; first_protected_at: string | null };
-}
-type Answer = { phase: "none" } | { phase: "asking" } | { phase: "found"; lookup: Lookup } | { phase: "failed"; message: string };
+export type Lookup = inferRouterOutputs<AppRouter>["public"]["lookup"];
+type Answer =
+  | { phase: "none" }
+  | { phase: "asking" }
+  | { phase: "found"; lookup: Lookup; similar: Lookup | null; pdqNote: string | null }
+  | { phase: "failed"; message: string };
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
 /** The lookup's answer; a refusal (429 with its wait, 5xx) or no answer throws a RequestFailure in words. */
-async function ask(hex: string): Promise<Lookup> {
-  const res = await fetchOrFail(`/v1/lookup?content_hash=${hex}`, { headers: { accept: "application/json" } });
+async function ask(query: string): Promise<Lookup> {
+  const res = await fetchOrFail(`/v1/lookup?${query}`, { headers: { accept: "application/json" } });
   if (!res.ok) throw await failureOfResponse(res);
   return (await res.json()) as Lookup;
 }
 
+/** By the bytes first; by the picture only when the bytes were never protected. */
+async function askAbout(digest: FileDigest): Promise<Extract<Answer, { phase: "found" }>> {
+  const lookup = await ask(`content_hash=${digest.sha256}`);
+  const exact = lookup.total + lookup.private.count > 0;
+  const { pdq } = digest;
+  if (exact || !pdq) return { phase: "found", lookup, similar: null, pdqNote: digest.pdqNote };
+  if (pdq.quality < PDQ_MIN_MATCH_QUALITY) {
+    return { phase: "found", lookup, similar: null, pdqNote: "The picture is too plain (too few details) to be compared with others." };
+  }
+  return { phase: "found", lookup, similar: await ask(`pdq=${pdq.hash}`), pdqNote: null };
+}
+
 /** The answer in one sentence: who came first, and how many since. */
-function Summary({ lookup }: { lookup: Lookup }) {
+function Summary({ lookup, similar }: { lookup: Lookup; similar: Lookup | null }) {
   const { items, total, private: hidden } = lookup;
   const all = total + hidden.count;
   if (all === 0) {
+    const alike = similar ? similar.total + similar.private.count : 0;
     return (
       <>
-        <p className="font-semibold">No one has protected this file with Hallmark</p>
-        <p className="mt-1 text-sm">
-          No protection of exactly these bytes is in the log. A re-saved or edited copy has a different fingerprint, so look up the original
-          if you have it.
+        <p className="font-semibold">No one has protected exactly this file with Hallmark</p>
+        <p className="mt-1 text-sm" data-testid="similar-summary">
+          {similar === null
+            ? "No protection of exactly these bytes is in the log. A re-saved or edited copy has a different fingerprint, so look up the original if you have it."
+            : alike === 0
+              ? "No protection of these bytes is in the log, and no protected picture looks like this one."
+              : `No protection of these bytes is in the log, but ${plural(alike, "protected picture looks", "protected pictures look")} like this one${
+                  similar.total === 0
+                    ? ` (${plural(similar.private.count, "a private one", "private ones")}, whose creators keep them private)`
+                    : ""
+                }. A similar picture is not proof of copying: compare them yourself.`}
         </p>
       </>
     );
@@ -72,12 +89,16 @@ function Summary({ lookup }: { lookup: Lookup }) {
 
 export function FileLookup() {
   const [answer, setAnswer] = useState<Answer>({ phase: "none" });
+  // The visitor's own picture, shown beside the similar ones; it stays in this tab.
+  const [preview, setPreview] = useState<string | null>(null);
+  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
   const latest = useRef("");
-  const { state, hash } = useFileHash((hex) => {
+  const { state, hash } = useFileHash((digest) => {
+    const hex = digest.sha256;
     latest.current = hex;
     setAnswer({ phase: "asking" });
-    ask(hex).then(
-      (lookup) => latest.current === hex && setAnswer({ phase: "found", lookup }),
+    askAbout(digest).then(
+      (found) => latest.current === hex && setAnswer(found),
       (e: unknown) => latest.current === hex && setAnswer({ phase: "failed", message: errorInfo(e).message }),
     );
   });
@@ -85,10 +106,11 @@ export function FileLookup() {
     <div>
       <FileDropZone
         label="Choose a file to look up"
-        hint="Drop a file here or click to choose one. Only its fingerprint is sent, never the file."
+        hint="Drop a file here or click to choose one. Only its fingerprints (SHA-256, and PDQ for a picture) are sent, never the file."
         onFile={(file) => {
           latest.current = "";
           setAnswer({ phase: "none" });
+          setPreview(file?.type.startsWith("image/") ? URL.createObjectURL(file) : null);
           hash(file);
         }}
       />
@@ -105,13 +127,23 @@ export function FileLookup() {
           <p className="rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900">{answer.message}</p>
         ) : state.phase === "done" && answer.phase === "found" ? (
           <div className="rounded-xl border border-stone-300 bg-white px-4 py-3 text-stone-900">
-            <Summary lookup={answer.lookup} />
+            <Summary lookup={answer.lookup} similar={answer.similar} />
             <p className="mt-2 text-sm">
               <span className="break-all">{state.name}</span>: <Mono>sha256:{state.hex}</Mono>
+              {state.pdq ? (
+                <>
+                  {" "}
+                  · <Mono>pdq:{state.pdq.hash}</Mono> (quality {state.pdq.quality})
+                </>
+              ) : null}
             </p>
+            {answer.pdqNote ? <p className="mt-1 text-sm text-stone-700">{answer.pdqNote}</p> : null}
           </div>
         ) : null}
       </div>
+      {state.phase === "done" && answer.phase === "found" && answer.similar ? (
+        <SimilarPictures lookup={answer.similar} preview={preview} />
+      ) : null}
       {state.phase === "done" && answer.phase === "found" && answer.lookup.items.length > 0 ? (
         <section aria-labelledby="lookup-list" className="mt-6">
           <h2 id="lookup-list" className="text-lg font-semibold">

@@ -37,6 +37,21 @@ export interface ImageHeader {
 
 const MEGAPIXELS = (n: number) => `${(n / 1e6).toFixed(n < 1e7 ? 1 : 0)} megapixels`;
 
+/**
+ * Whether a file's first bytes are those of a format fingerprinted (JPEG, PNG, GIF, WebP, AVIF):
+ * so that a file that is not an image is never read whole for its fingerprint.
+ */
+export function sniffImage(head: Uint8Array): boolean {
+  const ascii = (at: number, s: string) => [...s].every((c, i) => head[at + i] === c.charCodeAt(0));
+  return (
+    (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) ||
+    (head[0] === 0x89 && ascii(1, "PNG")) ||
+    ascii(0, "GIF8") ||
+    (ascii(0, "RIFF") && ascii(8, "WEBP")) ||
+    (ascii(4, "ftyp") && ["avif", "avis", "mif1", "msf1"].some((brand) => ascii(8, brand)))
+  );
+}
+
 /** Reads an image file's header; throws ImageFileError for what must not be decoded. */
 export function inspectImage(bytes: Uint8Array): ImageHeader {
   if (bytes.length > MAX_IMAGE_BYTES) {

@@ -11,7 +11,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { decodeImage } from "./node";
-import { pdqDistance, pdqOfLuma, pdqOfPixels, type Pixels } from "./pdq";
+import { pdqDistance, pdqOfLuma, pdqOfPixels, pdqSourceRows, type Pixels } from "./pdq";
 import { OWN_IMAGES } from "./testing/own-images";
 import { synthesize } from "./testing/synthetic-images";
 
@@ -75,6 +75,20 @@ describe("PDQ's contracts", () => {
     const rgba = new Uint8Array(300 * 200 * 4);
     for (let i = 0, j = 0; j < rgb.data.length; i += 4, j += 3) rgba.set([...rgb.data.subarray(j, j + 3), 255], i);
     expect(pdqOfPixels({ width: 300, height: 200, channels: 4, data: rgba })).toEqual(pdqOfPixels(rgb));
+  });
+
+  it.each([
+    [2000, 1500],
+    [300, 1200],
+    [1200, 300],
+    [513, 512],
+  ])("gives the same hash from only the rows it reads of a %i×%i image", (width, height) => {
+    const px = synthesize({ kind: "photo", seed: 41, width, height, channels: 4 });
+    const rows = pdqSourceRows(width, height);
+    expect(rows).toHaveLength(512);
+    const data = new Uint8Array(width * 512 * 4);
+    for (const [i, y] of rows.entries()) data.set(px.data.subarray(y * width * 4, (y + 1) * width * 4), i * width * 4);
+    expect(pdqOfPixels({ width, height: 512, channels: 4, data, presampledRows: true })).toEqual(pdqOfPixels(px));
   });
 
   it("answers the zero hash with quality 0 below 5 rows or columns, as the reference", () => {

@@ -14,6 +14,11 @@ export interface Pixels {
   height: number;
   channels: 1 | 2 | 3 | 4;
   data: Uint8Array | Uint8ClampedArray;
+  /**
+   * Set when `data` holds only the 512 rows pdqSourceRows names of a larger image (in order,
+   * at full width), instead of every row.
+   */
+  presampledRows?: boolean;
 }
 
 export interface PdqHash {
@@ -46,6 +51,17 @@ const DCT = (() => {
 })();
 
 /**
+ * The source rows the hash reads of a width × height image, in order: all of them, or for an
+ * image wider or taller than 512, the 512 rows the nearest-neighbour resize takes (repeated
+ * where it upsamples). A decoder may hand over just these rows, at full width and marked
+ * `presampledRows`, and get the same hash (the browser does, to keep memory bounded).
+ */
+export function pdqSourceRows(width: number, height: number): number[] {
+  if (width <= PDQ_DOWNSAMPLE_DIMS && height <= PDQ_DOWNSAMPLE_DIMS) return Array.from({ length: height }, (_, y) => y);
+  return Array.from({ length: PDQ_DOWNSAMPLE_DIMS }, (_, y) => Math.floor((y * height) / PDQ_DOWNSAMPLE_DIMS));
+}
+
+/**
  * Alpha is flattened over white (what a viewer shows and what a re-encode to JPEG keeps), then
  * pixels are sampled to 512×512 with the reference's nearest-neighbour rule if either side is
  * larger, and turned into float luma (Rec. 601 weights).
@@ -53,7 +69,8 @@ const DCT = (() => {
 export function lumaOf(px: Pixels): { luma: Float32Array; rows: number; cols: number } {
   const { width, height, channels, data } = px;
   if (data.length < width * height * channels) throw new RangeError("pixel data is shorter than width × height × channels");
-  const resize = width > PDQ_DOWNSAMPLE_DIMS || height > PDQ_DOWNSAMPLE_DIMS;
+  if (px.presampledRows && height !== PDQ_DOWNSAMPLE_DIMS) throw new RangeError("presampled pixels hold the 512 rows pdqSourceRows names");
+  const resize = px.presampledRows || width > PDQ_DOWNSAMPLE_DIMS || height > PDQ_DOWNSAMPLE_DIMS;
   const cols = resize ? PDQ_DOWNSAMPLE_DIMS : width;
   const rows = resize ? PDQ_DOWNSAMPLE_DIMS : height;
   // CImg's nearest neighbour (interpolation_type 1): output x takes input ⌊x·W/w⌋, in doubles.

@@ -5,7 +5,7 @@ import { iso, isUuid } from "./ids";
 import { getProofBundle, type ProofOptions } from "./proof-bundles";
 import { urlsOf } from "./protections";
 import { getConfig } from "../config";
-import type { Category, Visibility } from "./protections";
+import type { Category, Fingerprint, Visibility } from "./protections";
 import { localOf } from "../log/positions";
 
 /**
@@ -33,6 +33,8 @@ export interface PublicProtectionView {
   verify_url: string;
   share_url: string;
   proof_bundle_url: string;
+  /** The perceptual fingerprints minted with it (signed in its attestation). */
+  fingerprints: Fingerprint[];
 }
 
 export const portfolioUrlOf = (userId: string) => `${getConfig().baseUrl}/portfolio/${userId}`;
@@ -42,9 +44,14 @@ type ProtectionRow = NonNullable<Awaited<ReturnType<typeof findProtection>>>;
 function findProtection(id: string) {
   return getDb().read.protection.findUnique({
     where: { id },
-    include: { user: { select: { id: true, name: true } } },
+    include: PROTECTION_INCLUDE,
   });
 }
+
+const PROTECTION_INCLUDE = {
+  user: { select: { id: true, name: true } },
+  fingerprints: { select: { alg: true, hash: true, quality: true }, orderBy: { alg: "asc" as const } },
+};
 
 /** The viewer: the tenant of the request's session or key, or null for an anonymous one. */
 export type Viewer = { tenantId: string } | null | undefined;
@@ -79,6 +86,7 @@ async function toPublicView(p: ProtectionRow): Promise<PublicProtectionView> {
     verification_count: p.verificationCount,
     ...urlsOf(p.id),
     proof_bundle_url: `${getConfig().baseUrl}/v1/protections/${p.id}/proof-bundle`,
+    fingerprints: p.fingerprints.map((f) => ({ alg: f.alg as Fingerprint["alg"], hash: f.hash, quality: f.quality })),
   };
 }
 
@@ -113,7 +121,7 @@ export async function getPortfolio({ userId, limit, offset }: { userId: string; 
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       skip: offset,
       take: limit,
-      include: { user: { select: { id: true, name: true } } },
+      include: PROTECTION_INCLUDE,
     }),
     db.protection.count({ where }),
   ]);

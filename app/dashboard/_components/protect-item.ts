@@ -2,6 +2,7 @@
 // small pure helpers around it (a fresh item, the mint body, hashing speed).
 import { guessCategory, titleFromFileName, type Category, type Visibility } from "@/app/_components/categories";
 import type { MintView } from "./protect-types";
+import type { PdqHash } from "@/lib/fingerprint/pdq";
 
 export type Phase = "queued" | "hashing" | "cancelled" | "hash-failed" | "hashed" | "minting" | "mint-failed" | "protected";
 
@@ -24,6 +25,8 @@ export interface Item {
   startedAt: number | null;
   finishedAt: number | null;
   hash: string | null;
+  /** The picture's PDQ hash where the file is an image: sent with the mint for similar-image lookup. */
+  pdq: PdqHash | null;
   hashError: string | null;
   form: FormValues;
   result: MintView | null;
@@ -53,6 +56,7 @@ export function newItem(key: string, file: File): Item {
     startedAt: null,
     finishedAt: null,
     hash: null,
+    pdq: null,
     hashError: null,
     form: { title: titleFromFileName(file.name), description: "", category: guessCategory(file), visibility: "private" },
     result: null,
@@ -78,6 +82,7 @@ export function mintBody(item: Item, contentHash: string) {
     file_name: item.name && item.name.length <= 255 && !CONTROL.test(item.name) ? item.name : null,
     file_size: item.size,
     content_type: MIME.test(item.type) ? item.type : null,
+    ...(item.pdq ? { fingerprints: [{ alg: "pdq" as const, hash: item.pdq.hash, quality: item.pdq.quality }] } : {}),
   };
 }
 

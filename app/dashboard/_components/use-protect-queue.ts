@@ -77,7 +77,7 @@ export function useProtectQueue() {
       };
       hashFile(file, { signal: controller.signal, onProgress })
         .then(
-          (hash) => update(key, { phase: "hashed", loaded: file.size, hash, finishedAt: Date.now() }),
+          (digest) => update(key, { phase: "hashed", loaded: file.size, hash: digest.sha256, pdq: digest.pdq, finishedAt: Date.now() }),
           (err: Error) => {
             // A cancelled hash was already marked by whoever cancelled it.
             if (!controller.signal.aborted) update(key, { phase: "hash-failed", hashError: err.message, finishedAt: Date.now() });

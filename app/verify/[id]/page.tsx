@@ -60,8 +60,10 @@ export default async function VerifyPage({ params }: Params) {
             <h2 id="file-heading" className="text-lg font-semibold">
               Is your copy the attested file?
             </h2>
-            <p className="mb-4 mt-1 text-sm text-stone-700">Your file is hashed with SHA-256 right here; it is never uploaded.</p>
-            <FileCheck contentHash={p.content_hash} />
+            <p className="mb-4 mt-1 text-sm text-stone-700">
+              Your file is hashed with SHA-256 (and a picture fingerprinted with PDQ) right here; it is never uploaded.
+            </p>
+            <FileCheck contentHash={p.content_hash} pdq={p.fingerprints.find((f) => f.alg === "pdq") ?? null} />
           </Card>
         </div>
         <div className="space-y-6">

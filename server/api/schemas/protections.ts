@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CATEGORIES, VISIBILITIES } from "../../domain/protections";
+import { CATEGORIES, FINGERPRINT_ALGS, VISIBILITIES } from "../../domain/protections";
 import { ZAttestation, ZProofBundle } from "./attestations";
 import { ZCount, ZDateTime, ZHex32, ZJsonObject, ZUuid } from "./common";
 
@@ -62,6 +62,9 @@ export const ZPublicProtection = z
     verify_url: z.url(),
     share_url: z.url(),
     proof_bundle_url: z.url(),
+    fingerprints: z
+      .array(z.object({ alg: z.enum(FINGERPRINT_ALGS), hash: ZHex32, quality: ZCount }))
+      .meta({ description: "The perceptual fingerprints minted with it (PDQ for a picture), signed in its attestation." }),
   })
   .meta({ id: "PublicProtection", description: "What a verify link shows: a private protection's metadata is null." });
 
