@@ -2,7 +2,7 @@
 // bare route handler (app/bench/bare) measured in the same run, so the ratios hold on a noisy
 // machine. Options: --leaves N (size of the big log, default 1,000,000), --seconds S per run
 // (default 4), --rounds R (default 8; each runs every workload once, see compare.ts), --only
-// writes|reads|gate|postgres|witness|public|batch|startup|memory|node-cache, --latency-seconds L (default 20)
+// writes|reads|gate|postgres|witness|public|batch|startup|memory|node-cache|lookup (bench/lookup.ts: similar-image lookup at 10^4-10^6 fingerprints, not part of the default run), --latency-seconds L (default 20)
 // for the writes' latency runs, --against DIR to compare this tree with another checkout's build
 // in the same rounds (with --sealed, the writes sealed and not instead: attestations, mints and
 // batches of 100, against the same requests unsealed on the other side), --no-build to measure
@@ -28,6 +28,7 @@ import { batchLoad, missingFrom, signingLimit } from "./batch";
 import { startup } from "./startup";
 import { memoryBench } from "./memory";
 import { nodeCacheBench } from "./node-cache";
+import { lookupBench } from "./lookup";
 
 const { values } = parseArgs({
   options: {
@@ -662,6 +663,7 @@ async function main() {
   const lines: string[] = [
     `Hallmark bench ${new Date().toISOString()} on ${os.cpus().length} cores; load by ${generator}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s runs per workload; ratios are medians of per-round ratios`,
   ];
+  if (values.only === "lookup") return console.log("\n" + [...lines, ...(await lookupBench({ seed }))].join("\n"));
   if (values.only === "gate") return console.log("\n" + [...lines, ...(await gate())].join("\n"));
   if (values.only === "postgres") return console.log("\n" + [...lines, ...(await postgresWrites())].join("\n"));
   if (values.only === "witness") return console.log("\n" + [...lines, ...(await witnessing())].join("\n"));

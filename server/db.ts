@@ -8,6 +8,7 @@ import pg from "pg";
 import { PrismaClient as SqliteClient, type Prisma } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { getConfig } from "./config";
+import { pdqDistance } from "@/lib/fingerprint/pdq";
 import { readPragmas, type SqliteSizes } from "./sqlite-pragmas.mjs";
 import { createPrivateFile, makePrivateDir } from "./private-files.mjs";
 
@@ -64,6 +65,11 @@ class SqliteAdapter extends PrismaBetterSQLite3 {
     raw.pragma("foreign_keys = ON");
     for (const pragma of readPragmas(sqliteSizes())) raw.pragma(pragma);
     if (this.readOnly) raw.pragma("query_only = ON");
+    // Similar-image lookup measures each candidate's distance inside the query, so only the
+    // matches leave SQLite (server/domain/similar-lookup.ts; PostgreSQL has bit_count).
+    raw.function("pdq_distance", { deterministic: true }, (a: unknown, b: unknown) =>
+      typeof a === "string" && typeof b === "string" ? pdqDistance(a, b) : null,
+    );
     return adapter;
   }
 }

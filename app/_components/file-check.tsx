@@ -5,6 +5,8 @@
 // uploaded.
 import { pdqDistance, type PdqHash } from "@/lib/fingerprint/pdq";
 import { PDQ_MATCH_DISTANCE, pdqMatchable } from "@/lib/fingerprint/pdq-index";
+import { useState } from "react";
+import { ContentCredentials } from "./content-credentials";
 import { FileDropZone, HashingProgress, useFileHash } from "./file-drop";
 import { Mono, cx } from "./ui";
 
@@ -20,6 +22,7 @@ function pictureVerdict(theirs: PdqHash | null, yours: PdqHash | null): string |
 
 export function FileCheck({ contentHash, pdq = null }: { contentHash: string; pdq?: PdqHash | null }) {
   const { state, hash } = useFileHash();
+  const [file, setFile] = useState<File | null>(null);
   const matches = state.phase === "done" && state.hex === contentHash.toLowerCase();
   const picture = state.phase === "done" && !matches ? pictureVerdict(pdq, state.pdq) : null;
   return (
@@ -27,7 +30,10 @@ export function FileCheck({ contentHash, pdq = null }: { contentHash: string; pd
       <FileDropZone
         label="Check your file"
         hint="Drop a file here or click to choose one. It is hashed on your device and never leaves your browser."
-        onFile={hash}
+        onFile={(f) => {
+          setFile(f ?? null);
+          hash(f);
+        }}
       />
       <div role="status" aria-live="polite" className="mt-4">
         {state.phase === "hashing" ? (
@@ -58,6 +64,16 @@ export function FileCheck({ contentHash, pdq = null }: { contentHash: string; pd
           <p className="rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900">{state.message}</p>
         ) : null}
       </div>
+      <ContentCredentials
+        file={file}
+        hallmark={
+          state.phase === "done"
+            ? matches
+              ? "these exact bytes are this protection's file"
+              : "these bytes are not this protection's file"
+            : null
+        }
+      />
     </div>
   );
 }

@@ -14,6 +14,7 @@ import { FileDropZone, HashingProgress, useFileHash } from "../_components/file-
 import { Mono, textLink } from "../_components/ui";
 import { longDate, utcDateTime } from "../_components/verify-format";
 import { SimilarPictures } from "./similar-pictures";
+import { ContentCredentials } from "../_components/content-credentials";
 
 export type Lookup = inferRouterOutputs<AppRouter>["public"]["lookup"];
 type Answer =
@@ -30,6 +31,12 @@ async function ask(query: string): Promise<Lookup> {
   if (!res.ok) throw await failureOfResponse(res);
   return (await res.json()) as Lookup;
 }
+
+/** Whether the bytes are a Hallmark protection, for the Content Credentials beside the answer. */
+const hallmarkWords = (lookup: Lookup) =>
+  lookup.total + lookup.private.count > 0
+    ? `these exact bytes are protected (first on ${longDate(lookup.first_protected_at!)})`
+    : "these exact bytes are not a Hallmark protection";
 
 /** By the bytes first; by the picture only when the bytes were never protected. */
 async function askAbout(digest: FileDigest): Promise<Extract<Answer, { phase: "found" }>> {
@@ -91,6 +98,7 @@ export function FileLookup() {
   const [answer, setAnswer] = useState<Answer>({ phase: "none" });
   // The visitor's own picture, shown beside the similar ones; it stays in this tab.
   const [preview, setPreview] = useState<string | null>(null);
+  const [dropped, setDropped] = useState<File | null>(null);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
   const latest = useRef("");
   const { state, hash } = useFileHash((digest) => {
@@ -111,6 +119,7 @@ export function FileLookup() {
           latest.current = "";
           setAnswer({ phase: "none" });
           setPreview(file?.type.startsWith("image/") ? URL.createObjectURL(file) : null);
+          setDropped(file ?? null);
           hash(file);
         }}
       />
@@ -144,6 +153,7 @@ export function FileLookup() {
       {state.phase === "done" && answer.phase === "found" && answer.similar ? (
         <SimilarPictures lookup={answer.similar} preview={preview} />
       ) : null}
+      <ContentCredentials file={dropped} hallmark={answer.phase === "found" ? hallmarkWords(answer.lookup) : null} />
       {state.phase === "done" && answer.phase === "found" && answer.lookup.items.length > 0 ? (
         <section aria-labelledby="lookup-list" className="mt-6">
           <h2 id="lookup-list" className="text-lg font-semibold">

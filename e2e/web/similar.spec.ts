@@ -5,7 +5,7 @@
 // Node's (lib/fingerprint/node.ts) and the reference's on the reference's own images.
 import fs from "node:fs";
 import path from "node:path";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import sharp, { type Sharp } from "sharp";
 import { pdqDistance } from "../../lib/fingerprint/pdq";
 import { pdqOfImage } from "../../lib/fingerprint/node";
@@ -75,7 +75,9 @@ test("a protected photo is found on /check from a resized copy, and not from an 
   await expect(page.getByText("Your file matches this protection")).toBeVisible();
 });
 
-test("the browser's PDQ of the reference's images is Node's bit for bit, and within the reference's tolerance of the reference's own", async ({ page }) => {
+test("the browser's PDQ of the reference's images is Node's bit for bit, and within the reference's tolerance of the reference's own", async ({
+  page,
+}) => {
   const expected = JSON.parse(fs.readFileSync(path.join(VECTORS, "expected.json"), "utf8")) as {
     file: string;
     reference_decoding: { hash: string; quality: number } | null;
@@ -97,4 +99,73 @@ test("the browser's PDQ of the reference's images is Node's bit for bit, and wit
     expect({ hash: m[1], quality: Number(m[2]) }, e.file).toEqual(node);
   }
   console.log(report.join("\n"));
+});
+
+test("a creator's list shows a picture's fingerprint and the similar works protected before it", async ({ page }, testInfo) => {
+  const dir = testInfo.outputPath();
+  fs.mkdirSync(dir, { recursive: true });
+  const tag = randomUUID().slice(0, 6);
+  const seed = 5000 + Math.floor(Math.random() * 1e6);
+  const original = await photoFile(dir, `lake-${tag}.jpg`, seed);
+  const copy = await photoFile(dir, `lake-copy-${tag}.jpg`, seed, (s) => s.resize(800));
+  // Someone else protected the original first (over the API, fingerprinted in Node).
+  const first = await seedConsumer({ name: `Olga Original ${tag}` });
+  const minted = await fetch(`${process.env.HALLMARK_TEST_BASE_URLS!.split(",")[0]}/v1/consumer/mint`, {
+    method: "POST",
+    headers: { "x-api-key": first.apiKey, "content-type": "application/json" },
+    body: JSON.stringify({
+      content_hash: createHash("sha256").update(fs.readFileSync(original)).digest("hex"),
+      title: `Lake ${tag}`,
+      visibility: "public",
+      fingerprints: [{ alg: "pdq", ...(await pdqOfImage(fs.readFileSync(original))) }],
+    }),
+  });
+  expect(minted.status).toBe(201);
+
+  const second = await seedConsumer({ name: `Carl Copy ${tag}` });
+  await logIn(page, second);
+  await page.goto("/dashboard");
+  await page.getByLabel("Choose files").setInputFiles(copy);
+  const c = page.getByRole("region", { name: path.basename(copy), exact: true });
+  await c.getByRole("button", { name: "Protect", exact: true }).click();
+  await expect(c.getByRole("heading", { name: "Protected" })).toBeVisible();
+
+  await page.goto("/dashboard/protections");
+  const row = page.getByRole("article", { name: `lake-copy-${tag}` });
+  const mine = await pdqOfImage(fs.readFileSync(copy));
+  await expect(row).toContainText(`PDQ ${mine.hash.slice(0, 16)}… (quality ${mine.quality})`);
+  await row.getByRole("button", { name: /Similar works protected earlier/ }).click();
+  const found = row.getByTestId("similar-earlier");
+  await expect(found).toContainText("Visually similar pictures protected before this one");
+  await expect(found).toContainText(`“Lake ${tag}” by Olga Original ${tag}`);
+});
+
+test("a picture that cannot be fingerprinted says why, and its bytes are still looked up", async ({ page }, testInfo) => {
+  const dir = testInfo.outputPath();
+  fs.mkdirSync(dir, { recursive: true });
+  const whole = await photoFile(dir, `whole-${randomUUID().slice(0, 6)}.jpg`, 77);
+  const truncated = path.join(dir, "truncated.jpg");
+  const bytes = fs.readFileSync(whole);
+  fs.writeFileSync(truncated, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+  // A PNG whose header promises 20000 × 20000 pixels: refused before anything is decoded.
+  const bomb = path.join(dir, "bomb.png");
+  fs.writeFileSync(
+    bomb,
+    await sharp({ create: { width: 64, height: 64, channels: 3, background: "#888" } })
+      .png()
+      .toBuffer(),
+  );
+  const b = fs.readFileSync(bomb);
+  b.writeUInt32BE(20_000, 16);
+  b.writeUInt32BE(20_000, 20);
+  fs.writeFileSync(bomb, b);
+
+  await page.goto("/check");
+  const status = page.getByRole("status");
+  await page.getByLabel("Choose a file to look up").setInputFiles(truncated);
+  await expect(status).toContainText("No one has protected exactly this file");
+  await expect(status).toContainText("The image file is cut short: its end is missing.");
+  await page.getByLabel("Choose a file to look up").setInputFiles(bomb);
+  await expect(status).toContainText("The image is 20000×20000 (400 megapixels); images up to 50 megapixels are fingerprinted.");
+  await expect(status).not.toContainText("pdq:");
 });

@@ -6,7 +6,7 @@ import { AppError, notFound } from "./errors";
 import { iso, isUuid } from "./ids";
 import { getProofBundle, type ProofOptions } from "./proof-bundles";
 import { urlsOf } from "./protections";
-import type { Category, Visibility } from "./protections";
+import { FINGERPRINT_ALGS, type Category, type Fingerprint, type Visibility } from "./protections";
 
 export type ProtectionItem = AttestationView & {
   protection_id: string;
@@ -23,7 +23,23 @@ export type ProtectionItem = AttestationView & {
   verify_url: string;
   share_url: string;
   protected_at: string;
+  /** The perceptual fingerprints minted with it, as its attestation signs them. */
+  fingerprints: Fingerprint[];
 };
+
+/** The fingerprints a protection's signed payload holds (server/domain/protections.ts wrote them). */
+function fingerprintsOf(payload: Record<string, unknown>): Fingerprint[] {
+  const list = payload.fingerprints;
+  if (!Array.isArray(list)) return [];
+  return list.filter(
+    (f): f is Fingerprint =>
+      typeof f === "object" &&
+      f !== null &&
+      (FINGERPRINT_ALGS as readonly unknown[]).includes(f.alg) &&
+      typeof f.hash === "string" &&
+      typeof f.quality === "number",
+  );
+}
 
 type ProtectionRow = Awaited<ReturnType<ReturnType<typeof getDb>["read"]["protection"]["findFirstOrThrow"]>>;
 
@@ -43,6 +59,7 @@ function toProtectionItem(p: ProtectionRow, a: AttestationView): ProtectionItem 
     verification_count: p.verificationCount,
     ...urlsOf(p.id),
     protected_at: iso(p.createdAt),
+    fingerprints: fingerprintsOf(a.payload),
   };
 }
 

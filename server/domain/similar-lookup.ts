@@ -4,7 +4,6 @@ import { getDb } from "../db";
 import { iso } from "./ids";
 import { lookupItemsOf, type LookupItem } from "./lookup";
 import { pdqProbes } from "@/lib/fingerprint/pdq-index";
-import { pdqDistance } from "@/lib/fingerprint/pdq";
 
 /** A public protection whose picture is within the distance looked up. */
 export interface SimilarItem extends LookupItem {
@@ -30,6 +29,36 @@ export interface SimilarResult {
 export const MAX_CANDIDATES = 10_000;
 
 /**
+ * The fingerprints within `maxDistance` of `pdq`: the windows' indexes give the candidates, and
+ * each candidate's exact distance is measured in the database (SQLite: the pdq_distance function
+ * server/db.ts registers; PostgreSQL: bit_count of the XOR), so only matches come back.
+ */
+async function matches(pdq: string, maxDistance: number): Promise<{ protection_id: string; distance: number | bigint }[]> {
+  const db = getDb();
+  const probes = pdqProbes(pdq, maxDistance);
+  if (db.kind === "postgres") {
+    const any = Prisma.join(
+      probes.map((values, k) => Prisma.sql`f.${Prisma.raw(`w${k}`)} = ANY(${values}::int[])`),
+      " OR ",
+    );
+    return db.read.$queryRaw`
+      SELECT protection_id, distance FROM (
+        SELECT f.protection_id, bit_count(('x' || f.hash)::bit(256) # ('x' || ${pdq})::bit(256)) AS distance
+        FROM fingerprints f WHERE f.alg = 'pdq' AND (${any}) LIMIT ${MAX_CANDIDATES}) c
+      WHERE distance <= ${maxDistance}`;
+  }
+  const inList = Prisma.join(
+    probes.map((values, k) => Prisma.sql`f.${Prisma.raw(`w${k}`)} IN (${Prisma.join(values)})`),
+    " OR ",
+  );
+  return db.read.$queryRaw`
+    SELECT protection_id, distance FROM (
+      SELECT f.protection_id, pdq_distance(f.hash, ${pdq}) AS distance
+      FROM fingerprints f WHERE f.alg = 'pdq' AND (${inList}) LIMIT ${MAX_CANDIDATES}) c
+    WHERE distance <= ${maxDistance}`;
+}
+
+/**
  * GET /v1/lookup?pdq=: protections whose PDQ fingerprint is within `maxDistance` of `pdq`.
  * Candidates come from the multi-index (lib/fingerprint/pdq-index.ts: 16 indexed windows, each
  * probed at its value and, from distance 16, its 16 one-bit neighbours), then each candidate's
@@ -39,18 +68,8 @@ export const MAX_CANDIDATES = 10_000;
 export async function lookupSimilar(input: { pdq: string; maxDistance: number; limit: number; offset: number }): Promise<SimilarResult> {
   const { pdq, maxDistance, limit, offset } = input;
   const db = getDb().read;
-  const probes = pdqProbes(pdq, maxDistance);
-  const where = Prisma.join(
-    probes.map((values, k) => Prisma.sql`f.${Prisma.raw(`w${k}`)} IN (${Prisma.join(values)})`),
-    " OR ",
-  );
-  const candidates = await db.$queryRaw<{ protection_id: string; hash: string }[]>`
-    SELECT f.protection_id, f.hash FROM fingerprints f WHERE f.alg = 'pdq' AND (${where}) LIMIT ${MAX_CANDIDATES}`;
   const near = new Map<string, number>();
-  for (const c of candidates) {
-    const d = pdqDistance(pdq, c.hash);
-    if (d <= maxDistance) near.set(c.protection_id, d);
-  }
+  for (const m of await matches(pdq, maxDistance)) near.set(m.protection_id, Number(m.distance));
   const rows = near.size
     ? await db.protection.findMany({
         where: { id: { in: [...near.keys()] } },

@@ -19,6 +19,7 @@ import type { ProtectionItem } from "../_components/protect-types";
 import { LoadError } from "@/app/_components/load-error";
 import { BadgeEmbed } from "../_components/badge-embed";
 import { VisibilityToggle } from "../_components/visibility-toggle";
+import { SimilarEarlier } from "./similar-earlier";
 
 const PAGE_SIZE = "20";
 const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
@@ -54,6 +55,7 @@ function Row({ p }: { p: ProtectionItem }) {
             </span>
             <span className="sr-only"> (full hash {p.content_hash})</span>
           </p>
+          <SimilarEarlier p={p} name={name} />
         </div>
         <div className="flex shrink-0 gap-2">
           <a href={p.verify_url} className={linkStyle}>

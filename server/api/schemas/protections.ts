@@ -17,6 +17,10 @@ export const ZProtectionRecord = z
   })
   .meta({ id: "ProtectionRecord", description: "A minted protection." });
 
+const ZFingerprints = z
+  .array(z.object({ alg: z.enum(FINGERPRINT_ALGS), hash: ZHex32, quality: ZCount }))
+  .meta({ description: "The perceptual fingerprints minted with it (PDQ for a picture), signed in its attestation." });
+
 export const ZProtectionItem = ZAttestation.extend({
   protection_id: ZUuid,
   content_hash: ZHex32,
@@ -32,6 +36,7 @@ export const ZProtectionItem = ZAttestation.extend({
   verify_url: z.url(),
   share_url: z.url(),
   protected_at: ZDateTime,
+  fingerprints: ZFingerprints,
 }).meta({ id: "ProtectionItem", description: "An attestation with its protection's fields." });
 
 export const ZProtectionsPage = z
@@ -62,9 +67,7 @@ export const ZPublicProtection = z
     verify_url: z.url(),
     share_url: z.url(),
     proof_bundle_url: z.url(),
-    fingerprints: z
-      .array(z.object({ alg: z.enum(FINGERPRINT_ALGS), hash: ZHex32, quality: ZCount }))
-      .meta({ description: "The perceptual fingerprints minted with it (PDQ for a picture), signed in its attestation." }),
+    fingerprints: ZFingerprints,
   })
   .meta({ id: "PublicProtection", description: "What a verify link shows: a private protection's metadata is null." });
 

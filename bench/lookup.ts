@@ -1,0 +1,216 @@
+// Similar-image lookup at scale: GET /v1/lookup?pdq= against GET /v1/lookup?content_hash= in the
+// same run, with 10^4, 10^5 and 10^6 stored fingerprints, on SQLite and on PostgreSQL. The
+// fingerprints are uniformly random 256-bit hashes (each window's 65,536 values equally likely:
+// at 10^6, each of the 272 probes of a query meets about 15 of them, 4,150 candidates a lookup),
+// bulk-written as private protections of one account beside 50 minted public ones; queries
+// alternate a hash near a public one (a hit, 5 bits away) and a random one (a miss).
+import { randomBytes, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { pdqWindows } from "../lib/fingerprint/pdq-index";
+import { migrate, type Server, startServer } from "./server";
+
+type Creds = { consumer_key: string };
+interface Deps {
+  seed(dir: string, leaves: number, databaseUrl?: string): Creds;
+}
+
+const SIZES = [10_000, 100_000, 1_000_000];
+const PUBLIC = 50;
+const QUERIES = 400;
+
+const randomPdq = () => randomBytes(32).toString("hex");
+const flip5 = (hash: string) => {
+  let n = BigInt(`0x${hash}`);
+  for (const b of [3, 60, 111, 170, 250]) n ^= 1n << BigInt(b);
+  return n.toString(16).padStart(64, "0");
+};
+
+interface Row {
+  id: string;
+  hash: string;
+}
+/** Writes `rows` as private protections with their fingerprints, straight into the database. */
+type BulkWriter = (rows: Row[]) => Promise<void>;
+
+// Bulk writes go faster without the 16 window indexes, built again afterwards (each a sort).
+const WINDOW_INDEXES = Array.from({ length: 16 }, (_, k) => ({
+  drop: `DROP INDEX IF EXISTS "fingerprints_w${k}_idx"`,
+  create: `CREATE INDEX IF NOT EXISTS "fingerprints_w${k}_idx" ON "fingerprints"("w${k}")`,
+}));
+
+function sqliteWriter(file: string, owner: { userId: string; tenantId: string }): BulkWriter {
+  return async (rows) => {
+    const db = new Database(file);
+    db.pragma("cache_size = -1000000");
+    for (const i of WINDOW_INDEXES) db.exec(i.drop);
+    const now = new Date().toISOString().replace("Z", "+00:00"); // as the SQLite store writes dates
+    const p = db.prepare(
+      "INSERT INTO protections (id, tenant_id, user_id, attestation_id, content_hash, category, visibility, verification_count, created_at) VALUES (?, ?, ?, ?, ?, 'other', 'private', 0, ?)",
+    );
+    const f = db.prepare(
+      `INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${Array.from({ length: 16 }, (_, k) => `w${k}`).join(", ")}) VALUES (?, 'pdq', ?, 90, ?, ${Array(16).fill("?").join(", ")})`,
+    );
+    db.transaction(() => {
+      for (const r of rows) {
+        p.run(r.id, owner.tenantId, owner.userId, randomUUID(), randomBytes(32).toString("hex"), now);
+        f.run(r.id, r.hash, now, ...pdqWindows(r.hash));
+      }
+    })();
+    for (const i of WINDOW_INDEXES) db.exec(i.create);
+    db.close();
+  };
+}
+
+function pgWriter(url: string, owner: { userId: string; tenantId: string }): BulkWriter {
+  return async (rows) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      for (const i of WINDOW_INDEXES) await client.query(i.drop);
+      for (let i = 0; i < rows.length; i += 20_000) {
+        const chunk = rows.slice(i, i + 20_000);
+        const ids = chunk.map((r) => r.id);
+        await client.query(
+          `INSERT INTO protections (id, tenant_id, user_id, attestation_id, content_hash, category, visibility, verification_count, created_at)
+           SELECT id, $2, $3, gen_random_uuid()::text, md5(id) || md5(id || 'x'), 'other', 'private', 0, now() FROM unnest($1::text[]) AS t(id)`,
+          [ids, owner.tenantId, owner.userId],
+        );
+        const windows = chunk.flatMap((r) => pdqWindows(r.hash));
+        await client.query(
+          `INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${Array.from({ length: 16 }, (_, k) => `w${k}`).join(", ")})
+           SELECT t.id, 'pdq', t.hash, 90, now(), ${Array.from({ length: 16 }, (_, k) => `($3::int[])[(t.ord - 1) * 16 + ${k + 1}]`).join(", ")}
+           FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(id, hash, ord)`,
+          [ids, chunk.map((r) => r.hash), windows],
+        );
+      }
+      for (const i of WINDOW_INDEXES) await client.query(i.create);
+      await client.query("ANALYZE protections; ANALYZE fingerprints");
+    } finally {
+      await client.end();
+    }
+  };
+}
+
+async function mintPublic(server: Server, key: string, n: number): Promise<string[]> {
+  const hashes: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const hash = randomPdq();
+    const res = await fetch(`${server.url}/v1/consumer/mint`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: JSON.stringify({
+        content_hash: randomBytes(32).toString("hex"),
+        visibility: "public",
+        fingerprints: [{ alg: "pdq", hash, quality: 90 }],
+      }),
+    });
+    if (res.status !== 201) throw new Error(`mint answered ${res.status}: ${await res.text()}`);
+    hashes.push(hash);
+  }
+  return hashes;
+}
+
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+
+/** Sequential lookups, one kind after the other in turn: per kind p50 and p99 in ms. */
+async function measure(server: Server, targets: string[]) {
+  const times = { hit: [] as number[], miss: [] as number[], hash: [] as number[] };
+  const one = async (kind: keyof typeof times, query: string, check: (body: { total: number; private: { count: number } }) => boolean) => {
+    const t = performance.now();
+    const res = await fetch(`${server.url}/v1/lookup?${query}`);
+    const body = (await res.json()) as { total: number; private: { count: number } };
+    times[kind].push(performance.now() - t);
+    if (res.status !== 200 || !check(body)) throw new Error(`lookup ${query} answered ${res.status}: ${JSON.stringify(body)}`);
+  };
+  for (let i = 0; i < QUERIES; i++) {
+    await one("hit", `pdq=${flip5(targets[i % targets.length]!)}`, (b) => b.total >= 1);
+    await one("miss", `pdq=${randomPdq()}`, () => true);
+    await one("hash", `content_hash=${randomBytes(32).toString("hex")}`, (b) => b.total === 0);
+  }
+  const p = (xs: number[]) => ({ p50: quantile(xs, 0.5), p99: quantile(xs, 0.99) });
+  return { hit: p(times.hit), miss: p(times.miss), hash: p(times.hash) };
+}
+
+async function owner(kind: "sqlite" | "postgres", dir: string, url: string | undefined) {
+  if (kind === "sqlite") {
+    const db = new Database(path.join(dir, "hallmark.db"), { readonly: true });
+    const u = db
+      .prepare("SELECT id, tenant_id FROM users WHERE tenant_id IN (SELECT id FROM tenants WHERE kind = 'PERSONAL') LIMIT 1")
+      .get() as {
+      id: string;
+      tenant_id: string;
+    };
+    db.close();
+    return { userId: u.id, tenantId: u.tenant_id };
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const { rows } = await client.query(
+    "SELECT id, tenant_id FROM users WHERE tenant_id IN (SELECT id FROM tenants WHERE kind = 'PERSONAL') LIMIT 1",
+  );
+  await client.end();
+  return { userId: rows[0].id as string, tenantId: rows[0].tenant_id as string };
+}
+
+async function onDatabase(kind: "sqlite" | "postgres", deps: Deps, url?: string): Promise<string[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `hallmark-bench-lookup-${kind}-`));
+  const lines: string[] = [];
+  try {
+    migrate(dir, url);
+    const creds = deps.seed(dir, 1, url);
+    const who = await owner(kind, dir, url);
+    const write = kind === "sqlite" ? sqliteWriter(path.join(dir, "hallmark.db"), who) : pgWriter(url!, who);
+    let server = await startServer(dir, { databaseUrl: url });
+    const targets = await mintPublic(server, creds.consumer_key, PUBLIC);
+    let stored = PUBLIC;
+    for (const size of SIZES) {
+      await server.stop();
+      const t = performance.now();
+      const rows = Array.from({ length: size - stored }, () => ({ id: randomUUID(), hash: randomPdq() }));
+      await write(rows);
+      stored = size;
+      const seconds = (performance.now() - t) / 1000;
+      server = await startServer(dir, { databaseUrl: url });
+      await measure(server, targets.slice(0, 10)); // warm-up
+      const r = await measure(server, targets);
+      const f = (x: { p50: number; p99: number }) => `p50 ${x.p50.toFixed(1)} ms, p99 ${x.p99.toFixed(1)} ms`;
+      lines.push(
+        `${kind} ${size.toLocaleString("en")} fingerprints (written in ${seconds.toFixed(0)} s): pdq hit ${f(r.hit)}; pdq miss ${f(r.miss)}; content_hash ${f(r.hash)}; p99 pdq/hash ${(Math.max(r.hit.p99, r.miss.p99) / r.hash.p99).toFixed(2)}`,
+      );
+      console.log(lines.at(-1));
+    }
+    await server.stop();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return lines;
+}
+
+export async function lookupBench(deps: Deps): Promise<string[]> {
+  const lines = [
+    `similar-image lookup: ${QUERIES} sequential queries of each kind per size (random PDQ hashes stored; see bench/lookup.ts)`,
+  ];
+  lines.push(...(await onDatabase("sqlite", deps)));
+  const adminUrl = process.env.HALLMARK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch (err) {
+    return [...lines, `postgres: skipped, no PostgreSQL at ${adminUrl.replace(/\/\/[^@]*@/, "//")} (${(err as Error).message})`];
+  }
+  const name = `hallmark_bench_lookup_${Date.now()}_${process.pid}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  try {
+    lines.push(...(await onDatabase("postgres", deps, url.toString())));
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    await admin.end();
+  }
+  return lines;
+}
