@@ -29,6 +29,7 @@ import { startup } from "./startup";
 import { memoryBench } from "./memory";
 import { nodeCacheBench } from "./node-cache";
 import { lookupBench } from "./lookup";
+import { browserFingerprintBench } from "./fingerprint-browser";
 
 const { values } = parseArgs({
   options: {
@@ -663,7 +664,9 @@ async function main() {
   const lines: string[] = [
     `Hallmark bench ${new Date().toISOString()} on ${os.cpus().length} cores; load by ${generator}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s runs per workload; ratios are medians of per-round ratios`,
   ];
-  if (values.only === "lookup") return console.log("\n" + [...lines, ...(await lookupBench({ seed }))].join("\n"));
+  if (values.only === "lookup") {
+    return console.log("\n" + [...lines, ...(await browserFingerprintBench()), ...(await lookupBench({ seed }))].join("\n"));
+  }
   if (values.only === "gate") return console.log("\n" + [...lines, ...(await gate())].join("\n"));
   if (values.only === "postgres") return console.log("\n" + [...lines, ...(await postgresWrites())].join("\n"));
   if (values.only === "witness") return console.log("\n" + [...lines, ...(await witnessing())].join("\n"));

@@ -4,7 +4,6 @@
 // protected these exact bytes and the file is a picture, ask again by its PDQ hash: who
 // protected a picture that looks like it.
 import type { inferRouterOutputs } from "@trpc/server";
-import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import type { FileDigest } from "@/app/_components/hash-file";
 import { PDQ_MIN_MATCH_QUALITY } from "@/lib/fingerprint/pdq-index";
@@ -14,6 +13,7 @@ import { FileDropZone, HashingProgress, useFileHash } from "../_components/file-
 import { Mono, textLink } from "../_components/ui";
 import { longDate, utcDateTime } from "../_components/verify-format";
 import { SimilarPictures } from "./similar-pictures";
+import { ShownOf, VerifyLink } from "./lookup-parts";
 import { ContentCredentials } from "../_components/content-credentials";
 
 export type Lookup = inferRouterOutputs<AppRouter>["public"]["lookup"];
@@ -173,17 +173,11 @@ export function FileLookup() {
                     {utcDateTime(item.protected_at)} · log entry #{item.log_index.toLocaleString("en")}
                   </p>
                 </div>
-                <Link className={textLink} href={new URL(item.verify_url).pathname} aria-label={`Verify ${item.creator.name}'s protection`}>
-                  Verify
-                </Link>
+                <VerifyLink item={item} />
               </li>
             ))}
           </ol>
-          {answer.lookup.total > answer.lookup.items.length ? (
-            <p className="mt-2 text-sm text-stone-700">
-              The first {answer.lookup.items.length} of {answer.lookup.total.toLocaleString("en")} are shown.
-            </p>
-          ) : null}
+          <ShownOf shown={answer.lookup.items.length} total={answer.lookup.total} which="first" />
         </section>
       ) : null}
     </div>

@@ -1,9 +1,9 @@
 // Protections of pictures that look like the visitor's, as the similar-image lookup answers them:
 // side by side what can be shown publicly (title, creator, date, distance), in honest words.
-import Link from "next/link";
 import { textLink } from "../_components/ui";
 import { longDate } from "../_components/verify-format";
 import type { Lookup } from "./file-lookup";
+import { ShownOf, VerifyLink } from "./lookup-parts";
 
 /** How alike two pictures are from their PDQ distance (0–256; the reference counts ≤ 31 as a match). */
 export function likeness(distance: number): string {
@@ -51,17 +51,11 @@ export function SimilarPictures({ lookup, preview }: { lookup: Lookup; preview: 
                 Yours {likeness(item.distance ?? 0)}: PDQ distance {item.distance} of 256 bits (31 or less counts as similar).
               </p>
             </div>
-            <Link className={textLink} href={new URL(item.verify_url).pathname} aria-label={`Verify ${item.creator.name}'s protection`}>
-              Verify
-            </Link>
+            <VerifyLink item={item} />
           </li>
         ))}
       </ol>
-      {lookup.total > lookup.items.length ? (
-        <p className="mt-2 text-sm text-stone-700">
-          The nearest {lookup.items.length} of {lookup.total.toLocaleString("en")} are shown.
-        </p>
-      ) : null}
+      <ShownOf shown={lookup.items.length} total={lookup.total} which="nearest" />
     </section>
   );
 }
