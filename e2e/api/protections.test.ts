@@ -52,8 +52,10 @@ describe("consumer protections list", () => {
         "verify_url",
         "share_url",
         "protected_at",
+        "fingerprints",
       ].sort(),
     );
+    expect(first.fingerprints).toEqual([]);
     expect(first).toMatchObject({
       id: made[2].attestation_id,
       status: "VALID",
