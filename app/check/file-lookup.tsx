@@ -58,7 +58,7 @@ function Summary({ lookup, similar }: { lookup: Lookup; similar: Lookup | null }
     const alike = similar ? similar.total + similar.private.count : 0;
     return (
       <>
-        <p className="font-semibold">No one has protected exactly this file with Hallmark</p>
+        <p className="font-semibold">No one has protected {similar ? "exactly " : ""}this file with Hallmark</p>
         <p className="mt-1 text-sm" data-testid="similar-summary">
           {similar === null
             ? "No protection of exactly these bytes is in the log. A re-saved or edited copy has a different fingerprint, so look up the original if you have it."

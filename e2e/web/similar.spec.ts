@@ -163,7 +163,7 @@ test("a picture that cannot be fingerprinted says why, and its bytes are still l
   await page.goto("/check");
   const status = page.getByRole("status");
   await page.getByLabel("Choose a file to look up").setInputFiles(truncated);
-  await expect(status).toContainText("No one has protected exactly this file");
+  await expect(status).toContainText("No one has protected this file with Hallmark");
   await expect(status).toContainText("The image file is cut short: its end is missing.");
   await page.getByLabel("Choose a file to look up").setInputFiles(bomb);
   await expect(status).toContainText("The image is 20000×20000 (400 megapixels); images up to 50 megapixels are fingerprinted.");
