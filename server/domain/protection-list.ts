@@ -6,7 +6,7 @@ import { AppError, notFound } from "./errors";
 import { iso, isUuid } from "./ids";
 import { getProofBundle, type ProofOptions } from "./proof-bundles";
 import { urlsOf } from "./protections";
-import { FINGERPRINT_ALGS, type Category, type Fingerprint, type Visibility } from "./protections";
+import { fingerprintsOf, type Category, type Fingerprint, type Visibility } from "./protections";
 
 export type ProtectionItem = AttestationView & {
   protection_id: string;
@@ -26,20 +26,6 @@ export type ProtectionItem = AttestationView & {
   /** The perceptual fingerprints minted with it, as its attestation signs them. */
   fingerprints: Fingerprint[];
 };
-
-/** The fingerprints a protection's signed payload holds (server/domain/protections.ts wrote them). */
-function fingerprintsOf(payload: Record<string, unknown>): Fingerprint[] {
-  const list = payload.fingerprints;
-  if (!Array.isArray(list)) return [];
-  return list.filter(
-    (f): f is Fingerprint =>
-      typeof f === "object" &&
-      f !== null &&
-      (FINGERPRINT_ALGS as readonly unknown[]).includes(f.alg) &&
-      typeof f.hash === "string" &&
-      typeof f.quality === "number",
-  );
-}
 
 type ProtectionRow = Awaited<ReturnType<ReturnType<typeof getDb>["read"]["protection"]["findFirstOrThrow"]>>;
 

@@ -42,6 +42,20 @@ export interface Fingerprint {
 }
 export const FINGERPRINT_ALGS = ["pdq"] as const;
 
+/** The fingerprints a protection's signed payload holds (signedPayload wrote them). */
+export function fingerprintsOf(payload: Record<string, unknown>): Fingerprint[] {
+  const list = payload.fingerprints;
+  if (!Array.isArray(list)) return [];
+  return list.filter(
+    (f): f is Fingerprint =>
+      typeof f === "object" &&
+      f !== null &&
+      (FINGERPRINT_ALGS as readonly unknown[]).includes(f.alg) &&
+      typeof f.hash === "string" &&
+      typeof f.quality === "number",
+  );
+}
+
 export interface MintView {
   protection_id: string;
   attestation_id: string;

@@ -3,7 +3,7 @@ import { getDb } from "../db";
 import { notFound } from "./errors";
 import { iso, isUuid } from "./ids";
 import { getProofBundle, type ProofOptions } from "./proof-bundles";
-import { urlsOf } from "./protections";
+import { fingerprintsOf, urlsOf } from "./protections";
 import { getConfig } from "../config";
 import type { Category, Fingerprint, Visibility } from "./protections";
 import { localOf } from "../log/positions";
@@ -44,14 +44,9 @@ type ProtectionRow = NonNullable<Awaited<ReturnType<typeof findProtection>>>;
 function findProtection(id: string) {
   return getDb().read.protection.findUnique({
     where: { id },
-    include: PROTECTION_INCLUDE,
+    include: { user: { select: { id: true, name: true } } },
   });
 }
-
-const PROTECTION_INCLUDE = {
-  user: { select: { id: true, name: true } },
-  fingerprints: { select: { alg: true, hash: true, quality: true }, orderBy: { alg: "asc" as const } },
-};
 
 /** The viewer: the tenant of the request's session or key, or null for an anonymous one. */
 export type Viewer = { tenantId: string } | null | undefined;
@@ -64,7 +59,10 @@ function visibleTo<T extends { visibility: string; tenantId: string }>(row: T | 
 
 async function toPublicView(p: ProtectionRow): Promise<PublicProtectionView> {
   const db = getDb().read;
-  const attestation = await db.attestation.findUnique({ where: { id: p.attestationId }, select: { logIndex: true, issuerId: true } });
+  const attestation = await db.attestation.findUnique({
+    where: { id: p.attestationId },
+    select: { logIndex: true, issuerId: true, payload: true },
+  });
   if (!attestation) throw new Error(`protection ${p.id} refers to a missing attestation`);
   const issuer = await db.issuer.findUnique({ where: { id: attestation.issuerId }, select: { id: true, name: true } });
   if (!issuer) throw new Error(`attestation ${p.attestationId} refers to a missing issuer`);
@@ -86,7 +84,8 @@ async function toPublicView(p: ProtectionRow): Promise<PublicProtectionView> {
     verification_count: p.verificationCount,
     ...urlsOf(p.id),
     proof_bundle_url: `${getConfig().baseUrl}/v1/protections/${p.id}/proof-bundle`,
-    fingerprints: p.fingerprints.map((f) => ({ alg: f.alg as Fingerprint["alg"], hash: f.hash, quality: f.quality })),
+    // As its attestation signs them, from the row read here anyway (no query of their own).
+    fingerprints: fingerprintsOf(JSON.parse(attestation.payload) as Record<string, unknown>),
   };
 }
 
@@ -121,7 +120,7 @@ export async function getPortfolio({ userId, limit, offset }: { userId: string; 
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       skip: offset,
       take: limit,
-      include: PROTECTION_INCLUDE,
+      include: { user: { select: { id: true, name: true } } },
     }),
     db.protection.count({ where }),
   ]);
