@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { pdqWindows } from "../lib/fingerprint/pdq-index";
+import { PDQ_WINDOW_COLUMNS, pdqWindows } from "../lib/fingerprint/pdq-index";
 import { migrate, type Server, startServer } from "./server";
 
 type Creds = { consumer_key: string };
@@ -37,10 +37,11 @@ interface Row {
 type BulkWriter = (rows: Row[]) => Promise<void>;
 
 // Bulk writes go faster without the 16 window indexes, built again afterwards (each a sort).
-const WINDOW_INDEXES = Array.from({ length: 16 }, (_, k) => ({
-  drop: `DROP INDEX IF EXISTS "fingerprints_w${k}_idx"`,
-  create: `CREATE INDEX IF NOT EXISTS "fingerprints_w${k}_idx" ON "fingerprints"("w${k}")`,
+const WINDOW_INDEXES = PDQ_WINDOW_COLUMNS.map((w) => ({
+  drop: `DROP INDEX IF EXISTS "fingerprints_${w}_idx"`,
+  create: `CREATE INDEX IF NOT EXISTS "fingerprints_${w}_idx" ON "fingerprints"("${w}")`,
 }));
+const COLUMNS = `protection_id, alg, hash, quality, created_at, ${PDQ_WINDOW_COLUMNS.join(", ")}`;
 
 function sqliteWriter(file: string, owner: { userId: string; tenantId: string }): BulkWriter {
   return async (rows) => {
@@ -52,7 +53,7 @@ function sqliteWriter(file: string, owner: { userId: string; tenantId: string })
       "INSERT INTO protections (id, tenant_id, user_id, attestation_id, content_hash, category, visibility, verification_count, created_at) VALUES (?, ?, ?, ?, ?, 'other', 'private', 0, ?)",
     );
     const f = db.prepare(
-      `INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${Array.from({ length: 16 }, (_, k) => `w${k}`).join(", ")}) VALUES (?, 'pdq', ?, 90, ?, ${Array(16).fill("?").join(", ")})`,
+      `INSERT INTO fingerprints (${COLUMNS}) VALUES (?, 'pdq', ?, 90, ?, ${PDQ_WINDOW_COLUMNS.map(() => "?").join(", ")})`,
     );
     db.transaction(() => {
       for (const r of rows) {
@@ -81,8 +82,8 @@ function pgWriter(url: string, owner: { userId: string; tenantId: string }): Bul
         );
         const windows = chunk.flatMap((r) => pdqWindows(r.hash));
         await client.query(
-          `INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${Array.from({ length: 16 }, (_, k) => `w${k}`).join(", ")})
-           SELECT t.id, 'pdq', t.hash, 90, now(), ${Array.from({ length: 16 }, (_, k) => `($3::int[])[(t.ord - 1) * 16 + ${k + 1}]`).join(", ")}
+          `INSERT INTO fingerprints (${COLUMNS})
+           SELECT t.id, 'pdq', t.hash, 90, now(), ${PDQ_WINDOW_COLUMNS.map((_, k) => `($3::int[])[(t.ord - 1) * ${PDQ_WINDOW_COLUMNS.length} + ${k + 1}]`).join(", ")}
            FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(id, hash, ord)`,
           [ids, chunk.map((r) => r.hash), windows],
         );

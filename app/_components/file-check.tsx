@@ -16,7 +16,7 @@ function pictureVerdict(theirs: PdqHash | null, yours: PdqHash | null): string |
   if (!pdqMatchable(theirs.quality) || !pdqMatchable(yours.quality)) return "One of the pictures is too plain to be compared by its look.";
   const d = pdqDistance(theirs.hash, yours.hash);
   return d <= PDQ_MATCH_DISTANCE
-    ? `But your picture looks like the protected one (PDQ distance ${d} of 256; 31 or less counts as similar): it may be a resized or re-encoded copy. Only the exact bytes are proven; a similar picture is not proof of copying.`
+    ? `But your picture looks like the protected one (PDQ distance ${d} of 256; ${PDQ_MATCH_DISTANCE} or less counts as similar): it may be a resized or re-encoded copy. Only the exact bytes are proven; a similar picture is not proof of copying.`
     : `Your picture does not look like the protected one either (PDQ distance ${d} of 256).`;
 }
 

@@ -1,5 +1,6 @@
 // Protections of pictures that look like the visitor's, as the similar-image lookup answers them:
 // side by side what can be shown publicly (title, creator, date, distance), in honest words.
+import { PDQ_MATCH_DISTANCE } from "@/lib/fingerprint/pdq-index";
 import { textLink } from "../_components/ui";
 import { longDate } from "../_components/verify-format";
 import type { Lookup } from "./file-lookup";
@@ -48,7 +49,8 @@ export function SimilarPictures({ lookup, preview }: { lookup: Lookup; preview: 
                 , protected on {longDate(item.protected_at)}
               </p>
               <p className="text-sm text-stone-700">
-                Yours {likeness(item.distance ?? 0)}: PDQ distance {item.distance} of 256 bits (31 or less counts as similar).
+                Yours {likeness(item.distance ?? 0)}: PDQ distance {item.distance} of 256 bits ({PDQ_MATCH_DISTANCE} or less counts as
+                similar).
               </p>
             </div>
             <VerifyLink item={item} />

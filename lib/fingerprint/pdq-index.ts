@@ -7,6 +7,10 @@
 // then the exact distance of each candidate.
 
 export const PDQ_WINDOWS = 16;
+/** The columns of the `fingerprints` table that hold the windows, window k in column k. */
+export const PDQ_WINDOW_COLUMNS = Array.from({ length: PDQ_WINDOWS }, (_, k) => `w${k}`);
+/** What a fingerprint that is never matched holds in those columns. */
+export const NO_PDQ_WINDOWS: null[] = PDQ_WINDOW_COLUMNS.map(() => null);
 /** The reference's advice: a distance ≤ 31 is a match. */
 export const PDQ_MATCH_DISTANCE = 31;
 /** The reference's advice: fingerprints of quality ≤ 49 are too featureless to match. */

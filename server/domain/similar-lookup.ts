@@ -3,7 +3,7 @@ import { Prisma } from "../generated/sqlite/client";
 import { getDb } from "../db";
 import { iso } from "./ids";
 import { lookupItemsOf, type LookupItem } from "./lookup";
-import { pdqProbes } from "@/lib/fingerprint/pdq-index";
+import { PDQ_WINDOW_COLUMNS, pdqProbes } from "@/lib/fingerprint/pdq-index";
 
 /** A public protection whose picture is within the distance looked up. */
 export interface SimilarItem extends LookupItem {
@@ -35,26 +35,18 @@ export const MAX_CANDIDATES = 10_000;
  */
 async function matches(pdq: string, maxDistance: number): Promise<{ protection_id: string; distance: number | bigint }[]> {
   const db = getDb();
-  const probes = pdqProbes(pdq, maxDistance);
-  if (db.kind === "postgres") {
-    const any = Prisma.join(
-      probes.map((values, k) => Prisma.sql`f.${Prisma.raw(`w${k}`)} = ANY(${values}::int[])`),
-      " OR ",
-    );
-    return db.read.$queryRaw`
-      SELECT protection_id, distance FROM (
-        SELECT f.protection_id, bit_count(('x' || f.hash)::bit(256) # ('x' || ${pdq})::bit(256)) AS distance
-        FROM fingerprints f WHERE f.alg = 'pdq' AND (${any}) LIMIT ${MAX_CANDIDATES}) c
-      WHERE distance <= ${maxDistance}`;
-  }
-  const inList = Prisma.join(
-    probes.map((values, k) => Prisma.sql`f.${Prisma.raw(`w${k}`)} IN (${Prisma.join(values)})`),
-    " OR ",
-  );
+  const pg = db.kind === "postgres";
+  const probes = pdqProbes(pdq, maxDistance).map((values, k) => {
+    const column = Prisma.raw(`f.${PDQ_WINDOW_COLUMNS[k]}`);
+    return pg ? Prisma.sql`${column} = ANY(${values}::int[])` : Prisma.sql`${column} IN (${Prisma.join(values)})`;
+  });
+  const distance = pg
+    ? Prisma.sql`bit_count(('x' || f.hash)::bit(256) # ('x' || ${pdq})::bit(256))`
+    : Prisma.sql`pdq_distance(f.hash, ${pdq})`;
   return db.read.$queryRaw`
     SELECT protection_id, distance FROM (
-      SELECT f.protection_id, pdq_distance(f.hash, ${pdq}) AS distance
-      FROM fingerprints f WHERE f.alg = 'pdq' AND (${inList}) LIMIT ${MAX_CANDIDATES}) c
+      SELECT f.protection_id, ${distance} AS distance
+      FROM fingerprints f WHERE f.alg = 'pdq' AND (${Prisma.join(probes, " OR ")}) LIMIT ${MAX_CANDIDATES}) c
     WHERE distance <= ${maxDistance}`;
 }
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { NO_PDQ_WINDOWS, PDQ_WINDOW_COLUMNS, PDQ_WINDOWS } from "@/lib/fingerprint/pdq-index";
 import { SHARD_BITS } from "../log/positions";
 import pg from "pg";
 import { nodeKey, type NodePosition, type StoredNode } from "../log/merkle-tree";
@@ -167,8 +168,7 @@ SELECT l.tree_size, n.level, n."index", n.hash FROM l LEFT JOIN LATERAL (
  * (empty arrays insert nothing); the head moves only when a size is given. Foreign keys and
  * unique constraints are checked as for separate statements: any failure fails it all.
  */
-/** The 16 windows of a fingerprint, w0..w15 ($46 holds them flat, 16 a row, NULL where not matched). */
-const WINDOWS = Array.from({ length: 16 }, (_, k) => k);
+// A fingerprint's windows: $46 holds them flat, PDQ_WINDOWS a row, NULL where not matched.
 
 const WRITE_SQL = `WITH
 a AS (INSERT INTO attestations (${columns(ATTESTATION_COLS)})
@@ -184,8 +184,8 @@ p AS (INSERT INTO protections (id, tenant_id, user_id, attestation_id, content_h
     $27::bigint[], $28::text[], $29::text[], $30::text[], $31::timestamp(3)[])
     AS t(id, tenant_id, user_id, attestation_id, content_hash, title, description, content_type, file_name, file_size, category,
       visibility, ai_metadata, created_at)),
-f AS (INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${WINDOWS.map((k) => `w${k}`).join(", ")})
-  SELECT t.protection_id, t.alg, t.hash, t.quality, t.created_at, ${WINDOWS.map((k) => `($46::int[])[(t.ord - 1) * 16 + ${k + 1}]`).join(", ")}
+f AS (INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${PDQ_WINDOW_COLUMNS.join(", ")})
+  SELECT t.protection_id, t.alg, t.hash, t.quality, t.created_at, ${PDQ_WINDOW_COLUMNS.map((_, k) => `($46::int[])[(t.ord - 1) * ${PDQ_WINDOWS} + ${k + 1}]`).join(", ")}
   FROM unnest($41::text[], $42::text[], $43::text[], $44::int[], $45::timestamp(3)[]) WITH ORDINALITY
     AS t(protection_id, alg, hash, quality, created_at, ord)),
 i AS (INSERT INTO idempotency_records (tenant_id, key, request_hash, status, response, created_at)
@@ -275,7 +275,7 @@ class Pending {
       f.map((x) => x.hash),
       f.map((x) => x.quality),
       f.map((x) => iso(x.createdAt)),
-      f.flatMap((x) => x.windows ?? WINDOWS.map(() => null)),
+      f.flatMap((x) => x.windows ?? NO_PDQ_WINDOWS),
     ];
   }
 }

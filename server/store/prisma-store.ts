@@ -1,4 +1,5 @@
 import "server-only";
+import { PDQ_WINDOW_COLUMNS } from "@/lib/fingerprint/pdq-index";
 import { dbBytes, type Database, type Tx, type Client } from "../db";
 import { nodeKey, type NodePosition } from "../log/merkle-tree";
 import { positionOf, shardOf } from "../log/positions";
@@ -32,7 +33,7 @@ function entryWriter(tx: Tx): EntryWriter {
       void (await tx.fingerprint.createMany({
         data: rows.map(({ windows, ...f }) => ({
           ...f,
-          ...Object.fromEntries((windows ?? Array(16).fill(null)).map((w, k) => [`w${k}`, w])),
+          ...Object.fromEntries(PDQ_WINDOW_COLUMNS.map((column, k) => [column, windows?.[k] ?? null])),
         })),
       })),
   };

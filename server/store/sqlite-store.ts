@@ -1,4 +1,5 @@
 import "server-only";
+import { NO_PDQ_WINDOWS, PDQ_WINDOW_COLUMNS } from "@/lib/fingerprint/pdq-index";
 import type BetterSqlite3 from "better-sqlite3";
 import { rawConnection, type Database } from "../db";
 import { nodeKey, type NodePosition } from "../log/merkle-tree";
@@ -154,15 +155,14 @@ function entryWriter(conn: BetterSqlite3.Database): EntryWriter {
     },
     insertFingerprints: async (rows) => {
       const insert = stmt(conn, FINGERPRINT_INSERT);
-      for (const f of rows) insert.run(f.protectionId, f.alg, f.hash, f.quality, toSqliteDate(f.createdAt), ...(f.windows ?? NO_WINDOWS));
+      for (const f of rows)
+        insert.run(f.protectionId, f.alg, f.hash, f.quality, toSqliteDate(f.createdAt), ...(f.windows ?? NO_PDQ_WINDOWS));
     },
   };
 }
 
-const NO_WINDOWS: null[] = Array(16).fill(null);
-const WINDOW_COLUMNS = NO_WINDOWS.map((_, k) => `w${k}`).join(", ");
-const FINGERPRINT_INSERT = `INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${WINDOW_COLUMNS})
-  VALUES (?, ?, ?, ?, ?, ${NO_WINDOWS.map(() => "?").join(", ")})`;
+const FINGERPRINT_INSERT = `INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${PDQ_WINDOW_COLUMNS.join(", ")})
+  VALUES (?, ?, ?, ?, ?, ${PDQ_WINDOW_COLUMNS.map(() => "?").join(", ")})`;
 
 function writer(conn: BetterSqlite3.Database): LogWriter {
   return {

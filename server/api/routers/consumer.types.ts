@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { text } from "./text";
-import { ZContentHashInput } from "../schemas/common";
+import { ZContentHashInput, ZPdqHashInput } from "../schemas/common";
 import { canonicalJson } from "@/lib/verify/jcs";
 import { CATEGORIES, FINGERPRINT_ALGS, VISIBILITIES } from "../../domain/protections";
 import { ZId } from "../schemas/common";
@@ -18,10 +18,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export const ZFingerprint = z
   .strictObject({
     alg: z.enum(FINGERPRINT_ALGS).meta({ description: "pdq: Meta's PDQ perceptual image hash." }),
-    hash: z
-      .string()
-      .regex(/^[0-9a-fA-F]{64}$/, "must be a PDQ hash: 64 hexadecimal characters")
-      .transform((s) => s.toLowerCase()),
+    hash: ZPdqHashInput,
     quality: z
       .number()
       .int()

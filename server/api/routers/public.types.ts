@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZContentHashInput, ZId } from "../schemas/common";
+import { ZContentHashInput, ZId, ZPdqHashInput } from "../schemas/common";
 import { ZIntParam } from "./query-params";
 import { BADGE_THEMES } from "../../domain/badges";
 import { PDQ_MATCH_DISTANCE } from "@/lib/fingerprint/pdq-index";
@@ -13,12 +13,9 @@ export const ZPortfolioInput = z.object({
 export const ZLookupInput = z
   .object({
     content_hash: ZContentHashInput.optional().meta({ description: "The file's SHA-256: who protected these bytes." }),
-    pdq: z
-      .string()
-      .regex(/^[0-9a-fA-F]{64}$/, "must be a PDQ hash: 64 hexadecimal characters")
-      .transform((s) => s.toLowerCase())
-      .optional()
-      .meta({ description: "A picture's PDQ hash (npm run fingerprint, or the pages): who protected a picture that looks like it." }),
+    pdq: ZPdqHashInput.optional().meta({
+      description: "A picture's PDQ hash (npm run fingerprint, or the pages): who protected a picture that looks like it.",
+    }),
     max_distance: ZIntParam(0, PDQ_MATCH_DISTANCE)
       .optional()
       .meta({

@@ -47,6 +47,12 @@ export const ZContentHashInput = z
   .regex(CONTENT_HASH, 'must be a SHA-256 digest: 64 hexadecimal characters, optionally prefixed "sha256:"')
   .transform((s) => CONTENT_HASH.exec(s)![1]!.toLowerCase());
 
+/** A PDQ hash as sent (lib/fingerprint): 64 hex digits; normalised to lowercase. */
+export const ZPdqHashInput = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}$/, "must be a PDQ hash: 64 hexadecimal characters")
+  .transform((s) => s.toLowerCase());
+
 /** A SHA-256 digest as answered: 64 lowercase hex digits. */
 export const ZHex32 = z.string().regex(/^[0-9a-f]{64}$/);
 
