@@ -443,6 +443,25 @@ async function batches(): Promise<string[]> {
  * proof bundle on both, every figure as a ratio of this tree to the other. What changed between
  * them costs the hot paths this much.
  */
+/** Mints `n` public protections of fresh hashes, 10 at a time: their ids and content hashes. */
+async function mintPublicProtections(url: string, key: string, n: number): Promise<{ ids: string[]; hashes: string[] }> {
+  const ids: string[] = [];
+  const hashes: string[] = [];
+  const one = async () => {
+    const hash = randomBytes(32).toString("hex");
+    const res = await fetch(`${url}/v1/consumer/mint`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: JSON.stringify({ content_hash: hash, title: "bench", visibility: "public" }),
+    });
+    if (res.status !== 201) throw new Error(`mint answered ${res.status}: ${await res.text()}`);
+    ids.push(((await res.json()) as { protection_id: string }).protection_id);
+    hashes.push(hash);
+  };
+  for (let i = 0; i < n; i += 10) await Promise.all(Array.from({ length: Math.min(10, n - i) }, one));
+  return { ids, hashes };
+}
+
 async function overhead(): Promise<string[]> {
   const other = path.resolve(values.against!);
   if (!fs.existsSync(path.join(other, DIST_DIR, "BUILD_ID"))) throw new Error(`no build in ${other}/${DIST_DIR}`);
@@ -499,6 +518,20 @@ async function overhead(): Promise<string[]> {
     const signup = (i: number) =>
       anonymous(i, "/v1/consumer/signup", JSON.stringify({ email: "bench-UNIQUE@example.org", password: "bench password", name: "Bench" }));
     if (values.sealed) return await sealedOverhead(other, post, creds, bundle);
+    // Public reads a visitor's page makes: a protection (its verify and share pages) and who
+    // protected a file, over 50 public protections minted on each side first.
+    const minted = await Promise.all(servers.map((srv, i) => mintPublicProtections(srv.url, creds[i]!.consumer_key, 50)));
+    const anonymousGet = (i: number, pathTemplate: string, ids: string[]) => ({
+      method: "GET" as const,
+      url: servers[i]!.url,
+      pathTemplate,
+      ids,
+      headers: {},
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+    });
+    const protection = (i: number) => anonymousGet(i, "/v1/protections/ID", minted[i]!.ids);
+    const lookup = (i: number) => anonymousGet(i, "/v1/lookup?content_hash=ID", minted[i]!.hashes);
     const c = await compare(
       {
         attest: attest(0),
@@ -511,6 +544,10 @@ async function overhead(): Promise<string[]> {
         loginOther: login(1),
         signup: signup(0),
         signupOther: signup(1),
+        protection: protection(0),
+        protectionOther: protection(1),
+        lookup: lookup(0),
+        lookupOther: lookup(1),
       },
       ROUNDS,
       // Logins and sign-ups leave hashes queued when their load stops.
@@ -524,6 +561,8 @@ async function overhead(): Promise<string[]> {
       `  proof bundle, log of ${SMALL.toLocaleString("en")}: ${fmt(r.bundle)} vs ${fmt(r.bundleOther)}; ratio ${fmtRatio(c.ratio("bundle", "bundleOther"))}`,
       `  POST /v1/consumer/login: ${fmt(r.login)} vs ${fmt(r.loginOther)}; ratio ${fmtRatio(c.ratio("login", "loginOther"))}`,
       `  POST /v1/consumer/signup: ${fmt(r.signup)} vs ${fmt(r.signupOther)}; ratio ${fmtRatio(c.ratio("signup", "signupOther"))}`,
+      `  GET /v1/protections/{id}: ${fmt(r.protection)} vs ${fmt(r.protectionOther)}; ratio ${fmtRatio(c.ratio("protection", "protectionOther"))}`,
+      `  GET /v1/lookup?content_hash= (a public protection's): ${fmt(r.lookup)} vs ${fmt(r.lookupOther)}; ratio ${fmtRatio(c.ratio("lookup", "lookupOther"))}`,
     ];
   } finally {
     for (const s of servers) await s.stop();
