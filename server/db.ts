@@ -8,7 +8,7 @@ import pg from "pg";
 import { PrismaClient as SqliteClient, type Prisma } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { getConfig } from "./config";
-import { pdqDistance } from "@/lib/fingerprint/pdq";
+import { pdqDistanceBytes } from "@/lib/fingerprint/pdq";
 import { readPragmas, type SqliteSizes } from "./sqlite-pragmas.mjs";
 import { createPrivateFile, makePrivateDir } from "./private-files.mjs";
 
@@ -68,7 +68,7 @@ class SqliteAdapter extends PrismaBetterSQLite3 {
     // Similar-image lookup measures each candidate's distance inside the query, so only the
     // matches leave SQLite (server/domain/similar-lookup.ts; PostgreSQL has bit_count).
     raw.function("pdq_distance", { deterministic: true }, (a: unknown, b: unknown) =>
-      typeof a === "string" && typeof b === "string" ? pdqDistance(a, b) : null,
+      a instanceof Uint8Array && b instanceof Uint8Array ? pdqDistanceBytes(a, b) : null,
     );
     return adapter;
   }

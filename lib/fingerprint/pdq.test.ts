@@ -9,9 +9,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { decodeImage } from "./node";
-import { pdqDistance, pdqOfLuma, pdqOfPixels, pdqSourceRows, type Pixels } from "./pdq";
+import { pdqDistance, pdqDistanceBytes, pdqOfLuma, pdqOfPixels, pdqSourceRows, type Pixels } from "./pdq";
 import { OWN_IMAGES } from "./testing/own-images";
 import { synthesize } from "./testing/synthetic-images";
 
@@ -111,6 +112,17 @@ describe("PDQ's contracts", () => {
     expect(pdqDistance(zero, `8${"0".repeat(62)}1`)).toBe(2);
     expect(pdqDistance("0123456789abcdef".repeat(4), zero)).toBe(4 * 32);
     expect(pdqDistance("0123456789abcdef".repeat(4), "fedcba9876543210".repeat(4))).toBe(256);
+  });
+
+  it("counts the same distance from the hashes' bytes as from their hex", () => {
+    const bytes = (hex: string) => Buffer.from(hex, "hex");
+    const zero = "0".repeat(64);
+    expect(pdqDistanceBytes(bytes(zero), bytes("f".repeat(64)))).toBe(256);
+    expect(pdqDistanceBytes(bytes(zero), bytes(`8${"0".repeat(62)}1`))).toBe(2);
+    for (let i = 0; i < 200; i++) {
+      const [a, b] = [randomBytes(32), randomBytes(32)];
+      expect(pdqDistanceBytes(a, b)).toBe(pdqDistance(a.toString("hex"), b.toString("hex")));
+    }
   });
 });
 

@@ -257,6 +257,20 @@ function torben(m: Float32Array): number {
   return minGtGuess;
 }
 
+/** Bits set in each byte value. */
+const BYTE_BITS = Uint8Array.from({ length: 256 }, (_, i) => {
+  let n = 0;
+  for (let x = i; x; x >>= 1) n += x & 1;
+  return n;
+});
+
+/** Hamming distance between two hashes as bytes (32 for PDQ; the shorter's length is compared). */
+export function pdqDistanceBytes(a: Uint8Array, b: Uint8Array): number {
+  let d = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) d += BYTE_BITS[a[i]! ^ b[i]!]!;
+  return d;
+}
+
 /** Hamming distance between two 64-hex-digit hashes. */
 export function pdqDistance(a: string, b: string): number {
   let d = 0;

@@ -203,12 +203,16 @@ function protectionRow(
 }
 
 function fingerprintRows(protectionId: string, createdAt: Date, fingerprints: Fingerprint[]): FingerprintInsert[] {
-  return fingerprints.map((f) => ({
-    protectionId,
-    alg: f.alg,
-    hash: f.hash,
-    quality: f.quality,
-    createdAt,
-    windows: f.alg === "pdq" && pdqMatchable(f.quality) ? pdqWindows(f.hash) : null,
-  }));
+  return fingerprints.map((f) => {
+    const matched = f.alg === "pdq" && pdqMatchable(f.quality);
+    return {
+      protectionId,
+      alg: f.alg,
+      hash: f.hash,
+      quality: f.quality,
+      createdAt,
+      windows: matched ? pdqWindows(f.hash) : null,
+      hashBytes: matched ? Buffer.from(f.hash, "hex") : null,
+    };
+  });
 }

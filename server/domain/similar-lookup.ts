@@ -29,25 +29,43 @@ export interface SimilarResult {
 export const MAX_CANDIDATES = 10_000;
 
 /**
- * The fingerprints within `maxDistance` of `pdq`: the windows' indexes give the candidates, and
- * each candidate's exact distance is measured in the database (SQLite: the pdq_distance function
- * server/db.ts registers; PostgreSQL: bit_count of the XOR), so only matches come back.
+ * The fingerprints within `maxDistance` of `pdq`. Each window's probe is a range scan of that
+ * window's index alone, which holds every candidate's hash bytes beside its window (and, in
+ * SQLite, its rowid): the candidates' hashes come from the index pages the probes read, not from
+ * one table row each. Each candidate's exact distance is measured in the database (SQLite: the
+ * pdq_distance function server/db.ts registers; PostgreSQL: bit_count of the XOR), and only the
+ * matches are joined back to their rows (SQLite by rowid; PostgreSQL by window 0 and the hash,
+ * window 0's index).
  */
 async function matches(pdq: string, maxDistance: number): Promise<{ protection_id: string; distance: number | bigint }[]> {
   const db = getDb();
-  const pg = db.kind === "postgres";
-  const probes = pdqProbes(pdq, maxDistance).map((values, k) => {
-    const column = Prisma.raw(`f.${PDQ_WINDOW_COLUMNS[k]}`);
-    return pg ? Prisma.sql`${column} = ANY(${values}::int[])` : Prisma.sql`${column} IN (${Prisma.join(values)})`;
+  const query = Buffer.from(pdq, "hex");
+  const probes = pdqProbes(pdq, maxDistance);
+  if (db.kind === "postgres") {
+    const scans = probes.map((values, k) => {
+      const column = Prisma.raw(PDQ_WINDOW_COLUMNS[k]!);
+      return Prisma.sql`SELECT hash_bytes FROM fingerprints WHERE ${column} = ANY(${values}::int[])`;
+    });
+    return db.read.$queryRaw`
+      SELECT f.protection_id, m.distance FROM (
+        SELECT hash_bytes, distance FROM (
+          SELECT DISTINCT hash_bytes, bit_count(('x' || encode(hash_bytes, 'hex'))::bit(256) # ('x' || ${pdq})::bit(256)) AS distance
+          FROM (${Prisma.join(scans, " UNION ALL ")} LIMIT ${MAX_CANDIDATES}) u) c
+        WHERE distance <= ${maxDistance}) m
+      JOIN fingerprints f ON f.w0 = get_byte(m.hash_bytes, 0) * 256 + get_byte(m.hash_bytes, 1) AND f.hash_bytes = m.hash_bytes
+      WHERE f.alg = 'pdq'`;
+  }
+  const scans = probes.map((values, k) => {
+    const column = Prisma.raw(PDQ_WINDOW_COLUMNS[k]!);
+    return Prisma.sql`SELECT rowid AS r, hash_bytes FROM fingerprints WHERE ${column} IN (${Prisma.join(values)})`;
   });
-  const distance = pg
-    ? Prisma.sql`bit_count(('x' || f.hash)::bit(256) # ('x' || ${pdq})::bit(256))`
-    : Prisma.sql`pdq_distance(f.hash, ${pdq})`;
   return db.read.$queryRaw`
-    SELECT protection_id, distance FROM (
-      SELECT f.protection_id, ${distance} AS distance
-      FROM fingerprints f WHERE f.alg = 'pdq' AND (${Prisma.join(probes, " OR ")}) LIMIT ${MAX_CANDIDATES}) c
-    WHERE distance <= ${maxDistance}`;
+    SELECT f.protection_id, m.distance FROM (
+      SELECT r, distance FROM (
+        SELECT r, pdq_distance(hash_bytes, ${query}) AS distance FROM (${Prisma.join(scans, " UNION ALL ")} LIMIT ${MAX_CANDIDATES}) u) c
+      WHERE distance <= ${maxDistance}) m
+    JOIN fingerprints f ON f.rowid = m.r
+    WHERE f.alg = 'pdq'`;
 }
 
 /**

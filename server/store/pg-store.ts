@@ -167,9 +167,8 @@ SELECT l.tree_size, n.level, n."index", n.hash FROM l LEFT JOIN LATERAL (
  * Step 3: every write of a batch in one statement. Each CTE inserts its unnest()ed arrays
  * (empty arrays insert nothing); the head moves only when a size is given. Foreign keys and
  * unique constraints are checked as for separate statements: any failure fails it all.
+ * Fingerprints' windows: $46 holds them flat, PDQ_WINDOWS a row, NULL where not matched.
  */
-// A fingerprint's windows: $46 holds them flat, PDQ_WINDOWS a row, NULL where not matched.
-
 const WRITE_SQL = `WITH
 a AS (INSERT INTO attestations (${columns(ATTESTATION_COLS)})
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::timestamp(3)[], $40::text[])),
@@ -184,10 +183,10 @@ p AS (INSERT INTO protections (id, tenant_id, user_id, attestation_id, content_h
     $27::bigint[], $28::text[], $29::text[], $30::text[], $31::timestamp(3)[])
     AS t(id, tenant_id, user_id, attestation_id, content_hash, title, description, content_type, file_name, file_size, category,
       visibility, ai_metadata, created_at)),
-f AS (INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${PDQ_WINDOW_COLUMNS.join(", ")})
-  SELECT t.protection_id, t.alg, t.hash, t.quality, t.created_at, ${PDQ_WINDOW_COLUMNS.map((_, k) => `($46::int[])[(t.ord - 1) * ${PDQ_WINDOWS} + ${k + 1}]`).join(", ")}
-  FROM unnest($41::text[], $42::text[], $43::text[], $44::int[], $45::timestamp(3)[]) WITH ORDINALITY
-    AS t(protection_id, alg, hash, quality, created_at, ord)),
+f AS (INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${PDQ_WINDOW_COLUMNS.join(", ")}, hash_bytes)
+  SELECT t.protection_id, t.alg, t.hash, t.quality, t.created_at, ${PDQ_WINDOW_COLUMNS.map((_, k) => `($46::int[])[(t.ord - 1) * ${PDQ_WINDOWS} + ${k + 1}]`).join(", ")}, t.hash_bytes
+  FROM unnest($41::text[], $42::text[], $43::text[], $44::int[], $45::timestamp(3)[], $47::bytea[]) WITH ORDINALITY
+    AS t(protection_id, alg, hash, quality, created_at, hash_bytes, ord)),
 i AS (INSERT INTO idempotency_records (tenant_id, key, request_hash, status, response, created_at)
   SELECT * FROM unnest($32::text[], $33::text[], $34::text[], $35::int[], $36::text[], $37::timestamp(3)[])
   ON CONFLICT (tenant_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
@@ -276,6 +275,7 @@ class Pending {
       f.map((x) => x.quality),
       f.map((x) => iso(x.createdAt)),
       f.flatMap((x) => x.windows ?? NO_PDQ_WINDOWS),
+      f.map((x) => x.hashBytes),
     ];
   }
 }

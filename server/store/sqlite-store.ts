@@ -156,13 +156,13 @@ function entryWriter(conn: BetterSqlite3.Database): EntryWriter {
     insertFingerprints: async (rows) => {
       const insert = stmt(conn, FINGERPRINT_INSERT);
       for (const f of rows)
-        insert.run(f.protectionId, f.alg, f.hash, f.quality, toSqliteDate(f.createdAt), ...(f.windows ?? NO_PDQ_WINDOWS));
+        insert.run(f.protectionId, f.alg, f.hash, f.quality, toSqliteDate(f.createdAt), ...(f.windows ?? NO_PDQ_WINDOWS), f.hashBytes);
     },
   };
 }
 
-const FINGERPRINT_INSERT = `INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${PDQ_WINDOW_COLUMNS.join(", ")})
-  VALUES (?, ?, ?, ?, ?, ${PDQ_WINDOW_COLUMNS.map(() => "?").join(", ")})`;
+const FINGERPRINT_INSERT = `INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${PDQ_WINDOW_COLUMNS.join(", ")}, hash_bytes)
+  VALUES (?, ?, ?, ?, ?, ${PDQ_WINDOW_COLUMNS.map(() => "?").join(", ")}, ?)`;
 
 function writer(conn: BetterSqlite3.Database): LogWriter {
   return {

@@ -41,7 +41,10 @@ export interface HotReads {
 
 export type ProtectionInsert = Omit<Protection, "verificationCount">;
 
-/** A fingerprint of a protection's file; `windows` are its 16 multi-index windows, or null where it is never matched. */
+/**
+ * A fingerprint of a protection's file; `windows` are its 16 multi-index windows and `hashBytes`
+ * its hash's 32 bytes (stored beside each window in its index), both null where it is never matched.
+ */
 export interface FingerprintInsert {
   protectionId: string;
   alg: string;
@@ -49,10 +52,11 @@ export interface FingerprintInsert {
   quality: number;
   createdAt: Date;
   windows: number[] | null;
+  hashBytes: Buffer<ArrayBuffer> | null;
 }
 
 /**
- * The statements a log entry's own rows use (EntryEffects in crypto/log-append.ts), inside the
+ * The statements a log entry's own rows use (EntryEffects in server/log/log-append.ts), inside the
  * append's transaction: what a mint reads and writes with its attestation.
  */
 export interface EntryWriter {
@@ -71,7 +75,7 @@ export interface EntryWriter {
   insertFingerprints(rows: FingerprintInsert[]): Promise<void>;
 }
 
-/** The writes of one append, all inside one transaction opened by LogStore.append. */
+/** The writes of one append, all inside one transaction opened by Store.append. */
 export interface LogWriter {
   entries: EntryWriter;
   /** Locks the log row (first statement of the transaction) and returns its tree size. */
