@@ -13,8 +13,9 @@ export interface LoadResult {
 }
 
 /**
- * What to send. Templates vary per request: CONTENT_HASH becomes 64 fresh hex digits, UNIQUE 16
- * fresh hex digits (a fresh e-mail address, say), ID a random entry of ids.
+ * What to send. Templates vary per request: CONTENT_HASH becomes 64 fresh hex digits, PDQ_HASH 64
+ * random hex digits (a perceptual hash: every window's value varies), UNIQUE 16 fresh hex digits
+ * (a fresh e-mail address, say), ID a random entry of ids.
  */
 export interface Workload {
   url: string;
@@ -77,6 +78,7 @@ async function loadAutocannon(w: Workload): Promise<LoadResult> {
             ? {
                 body: w.bodyTemplate
                   .replace("CONTENT_HASH", randomBytes(32).toString("hex"))
+                  .replace("PDQ_HASH", randomBytes(32).toString("hex"))
                   .replace("UNIQUE", randomBytes(8).toString("hex")),
               }
             : {}),

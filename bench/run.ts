@@ -297,7 +297,7 @@ async function postgresWrites(): Promise<string[]> {
     migrate(liteDir);
     const pgCreds = seed(pgDir, 1, pgUrl);
     const liteCreds = seed(liteDir, 1);
-    // Several instances share their limits in Redis, as an operator runs them (README, "Limits").
+    // Several instances share their limits in Redis, as an operator runs them (docs/operating.md, "Limits").
     const shared = { databaseUrl: pgUrl, env: { HALLMARK_REDIS_URL: process.env.HALLMARK_TEST_REDIS_URL ?? "redis://127.0.0.1:6379" } };
     servers.push(await startServer(pgDir, shared), await startServer(pgDir, shared), await startServer(liteDir));
     const onPg = writeWorkloads([servers[0]!.url, servers[1]!.url], pgCreds);
@@ -491,11 +491,18 @@ async function overhead(): Promise<string[]> {
         JSON.stringify({ issuer_id: creds[i]!.issuer_id, payload: { content_hash: "CONTENT_HASH", title: "bench" } }),
         creds[i]!.api_key,
       );
-    const mint = (i: number) =>
+    const mint = (i: number, extra = {}) =>
       post(
         i,
         "/v1/consumer/mint",
-        JSON.stringify({ content_hash: "CONTENT_HASH", title: "bench", file_name: "bench.png", category: "media", visibility: "public" }),
+        JSON.stringify({
+          content_hash: "CONTENT_HASH",
+          title: "bench",
+          file_name: "bench.png",
+          category: "media",
+          visibility: "public",
+          ...extra,
+        }),
         creds[i]!.consumer_key,
         { idempotencyKeys: true },
       );
@@ -538,6 +545,8 @@ async function overhead(): Promise<string[]> {
         attestOther: attest(1),
         mint: mint(0),
         mintOther: mint(1),
+        // What a picture's fingerprint adds to its mint, on this tree alone (signed, stored, indexed).
+        mintPdq: mint(0, { fingerprints: [{ alg: "pdq", hash: "PDQ_HASH", quality: 90 }] }),
         bundle: bundle(0),
         bundleOther: bundle(1),
         login: login(0),
@@ -558,6 +567,7 @@ async function overhead(): Promise<string[]> {
       `this tree against ${other}, same rounds (ratio this/other; issue asks >= 0.95):`,
       `  POST /v1/attestations: ${fmt(r.attest)} vs ${fmt(r.attestOther)}; ratio ${fmtRatio(c.ratio("attest", "attestOther"))}`,
       `  POST /v1/consumer/mint: ${fmt(r.mint)} vs ${fmt(r.mintOther)}; ratio ${fmtRatio(c.ratio("mint", "mintOther"))}`,
+      `  POST /v1/consumer/mint with a PDQ fingerprint, this tree: ${fmt(r.mintPdq)}; ratio to this tree's mint without ${fmtRatio(c.ratio("mintPdq", "mint"))}`,
       `  proof bundle, log of ${SMALL.toLocaleString("en")}: ${fmt(r.bundle)} vs ${fmt(r.bundleOther)}; ratio ${fmtRatio(c.ratio("bundle", "bundleOther"))}`,
       `  POST /v1/consumer/login: ${fmt(r.login)} vs ${fmt(r.loginOther)}; ratio ${fmtRatio(c.ratio("login", "loginOther"))}`,
       `  POST /v1/consumer/signup: ${fmt(r.signup)} vs ${fmt(r.signupOther)}; ratio ${fmtRatio(c.ratio("signup", "signupOther"))}`,

@@ -38,6 +38,7 @@ request = function()
   ${spec.idempotencyKeys ? `headers["idempotency-key"] = string.format("%08x%08x-%d", math.random(0, 2147483647), math.random(0, 2147483647), counter)` : ""}
   ${spec.manyClients ? `headers["x-forwarded-for"] = string.format("10.%d.%d.%d", math.random(0, 255), math.random(0, 255), math.random(0, 255))` : ""}
   ${spec.bodyTemplate ? `body = string.gsub(${q(spec.bodyTemplate)}, "CONTENT_HASH", string.format("%08x%08x%048d", math.random(0, 2147483647), math.random(0, 2147483647), counter))` : ""}
+  ${spec.bodyTemplate?.includes("PDQ_HASH") ? `body = string.gsub(body, "PDQ_HASH", string.format(string.rep("%08x", 8), ${Array(8).fill("math.random(0, 2147483647)").join(", ")}))` : ""}
   ${spec.bodyTemplate?.includes("UNIQUE") ? `body = string.gsub(body, "UNIQUE", string.format("%08x%08x", math.random(0, 2147483647), counter))` : ""}
   local p = ${spec.pathTemplate ? `string.gsub(${q(spec.pathTemplate)}, "ID", ids[math.random(#ids)])` : "nil"}
   return wrk.format(${q(spec.method ?? "GET")}, p, headers, body)
