@@ -15,6 +15,9 @@
 //      files (and no unit tests), HALLMARK_TEST_DBS=sqlite or postgres for one database only,
 //      HALLMARK_TEST_SUITES="rest web" (default both; "unit": the unit suite alone, no build), HALLMARK_TEST_WEB_ARGS="…" extra
 //      Playwright arguments (e.g. a spec file, or --grep).
+//      HALLMARK_TEST_STRICT=1 (CI sets it): a suite that cannot run because its service or tool
+//      is missing (Chromium, PostgreSQL, Redis for the two-instance run) counts as a failure
+//      instead of a skip, so a green run has run everything.
 import { execFileSync, spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -88,19 +91,41 @@ const suites = process.env.HALLMARK_TEST_SUITES ?? "rest web";
 const chromium = process.env.HALLMARK_CHROMIUM ?? "/usr/bin/chromium";
 const dbs = process.env.HALLMARK_TEST_DBS ?? "sqlite postgres";
 const distDir = process.env.HALLMARK_DIST_DIR || ".next";
+const strict = process.env.HALLMARK_TEST_STRICT === "1";
+
+/** A suite that cannot run here: a failure under HALLMARK_TEST_STRICT, else a skip; either way said why. */
+function cannotRun(label, why) {
+  if (strict) {
+    totals.failed += 1;
+    noteFailure(label, "the suite could not run", why);
+    console.log(`[test] ${label}: FAILED, it could not run: ${why}`);
+  } else {
+    totals.skipped += 1;
+    console.log(`[test] ${label}: SKIPPED (counted as one skip): ${why}`);
+  }
+}
 
 /** Runs Vitest without blocking this process: it also hosts the SMTP server the tests read mail from. */
 async function vitest(project, env, label, files = []) {
   const out = path.join(os.tmpdir(), `hallmark-vitest-${label}-${process.pid}.json`);
   const args = ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...files];
-  // failures are counted from the report below, whatever the exit code
-  await new Promise((resolve) => spawn("node_modules/.bin/vitest", args, { cwd: root, stdio: "inherit", env }).on("exit", resolve));
+  // Failures are counted from the report below; an exit code that says more (an error outside any
+  // test, such as an unhandled rejection, which the report does not count) adds one.
+  const code = await new Promise((resolve) =>
+    spawn("node_modules/.bin/vitest", args, { cwd: root, stdio: "inherit", env }).on("exit", (c, signal) => resolve(signal ? 1 : c)),
+  );
   try {
     const r = JSON.parse(fs.readFileSync(out, "utf8"));
     totals.passed += r.numPassedTests;
     // A run that found no test, or failed outside any test (a suite that did not load), counts once.
-    const brokenRun = r.numTotalTestSuites === 0 || (!r.success && r.numFailedTests === 0);
+    const brokenRun = r.numTotalTestSuites === 0 || ((!r.success || code !== 0) && r.numFailedTests === 0);
     totals.failed += r.numFailedTests + (brokenRun ? 1 : 0);
+    if (brokenRun && r.numTotalTestSuites > 0)
+      noteFailure(
+        label,
+        "the run",
+        `Vitest exited with ${code} with no failed test: an error outside any test (its output above says which)`,
+      );
     totals.skipped += r.numPendingTests + r.numTodoTests;
     for (const file of r.testResults ?? []) {
       for (const t of file.assertionResults ?? [])
@@ -140,10 +165,7 @@ async function restSuite(env, label) {
 
 /** The browser suite (Playwright + Chromium), counted from its JSON report. */
 async function playwright(env, label) {
-  if (!fs.existsSync(chromium)) {
-    console.log(`[test] ${label} web: SKIPPED — no Chromium at ${chromium} (apt-get install -y chromium)`);
-    return;
-  }
+  if (!fs.existsSync(chromium)) return cannotRun(`${label} web`, `no Chromium at ${chromium} (apt-get install -y chromium)`);
   const out = path.join(os.tmpdir(), `hallmark-pw-${label}-${process.pid}.json`);
   const extra = (process.env.HALLMARK_TEST_WEB_ARGS ?? "").split(/\s+/).filter(Boolean);
   const args = ["test", "--config", "e2e/playwright.config.ts", ...extra];
@@ -272,7 +294,8 @@ async function redisUrlIfReachable() {
     await client.ping();
     return url;
   } catch {
-    console.log(`[test] no Redis at ${url}: rate limits on the multi-instance run stay per instance`);
+    // The shared-limits tests need the instances to share their counters.
+    cannotRun("redis", `no Redis at ${url}: rate limits on the multi-instance run stay per instance`);
     return undefined;
   } finally {
     client.disconnect();
@@ -340,8 +363,7 @@ async function postgresSuite() {
   try {
     await admin.connect();
   } catch (err) {
-    console.log(`[test] postgres: SKIPPED — no PostgreSQL at ${adminUrl.replace(/\/\/[^@]*@/, "//")} (${err.message})`);
-    return;
+    return cannotRun("postgres", `no PostgreSQL at ${adminUrl.replace(/\/\/[^@]*@/, "//")} (${err.message})`);
   }
   const name = `hallmark_test_${Date.now()}_${process.pid}`;
   await admin.query(`CREATE DATABASE ${name}`);
