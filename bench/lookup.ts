@@ -162,6 +162,21 @@ async function owner(kind: "sqlite" | "postgres", dir: string, url: string | und
   return { userId: rows[0].id as string, tenantId: rows[0].tenant_id as string };
 }
 
+/** What the fingerprints table and its indexes take on disk. */
+async function fingerprintBytes(kind: "sqlite" | "postgres", dir: string, url: string | undefined): Promise<number> {
+  if (kind === "sqlite") {
+    const db = new Database(path.join(dir, "hallmark.db"), { readonly: true });
+    const { bytes } = db.prepare("SELECT sum(pgsize) AS bytes FROM dbstat WHERE name IN (SELECT name FROM sqlite_schema WHERE tbl_name = 'fingerprints')").get() as { bytes: number };
+    db.close();
+    return bytes;
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const { rows } = await client.query("SELECT pg_total_relation_size('fingerprints') AS bytes");
+  await client.end();
+  return Number(rows[0].bytes);
+}
+
 async function onDatabase(kind: "sqlite" | "postgres", deps: Deps, url?: string): Promise<string[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `hallmark-bench-lookup-${kind}-`));
   const lines: string[] = [];
@@ -180,12 +195,13 @@ async function onDatabase(kind: "sqlite" | "postgres", deps: Deps, url?: string)
       await write(rows);
       stored = size;
       const seconds = (performance.now() - t) / 1000;
+      const mb = (await fingerprintBytes(kind, dir, url)) / 2 ** 20;
       server = await startServer(dir, { databaseUrl: url });
       await measure(server, targets.slice(0, 10)); // warm-up
       const r = await measure(server, targets);
       const f = (x: { p50: number; p99: number }) => `p50 ${x.p50.toFixed(1)} ms, p99 ${x.p99.toFixed(1)} ms`;
       lines.push(
-        `${kind} ${size.toLocaleString("en")} fingerprints (written in ${seconds.toFixed(0)} s): pdq hit ${f(r.hit)}; pdq miss ${f(r.miss)}; content_hash ${f(r.hash)}; p99 pdq/hash ${(Math.max(r.hit.p99, r.miss.p99) / r.hash.p99).toFixed(2)}`,
+        `${kind} ${size.toLocaleString("en")} fingerprints (written in ${seconds.toFixed(0)} s; the table and its indexes ${mb.toFixed(0)} MB, ${((mb * 2 ** 20) / size).toFixed(0)} bytes each): pdq hit ${f(r.hit)}; pdq miss ${f(r.miss)}; content_hash ${f(r.hash)}; p99 pdq/hash ${(Math.max(r.hit.p99, r.miss.p99) / r.hash.p99).toFixed(2)}`,
       );
       console.log(lines.at(-1));
     }
