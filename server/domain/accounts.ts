@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb } from "../db";
 import { verifyPassword } from "../crypto/passwords";
-import { RateLimiterRes } from "rate-limiter-flexible";
+import type { RateLimiterRes } from "rate-limiter-flexible";
 import { attemptRefusal, tooManyAttempts } from "../limits/attempts";
 import { throttleBucket } from "../limits/client-bucket";
 import { getLimiter } from "../limits/limiter";
