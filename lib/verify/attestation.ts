@@ -1,5 +1,5 @@
 // Attestation signing message (DSSE PAE over JCS) and transparency-log leaf data.
-// These byte layouts are contracts (shared/DESIGN.md, "Formats"): the server signs and logs
+// These byte layouts are contracts (ARCHITECTURE.md, "Formats"): the server signs and logs
 // exactly these bytes, and an independent verifier rebuilds them from the bundle.
 import { base64ToBytes, concatBytes, utf8Encode } from "./encoding";
 import { verifyEd25519 } from "./ed25519";

@@ -1,5 +1,5 @@
 /**
- * Bound on an attestation's leaf data (its RFC 8785 canonical JSON, DESIGN.md): a C2SP
+ * Bound on an attestation's leaf data (its RFC 8785 canonical JSON, ARCHITECTURE.md "Formats"): a C2SP
  * tlog-tiles entry bundle stores each entry's length in two bytes. Checked on the signed
  * attestation itself (signAttestation).
  */
