@@ -134,7 +134,7 @@ export function readEnv(source = process.env) {
  * operator's own wins). Node's default limit is a share of the machine's memory (about 4 GB
  * here), and V8 grows a heap with a large limit by larger steps: under a steady load the server
  * then holds three to four times its live heap. A limit of 512 MB keeps it to about 1.5 times
- * (README, Performance, Memory).
+ * (docs/performance.md, Memory).
  * @returns {string[]}
  */
 export function serverNodeArgs(source = process.env) {

@@ -10,7 +10,7 @@
 // pages it reads count in the process's RSS (file-backed: the kernel reclaims them), up to the
 // file's size or this bound, per connection. Without a map (the default) the server's RSS stays
 // flat once the page caches are full; a map makes proofs over a large log a few per cent faster
-// (README, Memory).
+// (docs/performance.md, Memory).
 /** @param {{ cacheMb: number, mmapMb: number }} sizes */
 export const readPragmas = ({ cacheMb, mmapMb }) => [
   "busy_timeout = 5000",

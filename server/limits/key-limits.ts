@@ -16,7 +16,7 @@ import { getLimiter, type Limiter } from "./limiter";
  * A request first takes a point from the minute budget; only if that succeeds does it take
  * one from the day budget, so a request refused per minute never spends the daily quota.
  *
- * Redis down: see server/limits/limiter.ts (limits keep holding per instance; README "Limits").
+ * Redis down: see server/limits/limiter.ts (limits keep holding per instance; docs/operating.md, "Limits").
  */
 export type PolicyName = "minute" | "day";
 

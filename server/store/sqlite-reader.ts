@@ -37,7 +37,7 @@ const RESTART_PAUSE_MS = 1000;
  * costs in a tight loop, because the server's other work evicts SQLite's code and pages from
  * the CPU caches between two statements; and it holds the event loop meanwhile. On its own
  * thread SQLite stays warm, and the server used less CPU per proof bundle in all, not just
- * another core (measured: README, Performance). This is what an asynchronous database driver
+ * another core (measured: docs/performance.md, "Writes and proof bundles"). This is what an asynchronous database driver
  * does anyway; PostgreSQL runs in its own processes.
  *
  * Statements issued in the same turn of the event loop travel in one message. The worker
