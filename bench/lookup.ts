@@ -166,7 +166,9 @@ async function owner(kind: "sqlite" | "postgres", dir: string, url: string | und
 async function fingerprintBytes(kind: "sqlite" | "postgres", dir: string, url: string | undefined): Promise<number> {
   if (kind === "sqlite") {
     const db = new Database(path.join(dir, "hallmark.db"), { readonly: true });
-    const { bytes } = db.prepare("SELECT sum(pgsize) AS bytes FROM dbstat WHERE name IN (SELECT name FROM sqlite_schema WHERE tbl_name = 'fingerprints')").get() as { bytes: number };
+    const { bytes } = db
+      .prepare("SELECT sum(pgsize) AS bytes FROM dbstat WHERE name IN (SELECT name FROM sqlite_schema WHERE tbl_name = 'fingerprints')")
+      .get() as { bytes: number };
     db.close();
     return bytes;
   }

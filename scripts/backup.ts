@@ -37,7 +37,7 @@ function refuseOnPostgres(env: HallmarkEnv, what: "backup" | "restore"): void {
   if (env.dbKind !== "postgres") return;
   throw new Refusal(
     what === "backup"
-      ? "DATABASE_URL is PostgreSQL: back it up with PostgreSQL's own tools, e.g. `pg_dump -Fc -f hallmark.dump \"$DATABASE_URL\"` (see docs/operating.md, Backup and restore)."
+      ? 'DATABASE_URL is PostgreSQL: back it up with PostgreSQL\'s own tools, e.g. `pg_dump -Fc -f hallmark.dump "$DATABASE_URL"` (see docs/operating.md, Backup and restore).'
       : 'DATABASE_URL is PostgreSQL: restore a `pg_dump -Fc` dump with `pg_restore --no-owner -d "$DATABASE_URL" hallmark.dump` into an empty database, then start Hallmark (see docs/operating.md, Backup and restore).',
   );
 }
