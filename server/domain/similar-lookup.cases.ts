@@ -1,0 +1,131 @@
+// Similar-image lookup's rules, run against each database (similar-lookup.test.ts on a SQLite
+// file, similar-lookup.pg.test.ts on PostgreSQL): the per-database query finds every stored
+// fingerprint within the distance and nothing beyond it, nearest first then oldest; private
+// protections are counted with their earliest time and show nothing else; fingerprints too
+// featureless to match are never candidates.
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { pdqDistance } from "@/lib/fingerprint/pdq";
+
+/** `hash` with the given bits flipped (bit 0 is the first hex digit's high bit). */
+function flip(hash: string, bits: number[]): string {
+  let n = BigInt(`0x${hash}`);
+  for (const b of bits) n ^= 1n << BigInt(255 - b);
+  return n.toString(16).padStart(64, "0");
+}
+
+/**
+ * Bits forming a distance `d` spread as thinly as the pigeonhole principle allows: 2 bits in as
+ * many of the 16 windows as it takes, so no window is within one bit unless d ≤ 31.
+ */
+function spread(d: number): number[] {
+  const bits: number[] = [];
+  for (let w = 0; bits.length < d; w = (w + 1) % 16) {
+    const taken = bits.filter((b) => Math.floor(b / 16) === w).length;
+    bits.push(w * 16 + taken);
+  }
+  return bits;
+}
+
+/** The cases, on the database the calling file opened (openTestLog) before they run. */
+export function similarLookupCases(label: string) {
+  describe(`similar-image lookup (${label})`, () => {
+    const mint = async (tenantId: string, hash: string, opts: { visibility?: "public" | "private"; quality?: number } = {}) => {
+      const { mintProtection } = await import("./protections");
+      const r = await mintProtection({
+        tenantId,
+        input: {
+          content_hash: randomBytes(32).toString("hex"),
+          title: "unit",
+          category: "media",
+          visibility: opts.visibility ?? "public",
+          fingerprints: [{ alg: "pdq", hash, quality: opts.quality ?? 90 }],
+        },
+      });
+      return r.protection.protection_id;
+    };
+    const consumer = async () => {
+      const { createConsumer } = await import("./consumers");
+      const c = await createConsumer({
+        email: `unit-${randomBytes(6).toString("hex")}@example.org`,
+        password: "unit password",
+        name: "Unit",
+        plan: "pro",
+        verified: true,
+      });
+      return c.tenantId;
+    };
+    const lookup = async (pdq: string, maxDistance = 31, limit = 100, offset = 0) => {
+      const { lookupSimilar } = await import("./similar-lookup");
+      return lookupSimilar({ pdq, maxDistance, limit, offset });
+    };
+
+    it("finds within the distance, nearest first then oldest, and counts private ones only", async () => {
+      const tenant = await consumer();
+      const base = randomBytes(32).toString("hex");
+      const far = await mint(tenant, flip(base, spread(40)));
+      const at7 = await mint(tenant, flip(base, spread(7)));
+      const at3 = await mint(tenant, flip(base, spread(3)));
+      const at7later = await mint(
+        tenant,
+        flip(
+          base,
+          spread(7).map((b) => (b + 8) % 256),
+        ),
+      );
+      const privateAt1 = await mint(tenant, flip(base, [9]), { visibility: "private" });
+      const r = await lookup(base);
+      expect(r.items.map((i) => [i.protection_id, i.distance])).toEqual([
+        [at3, 3],
+        [at7, 7],
+        [at7later, 7],
+      ]);
+      expect(r.total).toBe(3);
+      expect(r.private.count).toBe(1);
+      expect(r.private.first_protected_at).not.toBeNull();
+      expect(JSON.stringify(r)).not.toContain(privateAt1);
+      expect(JSON.stringify(r)).not.toContain(far);
+      // Paging keeps the order.
+      expect((await lookup(base, 31, 1, 1)).items.map((i) => i.protection_id)).toEqual([at7]);
+      // A smaller distance cuts.
+      expect((await lookup(base, 5)).items.map((i) => i.protection_id)).toEqual([at3]);
+    });
+
+    it("finds a distance of 31 spread across every window, and not 32", async () => {
+      const tenant = await consumer();
+      const base = randomBytes(32).toString("hex");
+      const thin31 = flip(base, spread(31));
+      const thin32 = flip(base, spread(32));
+      expect([pdqDistance(base, thin31), pdqDistance(base, thin32)]).toEqual([31, 32]);
+      const found = await mint(tenant, thin31);
+      await mint(tenant, thin32);
+      const r = await lookup(base);
+      expect(r.items.map((i) => [i.protection_id, i.distance])).toEqual([[found, 31]]);
+    });
+
+    it("never matches a fingerprint of quality 49 or less, even at distance 0", async () => {
+      const tenant = await consumer();
+      const hash = randomBytes(32).toString("hex");
+      await mint(tenant, hash, { quality: 49 });
+      const matched = await mint(tenant, flip(hash, [100]), { quality: 50 });
+      const r = await lookup(hash);
+      expect(r.items.map((i) => i.protection_id)).toEqual([matched]);
+      expect(r.private.count).toBe(0);
+    });
+
+    it("answers every protection of the same picture, and nothing for a hash no one holds", async () => {
+      const tenant = await consumer();
+      const hash = randomBytes(32).toString("hex");
+      const first = await mint(tenant, hash);
+      const second = await mint(tenant, hash);
+      const r = await lookup(hash);
+      expect(r.items.map((i) => [i.protection_id, i.distance])).toEqual([
+        [first, 0],
+        [second, 0],
+      ]);
+      const none = await lookup(randomBytes(32).toString("hex"));
+      expect(none.items).toEqual([]);
+      expect(none.first_protected_at).toBeNull();
+    });
+  });
+}
