@@ -34,14 +34,17 @@ export function useTemporaryDataDir(name: string): string {
 
 /**
  * A temporary data directory whose database is a new PostgreSQL database (HALLMARK_TEST_PG_URL,
- * or the local server), dropped by close(); null when no PostgreSQL answers (the caller skips).
+ * or the local server), dropped by close(); null when no PostgreSQL answers (the caller skips),
+ * except under HALLMARK_TEST_STRICT=1 (CI), where a missing server fails the file.
  */
 export async function useTemporaryPostgres(name: string): Promise<{ dir: string; drop(): Promise<void> } | null> {
   const adminUrl = process.env.HALLMARK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
   try {
     await admin.connect();
-  } catch {
+  } catch (err) {
+    if (process.env.HALLMARK_TEST_STRICT === "1")
+      throw new Error(`HALLMARK_TEST_STRICT: no PostgreSQL at ${adminUrl.replace(/\/\/[^@]*@/, "//")} (${(err as Error).message})`);
     return null;
   }
   const database = `hallmark_unit_${name.replace(/\W/g, "_")}_${process.pid}_${Date.now()}`;
