@@ -1,9 +1,9 @@
-// Similar-image lookup on a SQLite file (the cases: similar-lookup.cases.ts).
+// The lookups on a SQLite file (the cases: lookup.cases.ts).
 import { afterAll, beforeAll } from "vitest";
 import { openTestLog, useTemporaryDataDir, type TestLog } from "../test-support/test-log";
-import { similarLookupCases } from "./similar-lookup.cases";
+import { lookupCases } from "./lookup.cases";
 
-const dir = useTemporaryDataDir("similar");
+const dir = useTemporaryDataDir("lookup");
 let m: TestLog;
 beforeAll(async () => {
   m = await openTestLog(dir);
@@ -11,4 +11,4 @@ beforeAll(async () => {
 afterAll(async () => {
   await m?.close();
 });
-similarLookupCases("SQLite");
+lookupCases("SQLite");

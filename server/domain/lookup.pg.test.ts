@@ -1,10 +1,10 @@
-// Similar-image lookup on PostgreSQL (a fresh database on the local server; the cases:
-// similar-lookup.cases.ts), whose query differs from SQLite's.
+// The lookups on PostgreSQL (a fresh database on the local server; the cases:
+// lookup.cases.ts), whose query differs from SQLite's.
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { openTestLog, useTemporaryPostgres, type TestLog } from "../test-support/test-log";
-import { similarLookupCases } from "./similar-lookup.cases";
+import { lookupCases } from "./lookup.cases";
 
-const database = await useTemporaryPostgres("similar");
+const database = await useTemporaryPostgres("lookup");
 let m: TestLog;
 
 if (database) {
@@ -15,9 +15,9 @@ if (database) {
     await m?.close();
     await database.drop();
   });
-  similarLookupCases("PostgreSQL");
+  lookupCases("PostgreSQL");
 } else {
-  describe.skip("similar-image lookup (PostgreSQL)", () => {
+  describe.skip("lookups (PostgreSQL)", () => {
     it("needs a PostgreSQL server (HALLMARK_TEST_PG_URL or the local one)", () => {});
   });
 }

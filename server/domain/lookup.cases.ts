@@ -1,8 +1,8 @@
-// Similar-image lookup's rules, run against each database (similar-lookup.test.ts on a SQLite
-// file, similar-lookup.pg.test.ts on PostgreSQL): the per-database query finds every stored
-// fingerprint within the distance and nothing beyond it, nearest first then oldest; private
-// protections are counted with their earliest time and show nothing else; fingerprints too
-// featureless to match are never candidates.
+// The lookups' rules, run against each database (lookup.test.ts on a SQLite file, lookup.pg.test.ts
+// on PostgreSQL). Who protected these bytes: public protections in log order, private ones
+// counted with their earliest time and nothing else. Similar pictures: the per-database query
+// finds every stored fingerprint within the distance and nothing beyond it, nearest first then
+// oldest, with the same privacy; fingerprints too featureless to match are never candidates.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { pdqDistance } from "@/lib/fingerprint/pdq";
@@ -28,14 +28,18 @@ function spread(d: number): number[] {
 }
 
 /** The cases, on the database the calling file opened (openTestLog) before they run. */
-export function similarLookupCases(label: string) {
-  describe(`similar-image lookup (${label})`, () => {
-    const mint = async (tenantId: string, hash: string, opts: { visibility?: "public" | "private"; quality?: number } = {}) => {
+export function lookupCases(label: string) {
+  describe(`lookups (${label})`, () => {
+    const mint = async (
+      tenantId: string,
+      hash: string,
+      opts: { visibility?: "public" | "private"; quality?: number; contentHash?: string } = {},
+    ) => {
       const { mintProtection } = await import("./protections");
       const r = await mintProtection({
         tenantId,
         input: {
-          content_hash: randomBytes(32).toString("hex"),
+          content_hash: opts.contentHash ?? randomBytes(32).toString("hex"),
           title: "unit",
           category: "media",
           visibility: opts.visibility ?? "public",
@@ -60,7 +64,27 @@ export function similarLookupCases(label: string) {
       return lookupSimilar({ pdq, maxDistance, limit, offset });
     };
 
-    it("finds within the distance, nearest first then oldest, and counts private ones only", async () => {
+    it("by content hash: public protections in log order with their creator, private ones only counted", async () => {
+      const { lookupContentHash } = await import("./lookup");
+      const [alice, bob] = [await consumer(), await consumer()];
+      const contentHash = randomBytes(32).toString("hex");
+      const privateFirst = await mint(alice, randomBytes(32).toString("hex"), { visibility: "private", contentHash });
+      const first = await mint(bob, randomBytes(32).toString("hex"), { contentHash });
+      const second = await mint(alice, randomBytes(32).toString("hex"), { contentHash });
+      const r = await lookupContentHash({ contentHash, limit: 100, offset: 0 });
+      expect(r.items.map((i) => i.protection_id)).toEqual([first, second]);
+      expect(r.items[0]!.log_index).toBeLessThan(r.items[1]!.log_index);
+      expect(r.total).toBe(2);
+      expect(r.private.count).toBe(1);
+      // The earliest protection is the private one: its time is said, nothing else of it.
+      expect(r.first_protected_at).toBe(r.private.first_protected_at);
+      expect(JSON.stringify(r)).not.toContain(privateFirst);
+      expect((await lookupContentHash({ contentHash, limit: 1, offset: 1 })).items.map((i) => i.protection_id)).toEqual([second]);
+      const none = await lookupContentHash({ contentHash: randomBytes(32).toString("hex"), limit: 100, offset: 0 });
+      expect(none).toMatchObject({ items: [], total: 0, first_protected_at: null, private: { count: 0, first_protected_at: null } });
+    });
+
+    it("similar pictures: within the distance, nearest first then oldest, private ones only counted", async () => {
       const tenant = await consumer();
       const base = randomBytes(32).toString("hex");
       const far = await mint(tenant, flip(base, spread(40)));
