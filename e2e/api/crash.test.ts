@@ -15,6 +15,7 @@ import { forEachConcurrently } from "./concurrently";
 import { freePort, sleep } from "./own-server";
 import { assertDescribed } from "./openapi-conformance";
 import { seedConsumer, seedOrg } from "../accounts";
+import { prng } from "../../lib/testing/prng";
 
 const LOAD_MS = Number(process.env.HALLMARK_CRASH_SECONDS ?? 45) * 1000;
 const KILLS = Number(process.env.HALLMARK_CRASH_KILLS ?? 5);
@@ -22,18 +23,6 @@ const INSTANCES = dbKind === "postgres" ? 2 : 1;
 const CLIENTS = 16;
 // The kill schedule comes from this seed, printed with the result: HALLMARK_CRASH_SEED replays it.
 const SEED = Number(process.env.HALLMARK_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
-
-/** mulberry32: a small seeded generator, so a failing kill schedule can be run again. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** One server process of our own, on a fixed port, that can be killed and started again. */
 class Instance {
@@ -189,7 +178,7 @@ describe(`kill -9 under load (${dbKind}, ${INSTANCES} instance${INSTANCES > 1 ? 
         watchLog(),
       ];
       // Kill -9 at random moments (from SEED), one instance at a time, and bring it back.
-      const random = seeded(SEED);
+      const random = prng(SEED);
       console.log(`[crash] ${dbKind}: kill schedule seed ${SEED} (HALLMARK_CRASH_SEED=${SEED} replays it)`);
       let kills = 0;
       for (let k = 0; k < KILLS; k++) {

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { afterAll, beforeAll, describe, it } from "vitest";
 
 export interface TestLog {
   db: typeof import("../db");
@@ -97,4 +98,43 @@ export async function openTestLog(dir: string): Promise<TestLog> {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Runs `cases` (a file's describe blocks) on a test log in a fresh SQLite file, opened before
+ * them and closed after. Call at the top of a test file, as useTemporaryDataDir.
+ */
+export function onSqlite(name: string, cases: (log: () => TestLog) => void): void {
+  const dir = useTemporaryDataDir(name);
+  let m: TestLog;
+  beforeAll(async () => {
+    m = await openTestLog(dir);
+  }, 60_000);
+  afterAll(async () => {
+    await m?.close();
+  });
+  cases(() => m);
+}
+
+/**
+ * The same on a fresh PostgreSQL database, dropped after; without a server the cases are skipped
+ * (and under HALLMARK_TEST_STRICT=1 the file fails, see useTemporaryPostgres).
+ */
+export async function onPostgres(name: string, what: string, cases: (log: () => TestLog) => void): Promise<void> {
+  const database = await useTemporaryPostgres(name);
+  if (!database) {
+    describe.skip(`${what} (PostgreSQL)`, () => {
+      it("needs a PostgreSQL server (HALLMARK_TEST_PG_URL or the local one)", () => {});
+    });
+    return;
+  }
+  let m: TestLog;
+  beforeAll(async () => {
+    m = await openTestLog(database.dir);
+  }, 60_000);
+  afterAll(async () => {
+    await m?.close();
+    await database.drop();
+  });
+  cases(() => m);
 }

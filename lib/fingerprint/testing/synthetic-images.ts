@@ -3,6 +3,7 @@
 // on paper), screenshots (windows, bars of "text"), in colour, greyscale or with alpha, any size.
 // Only integer and + − × ÷ arithmetic is used, so the same seed gives the same bytes on every
 // machine and Node version (no Math.sin or Math.exp, whose last bits an engine may change).
+import { prng } from "../../testing/prng";
 import type { Pixels } from "../pdq";
 
 export type SyntheticKind = "photo" | "drawing" | "screenshot";
@@ -14,18 +15,6 @@ export interface SyntheticSpec {
   height: number;
   /** 1 grey, 3 RGB, 4 RGBA (alpha varies across the picture). */
   channels?: 1 | 3 | 4;
-}
-
-/** mulberry32: a small, well-mixed 32-bit PRNG. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const sq = (x: number) => x * x;
