@@ -12,6 +12,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { PDQ_WINDOW_COLUMNS, pdqWindows } from "../lib/fingerprint/pdq-index";
+import { mintPublic } from "./mint-public";
 import { migrate, type Server, startServer } from "./server";
 
 type Creds = { consumer_key: string };
@@ -101,25 +102,6 @@ function pgWriter(url: string, owner: { userId: string; tenantId: string }): Bul
   };
 }
 
-async function mintPublic(server: Server, key: string, n: number): Promise<string[]> {
-  const hashes: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const hash = randomPdq();
-    const res = await fetch(`${server.url}/v1/consumer/mint`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": key },
-      body: JSON.stringify({
-        content_hash: randomBytes(32).toString("hex"),
-        visibility: "public",
-        fingerprints: [{ alg: "pdq", hash, quality: 90 }],
-      }),
-    });
-    if (res.status !== 201) throw new Error(`mint answered ${res.status}: ${await res.text()}`);
-    hashes.push(hash);
-  }
-  return hashes;
-}
-
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
 /** Sequential lookups, one kind after the other in turn: per kind p50 and p99 in ms. */
@@ -188,7 +170,7 @@ async function onDatabase(kind: "sqlite" | "postgres", deps: Deps, url?: string)
     const who = await owner(kind, dir, url);
     const write = kind === "sqlite" ? sqliteWriter(path.join(dir, "hallmark.db"), who) : pgWriter(url!, who);
     let server = await startServer(dir, { databaseUrl: url });
-    const targets = await mintPublic(server, creds.consumer_key, PUBLIC);
+    const targets = (await mintPublic(server.url, creds.consumer_key, PUBLIC, { fingerprinted: true })).pdqHashes;
     let stored = PUBLIC;
     for (const size of SIZES) {
       await server.stop();

@@ -23,6 +23,7 @@ import { compare, fmtRatio } from "./compare";
 import { generator, load, type LoadResult } from "./load";
 import { DIST_DIR, envFor, migrate, startServer, type Server } from "./server";
 import { TestWitness } from "../e2e/witness/test-witness";
+import { mintPublic } from "./mint-public";
 import { publicBench } from "./public";
 import { batchLoad, missingFrom, signingLimit } from "./batch";
 import { startup } from "./startup";
@@ -443,25 +444,6 @@ async function batches(): Promise<string[]> {
  * proof bundle on both, every figure as a ratio of this tree to the other. What changed between
  * them costs the hot paths this much.
  */
-/** Mints `n` public protections of fresh hashes, 10 at a time: their ids and content hashes. */
-async function mintPublicProtections(url: string, key: string, n: number): Promise<{ ids: string[]; hashes: string[] }> {
-  const ids: string[] = [];
-  const hashes: string[] = [];
-  const one = async () => {
-    const hash = randomBytes(32).toString("hex");
-    const res = await fetch(`${url}/v1/consumer/mint`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": key },
-      body: JSON.stringify({ content_hash: hash, title: "bench", visibility: "public" }),
-    });
-    if (res.status !== 201) throw new Error(`mint answered ${res.status}: ${await res.text()}`);
-    ids.push(((await res.json()) as { protection_id: string }).protection_id);
-    hashes.push(hash);
-  };
-  for (let i = 0; i < n; i += 10) await Promise.all(Array.from({ length: Math.min(10, n - i) }, one));
-  return { ids, hashes };
-}
-
 async function overhead(): Promise<string[]> {
   const other = path.resolve(values.against!);
   if (!fs.existsSync(path.join(other, DIST_DIR, "BUILD_ID"))) throw new Error(`no build in ${other}/${DIST_DIR}`);
@@ -527,7 +509,7 @@ async function overhead(): Promise<string[]> {
     if (values.sealed) return await sealedOverhead(other, post, creds, bundle);
     // Public reads a visitor's page makes: a protection (its verify and share pages) and who
     // protected a file, over 50 public protections minted on each side first.
-    const minted = await Promise.all(servers.map((srv, i) => mintPublicProtections(srv.url, creds[i]!.consumer_key, 50)));
+    const minted = await Promise.all(servers.map((srv, i) => mintPublic(srv.url, creds[i]!.consumer_key, 50)));
     const anonymousGet = (i: number, pathTemplate: string, ids: string[]) => ({
       method: "GET" as const,
       url: servers[i]!.url,
@@ -538,7 +520,7 @@ async function overhead(): Promise<string[]> {
       seconds: SECONDS,
     });
     const protection = (i: number) => anonymousGet(i, "/v1/protections/ID", minted[i]!.ids);
-    const lookup = (i: number) => anonymousGet(i, "/v1/lookup?content_hash=ID", minted[i]!.hashes);
+    const lookup = (i: number) => anonymousGet(i, "/v1/lookup?content_hash=ID", minted[i]!.contentHashes);
     const c = await compare(
       {
         attest: attest(0),
