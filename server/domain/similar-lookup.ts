@@ -39,7 +39,6 @@ export const MAX_CANDIDATES = 10_000;
  */
 async function matches(pdq: string, maxDistance: number): Promise<{ protection_id: string; distance: number | bigint }[]> {
   const db = getDb();
-  const query = Buffer.from(pdq, "hex");
   const probes = pdqProbes(pdq, maxDistance);
   if (db.kind === "postgres") {
     const scans = probes.map((values, k) => {
@@ -62,7 +61,7 @@ async function matches(pdq: string, maxDistance: number): Promise<{ protection_i
   return db.read.$queryRaw`
     SELECT f.protection_id, m.distance FROM (
       SELECT r, distance FROM (
-        SELECT r, pdq_distance(hash_bytes, ${query}) AS distance FROM (${Prisma.join(scans, " UNION ALL ")} LIMIT ${MAX_CANDIDATES}) u) c
+        SELECT r, pdq_distance(hash_bytes, ${Buffer.from(pdq, "hex")}) AS distance FROM (${Prisma.join(scans, " UNION ALL ")} LIMIT ${MAX_CANDIDATES}) u) c
       WHERE distance <= ${maxDistance}) m
     JOIN fingerprints f ON f.rowid = m.r
     WHERE f.alg = 'pdq'`;
