@@ -3,10 +3,16 @@
 // beside the running server and on its database (the environment's DATABASE_URL):
 // - in the REST suite (Vitest, where server modules load), in the test's own process: one CLI
 //   start costs about 2 s, and the suite makes hundreds of accounts;
-// - in the browser suite, and for a test that passes an environment of its own (a server on
-//   another database), through the CLI itself, exactly as the README shows an operator.
+// - in the browser suite, in one account process per Playwright worker (./seeder.ts), which calls
+//   those functions for each request;
+// - for a test that passes an environment of its own (a server on another database), through the
+//   CLI itself, exactly as the README shows an operator.
 // The CLI's own answers are tested where it is the subject (api-keys, org-owner, backup).
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import path from "node:path";
+import readline from "node:readline";
+import type { Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
 import { randomUUID } from "node:crypto";
 import { promisify } from "node:util";
 
@@ -57,6 +63,44 @@ async function admin(args: string[], env: NodeJS.ProcessEnv = process.env): Prom
   }
 }
 
+type SeederAnswer = { id: number; ok?: Record<string, string>; error?: string };
+
+/** This process's account process (./seeder.ts), started on the first account asked of it. */
+let seeder: { stdin: Writable; waiting: Map<number, (a: SeederAnswer) => void> } | undefined;
+let seederRequests = 0;
+
+function startSeeder() {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["--conditions=react-server", path.join(root, "e2e/seeder.ts")], {
+    cwd: root,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const waiting = new Map<number, (a: SeederAnswer) => void>();
+  readline.createInterface({ input: child.stdout }).on("line", (line) => {
+    const a = JSON.parse(line) as SeederAnswer;
+    waiting.get(a.id)?.(a);
+    waiting.delete(a.id);
+  });
+  child.on("exit", (code) => {
+    for (const settle of waiting.values()) settle({ id: 0, error: `the account process (e2e/seeder.ts) exited with ${code}` });
+    seeder = undefined;
+  });
+  // Nothing here keeps the worker alive; its exit closes the pipe, and the account process ends.
+  child.unref();
+  for (const s of [child.stdin, child.stdout]) (s as unknown as { unref?: () => void }).unref?.();
+  return { stdin: child.stdin, waiting };
+}
+
+function seed(op: "consumer" | "org", args: object): Promise<Record<string, string>> {
+  seeder ??= startSeeder();
+  const { stdin, waiting } = seeder;
+  const id = ++seederRequests;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, (a) => (a.ok ? resolve(a.ok) : reject(new Error(`seeding a ${op} failed: ${a.error}`))));
+    stdin.write(`${JSON.stringify({ id, op, args })}\n`);
+  });
+}
+
 /** In the REST suite's process, the domain functions the CLI calls (loaded only there: they are server code). */
 const inProcess = process.env.VITEST === "true";
 const domain = () =>
@@ -75,10 +119,8 @@ export async function seedConsumer(
     const r = await (await domain()).createConsumer({ email, password, name, plan, verified, withApiKey: true });
     return { userId: r.userId, tenantId: r.tenantId, apiKey: r.apiKey!, email, password, name };
   }
-  const args = ["create-consumer", "--email", email, "--password", password, "--plan", plan, "--name", name];
-  if (verified) args.push("--verified");
-  const r = await admin(args);
-  return { userId: r.user_id!, tenantId: r.tenant_id!, apiKey: r.api_key!, email, password, name };
+  const r = await seed("consumer", { email, password, name, plan, verified });
+  return { userId: r.userId!, tenantId: r.tenantId!, apiKey: r.apiKey!, email, password, name };
 }
 
 export interface SeedOrgOptions {
@@ -100,7 +142,11 @@ export async function seedOrg(opts: SeedOrgOptions = {}): Promise<SeededOrg | Se
   // The CLI's default owner name is the e-mail's local part.
   const ownerName = (typeof opts.owner === "object" && opts.owner.name) || email.slice(0, email.indexOf("@"));
   const owner = opts.owner ? { email, password, name: ownerName } : undefined;
-  const made = inProcess && !opts.env ? await (await domain()).createOrganization({ name, owner }) : await orgByCli(name, owner, opts.env);
+  const made = opts.env
+    ? await orgByCli(name, owner, opts.env)
+    : inProcess
+      ? await (await domain()).createOrganization({ name, owner })
+      : ((await seed("org", { name, owner })) as { tenantId: string; apiKey: string; ownerId?: string });
   const org = { tenantId: made.tenantId, apiKey: made.apiKey, name };
   return owner ? { ...org, ownerId: made.ownerId!, email, password } : org;
 }

@@ -113,8 +113,10 @@ export async function checkPageQuality(page: Page, testInfo: TestInfo, name: str
   expect(violations, `axe violations on ${name}`).toEqual([]);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `${name} is wider than the viewport by ${overflow}px`).toBeLessThanOrEqual(0);
-  // Kept under test-results/web-<build dir>/<test>/ after the run, for a person to look at.
+  // Kept under test-results/web-<build dir>/<test>/ after the run, for a person to look at. One
+  // pixel per CSS pixel: a phone's device pixels (2.6 a CSS pixel on a Pixel 7) make a full page
+  // seven times the image to encode, and show a reader nothing the layout does not.
   const file = testInfo.outputPath(`${name}-${testInfo.project.name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage: true, scale: "css" });
   await testInfo.attach(`${name}-${testInfo.project.name}.png`, { path: file, contentType: "image/png" });
 }
