@@ -50,6 +50,15 @@ function sh(cmd, args, env = baseEnv) {
   execFileSync(cmd, args, { cwd: root, stdio: "inherit", env });
 }
 
+/** sh without blocking this process, which also hosts the SMTP catchers that running tests read mail from. */
+function shAsync(cmd, args, env = baseEnv) {
+  return new Promise((resolve, reject) =>
+    spawn(cmd, args, { cwd: root, stdio: "inherit", env }).on("exit", (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")} exited with ${signal ?? code}`)),
+    ),
+  );
+}
+
 function freePort() {
   return new Promise((resolve, reject) => {
     const srv = net.createServer().listen(0, "127.0.0.1", () => {
@@ -146,11 +155,17 @@ async function vitest(project, env, label, files = []) {
 // size as it was): it has a log of its own, or it only reads the suite's, or its requests are
 // on keys of its own and append nothing. The main lane holds the rest. The alone lane runs
 // afterwards, its files one at a time: each accounts for every row each table gains while it runs.
+// The second server's lane runs beside all of them on a server, database, log, witnesses and
+// mail of its own (suite "<db>-b"): files that append to the log, the longest of them, so the
+// main lane is not the whole suite's length.
 const sideLanes = [
   ["limits", "monitor", "plan-budgets"],
   ["log-rotation", "backup", "witnessing", "hallmark-witness"],
 ].map((lane) => lane.map((n) => `e2e/api/${n}.test.ts`));
 const aloneLane = ["e2e/api/fuzz.test.ts", "e2e/api/deep-json.test.ts"];
+const secondServerLane = ["crash", "account-ownership", "restart", "witness", "operations", "export", "tracer-leak"].map(
+  (n) => `e2e/api/${n}.test.ts`,
+);
 
 async function restSuite(env, label) {
   if (onlyFiles.length) return vitest("rest", env, label, onlyFiles);
@@ -158,7 +173,8 @@ async function restSuite(env, label) {
     .readdirSync(path.join(root, "e2e/api"), { recursive: true })
     .filter((f) => f.endsWith(".test.ts"))
     .map((f) => `e2e/api/${f}`);
-  const main = all.filter((f) => !sideLanes.flat().includes(f) && !aloneLane.includes(f));
+  const elsewhere = [...sideLanes.flat(), ...aloneLane, ...secondServerLane];
+  const main = all.filter((f) => !elsewhere.includes(f));
   await Promise.all([vitest("rest", env, label, main), ...sideLanes.map((lane, i) => vitest("rest", env, `${label}-side${i + 1}`, lane))]);
   await vitest("rest", env, `${label}-alone`, aloneLane);
 }
@@ -200,9 +216,9 @@ async function playwright(env, label) {
   }
 }
 
-function audit(env, label) {
+async function audit(env, label) {
   try {
-    sh("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/audit-log.ts"], env);
+    await shAsync("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/audit-log.ts"], env);
     totals.passed += 1;
     console.log(`[test] ${label}: log audit passed`);
   } catch {
@@ -302,8 +318,13 @@ async function redisUrlIfReachable() {
   }
 }
 
-/** databaseUrl: null for a SQLite file in a fresh data directory. */
-async function suite(label, databaseUrl, instances) {
+/**
+ * One server setting (its own data directory, mail catcher, witnesses, and on SQLite a TSA), its
+ * instances on `databaseUrl` (null: a SQLite file in the data directory), `run` given the tests'
+ * environment, then the log audit. `kind` is the database (sqlite or postgres), `label` names the
+ * setting in the output.
+ */
+async function suite(label, kind, databaseUrl, instances, run) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `hallmark-${label}-`));
   databaseUrl ??= `file:${path.join(dataDir, "hallmark.db")}`;
   const mailDir = path.join(dataDir, "caught-mail");
@@ -312,14 +333,14 @@ async function suite(label, databaseUrl, instances) {
   const witnessing = await startWitnesses(dataDir);
   // The embedded default runs with a TSA (RFC 3161), stamping once a second; the PostgreSQL
   // run without one, as a deployment without HALLMARK_TSA_URL does.
-  const tsa = label === "sqlite" ? await startTsa() : undefined;
+  const tsa = kind === "sqlite" ? await startTsa() : undefined;
   // Several instances share their rate-limit counters through Redis, as in production.
   const redisUrl = instances > 1 ? await redisUrlIfReachable() : undefined;
   const env = {
     ...baseEnv,
     DATABASE_URL: databaseUrl,
     HALLMARK_DATA_DIR: dataDir,
-    // Unique per run: it also prefixes the Redis counters.
+    // Unique per setting and run: it also prefixes the Redis counters.
     HALLMARK_LOG_ORIGIN: `hallmark-test/${label}-${process.pid}`,
     HALLMARK_SMTP_URL: mail.url,
     HALLMARK_TEST_MAILDIR: mailDir,
@@ -330,7 +351,7 @@ async function suite(label, databaseUrl, instances) {
     ...(tsa ? { HALLMARK_TSA_URL: tsa.url, HALLMARK_TSA_CERT: tsa.root_pem, HALLMARK_TSA_INTERVAL: "1" } : {}),
     ...(redisUrl ? { HALLMARK_REDIS_URL: redisUrl } : {}),
   };
-  sh("node", ["scripts/prisma.mjs", "deploy"], env);
+  await shAsync("node", ["scripts/prisma.mjs", "deploy"], env);
   const servers = [];
   try {
     for (let i = 0; i < instances; i++) servers.push(await startServer(env));
@@ -340,24 +361,37 @@ async function suite(label, databaseUrl, instances) {
     const testEnv = {
       ...env,
       HALLMARK_TEST_BASE_URLS: servers.map((s) => s.baseUrl).join(","),
-      HALLMARK_TEST_DB: label,
+      HALLMARK_TEST_DB: kind,
       HALLMARK_TEST_WITNESSES: JSON.stringify(witnessing.witnesses.map(({ name, url, vkey }) => ({ name, url, vkey }))),
       ...(tsa ? { HALLMARK_TEST_TSA: JSON.stringify({ url: tsa.url, root_pem: tsa.root_pem }) } : {}),
     };
-    if (suites.includes("rest")) await restSuite(testEnv, label);
-    // The browser suite runs once, on the embedded default: the pages sit on the same procedures.
-    if (label === "sqlite" && suites.includes("web")) await playwright(testEnv, label);
+    await run(testEnv);
   } finally {
     for (const s of servers) s.stop();
     witnessing.stop();
     tsa?.stop();
     await mail.stop();
   }
-  audit(env, label);
+  await audit(env, label);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-async function postgresSuite() {
+/** The REST suite on one database, its files on two servers at once; on SQLite, the browser suite afterwards. */
+async function databaseSuites(kind, databaseUrlFor, instances) {
+  const rest = suites.includes("rest");
+  const second = rest && onlyFiles.length === 0;
+  await Promise.all([
+    suite(kind, kind, await databaseUrlFor(kind), instances, async (env) => {
+      if (rest) await restSuite(env, kind);
+      // The browser suite runs once, on the embedded default: the pages sit on the same procedures.
+      if (kind === "sqlite" && suites.includes("web")) await playwright(env, kind);
+    }),
+    second &&
+      suite(`${kind}-b`, kind, await databaseUrlFor(`${kind}-b`), instances, (env) => vitest("rest", env, `${kind}-b`, secondServerLane)),
+  ]);
+}
+
+async function postgresSuites() {
   const adminUrl = process.env.HALLMARK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
   try {
@@ -365,14 +399,22 @@ async function postgresSuite() {
   } catch (err) {
     return cannotRun("postgres", `no PostgreSQL at ${adminUrl.replace(/\/\/[^@]*@/, "//")} (${err.message})`);
   }
-  const name = `hallmark_test_${Date.now()}_${process.pid}`;
-  await admin.query(`CREATE DATABASE ${name}`);
+  const names = [];
   try {
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    await suite("postgres", url.toString(), 2);
+    await databaseSuites(
+      "postgres",
+      async (label) => {
+        const name = `hallmark_test_${label.replace(/\W/g, "_")}_${Date.now()}_${process.pid}`;
+        await admin.query(`CREATE DATABASE ${name}`);
+        names.push(name);
+        const url = new URL(adminUrl);
+        url.pathname = `/${name}`;
+        return url.toString();
+      },
+      2,
+    );
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    for (const name of names) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
     await admin.end();
   }
 }
@@ -383,8 +425,8 @@ async function main() {
   if (servers && (process.env.HALLMARK_SKIP_BUILD !== "1" || !fs.existsSync(path.join(root, distDir, "BUILD_ID"))))
     sh("node", ["scripts/build.mjs"]);
   if (onlyFiles.length === 0 && (suites.includes("rest") || suites.includes("unit"))) await vitest("unit", baseEnv, "unit");
-  if (servers && dbs.includes("sqlite")) await suite("sqlite", null, 1);
-  if (servers && dbs.includes("postgres")) await postgresSuite();
+  if (servers && dbs.includes("sqlite")) await databaseSuites("sqlite", async () => null, 1);
+  if (servers && dbs.includes("postgres")) await postgresSuites();
 }
 
 const cleanup = () => {
