@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "@/server/json-depth.mjs";
-import { MAX_PAYLOAD_DEPTH } from "@/server/domain/limits";
+import { MAX_PAYLOAD_DEPTH } from "@/server/domain/leaf-bounds";
 import { CONSUMER_SCOPES } from "@/server/domain/scopes";
 import { httpRequest } from "@/server/test-support/raw-http";
 import { seedConsumer, seedOrg } from "../accounts";

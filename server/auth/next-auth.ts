@@ -10,7 +10,7 @@ import { login, realmOfTenantKind } from "../domain/accounts";
 import { AppError } from "../domain/errors";
 import { liveSession, SESSION_MAX_AGE, sessionSecret } from "./sessions";
 import { secureCookies } from "./session-cookie";
-import { clientAddress } from "../http/client-address";
+import { clientAddress } from "../http/forwarded-address";
 
 let options: AuthOptions | undefined;
 

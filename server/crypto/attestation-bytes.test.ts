@@ -5,7 +5,7 @@ import { leafData, signingMessage } from "@/lib/verify/attestation";
 import { bytesToHex } from "@/lib/verify/encoding";
 import { canonicalJson } from "@/lib/verify/jcs";
 import { leafHash, nodeHash } from "@/lib/verify/merkle";
-import { MAX_LEAF_BYTES, MAX_PAYLOAD_BYTES } from "../domain/limits";
+import { MAX_LEAF_BYTES, MAX_PAYLOAD_BYTES } from "../domain/leaf-bounds";
 import { leafDataOf, signingMessageOf } from "./attestation-bytes";
 import { leafHashNode, nodeHashNode, toHex } from "./hash";
 

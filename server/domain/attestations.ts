@@ -11,7 +11,7 @@ import { getSigner, type Signer } from "./signing-keys";
 import type { EntryEffects, LogEntry } from "../log/log-append";
 import { getActiveIssuer } from "./issuer-cache";
 import { getSealer, sealEntry } from "./sealing";
-import { MAX_LEAF_BYTES, MAX_PAYLOAD_BYTES } from "./limits";
+import { MAX_LEAF_BYTES, MAX_PAYLOAD_BYTES } from "./leaf-bounds";
 import { localOf } from "../log/positions";
 
 export interface AttestationView {

@@ -4,7 +4,7 @@ import { AppError } from "../domain/errors";
 import type { Principal } from "../domain/principal";
 import { sessionTokenFromRequest } from "../auth/session-cookie";
 import { authenticateSessionToken } from "../auth/sessions";
-import { enforceKeyLimits, enforceSessionLimits } from "./limits";
+import { enforceKeyLimits, enforceSessionLimits } from "./request-budgets";
 
 /**
  * Who sent the request: an X-API-Key, else a session (Authorization: Bearer or the session

@@ -31,10 +31,10 @@ function append(headers: Record<string, string>, name: string, item: string): vo
 
 /**
  * An expensive endpoint's budgets (a lookup, a certificate, an export), spent before it reads
- * anything: one per client address (the gate's, server/http/client-address.ts), whoever asks,
+ * anything: one per client address (the gate's, server/http/forwarded-address.ts), whoever asks,
  * and, for a caller with a key or a session, one per account (every key and session of the
  * tenant together), so neither many addresses nor many keys multiply it. An API key's own
- * budgets are spent as well (server/http/limits.ts). Shared by every instance through Redis
+ * budgets are spent as well (server/http/request-budgets.ts). Shared by every instance through Redis
  * when HALLMARK_REDIS_URL is set. The RateLimit fields (draft-ietf-httpapi-ratelimit-headers-10)
  * name the policy after the endpoint, with "-account" for the account's, appended to the key's:
  *

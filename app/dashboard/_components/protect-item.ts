@@ -67,7 +67,6 @@ export function newItem(key: string, file: File): Item {
 // What the server accepts (server/api/routers/consumer.types.ts); anything else is left out
 // rather than failing the mint over a detail the browser reported.
 const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function mintBody(item: Item, contentHash: string) {

@@ -155,8 +155,7 @@ export function ProtectResult({ result, fileName, focusOnMount }: { result: Mint
         </dl>
         <figure className="flex flex-col items-center gap-2 self-start rounded-xl border border-stone-200 bg-white p-3">
           {qr ? (
-            // A data: URL made in the browser; next/image would add nothing here.
-            // eslint-disable-next-line @next/next/no-img-element
+            // biome-ignore lint/performance/noImgElement: a data: URL made in the browser; next/image would add nothing here
             <img src={qr} alt="QR code for the share link" width={160} height={160} className="h-40 w-40" />
           ) : (
             <div className="h-40 w-40 animate-pulse rounded bg-stone-100" aria-hidden />

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZJsonObject } from "../schemas/common";
-import { MAX_PAYLOAD_DEPTH } from "../../domain/limits";
+import { MAX_PAYLOAD_DEPTH } from "../../domain/leaf-bounds";
 import { MAX_BATCH_ITEMS } from "../../domain/attestation-batch";
 
 function depthOf(value: unknown, depth = 0): number {
