@@ -1,0 +1,131 @@
+// Who owns an account, as rules run against each database (account-rules.test.ts on a SQLite
+// file, account-rules.pg.test.ts on PostgreSQL), through the domain functions the REST routes and
+// the pages call, the mail read from the outbox the test's data directory holds (no SMTP server
+// is configured): a sign-up makes no account until its link is followed with its password, a
+// stranger's earlier sign-up with the owner's address leaves them nothing, a sign-up never
+// changes a verified account, links are single use, and a password reset ends every session.
+import fs from "node:fs";
+import path from "node:path";
+import { randomBytes, randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+
+/** The cases, on the database the calling file opened (openTestLog) before they run. */
+export function accountRuleCases(label: string) {
+  describe(`account rules (${label})`, () => {
+    // Each test from a client address of its own: the throttles count per address.
+    const client = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-${randomUUID()}`;
+    const address = () => `owner-${randomBytes(6).toString("hex")}@example.org`;
+    const domain = async () => ({
+      ...(await import("./registration")),
+      ...(await import("./accounts")),
+      ...(await import("./password-reset")),
+      ...(await import("../mail/transport")),
+      ...(await import("../db")),
+    });
+
+    /** Every link token mailed to `to` so far, oldest first, waiting for the background send to land. */
+    const mailedTokens = async (to: string, atLeast: number): Promise<string[]> => {
+      const { outboxDir } = await domain();
+      for (let i = 0; i < 200; i++) {
+        const dir = outboxDir();
+        const texts = fs.existsSync(dir)
+          ? fs
+              .readdirSync(dir)
+              .filter((f) => f.endsWith(".txt"))
+              .sort()
+              .map((f) => fs.readFileSync(path.join(dir, f), "utf8"))
+              .filter((t) => t.startsWith(`To: ${to}\n`))
+          : [];
+        const tokens = texts.flatMap((t) => [...t.matchAll(/[?&]token=([^\s&]+)/g)].map((m) => decodeURIComponent(m[1]!)));
+        if (tokens.length >= atLeast) return tokens;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error(`fewer than ${atLeast} links mailed to ${to}`);
+    };
+    const codeOf = async (p: Promise<unknown>) =>
+      p.then(
+        () => "ok",
+        (err: { code?: string }) => err.code ?? String(err),
+      );
+
+    it("makes no account at sign-up; the link, followed with the sign-up's password, makes it", async () => {
+      const { signUp, verifyEmail, login, getDb } = await domain();
+      const email = address();
+      expect(await signUp({ email, password: "owner's password", name: "Owner", client: client(), headers: {} })).toEqual({
+        status: "verification_sent",
+        email,
+      });
+      expect(await getDb().read.user.count({ where: { email } })).toBe(0);
+      // The right password before the link: 403 "confirm first", not 401.
+      expect(await codeOf(login({ email, password: "owner's password", client: client() }))).toBe("email_not_verified");
+      const [token] = await mailedTokens(email, 1);
+      expect(await codeOf(verifyEmail({ token: token! }))).toBe("validation_failed");
+      expect(await codeOf(verifyEmail({ token: token!, password: "another password" }))).toBe("wrong_password");
+      expect(await verifyEmail({ token: token!, password: "owner's password" })).toEqual({ status: "verified", email });
+      expect(await codeOf(verifyEmail({ token: token!, password: "owner's password" }))).toBe("invalid_token");
+      const session = await login({ email, password: "owner's password", client: client() });
+      expect(session.user).toMatchObject({ email, name: "Owner" });
+    });
+
+    it("leaves a stranger who signed up first with the owner's address with nothing once the owner follows their link", async () => {
+      const { signUp, verifyEmail, login, getDb } = await domain();
+      const email = address();
+      await signUp({ email, password: "stranger's password", name: "Stranger", client: client(), headers: {} });
+      await signUp({ email, password: "owner's password", name: "Owner", client: client(), headers: {} });
+      const [strangers, owners] = await mailedTokens(email, 2);
+      expect(await verifyEmail({ token: owners!, password: "owner's password" })).toMatchObject({ status: "verified" });
+      // Every other registration of the address is void, so none can make an account later (say, once this one is deleted).
+      expect(await getDb().read.registration.count({ where: { email, usedAt: null } })).toBe(0);
+      // The stranger's link is void, and their password opens nothing.
+      expect(await codeOf(verifyEmail({ token: strangers!, password: "stranger's password" }))).toBe("invalid_token");
+      expect(await codeOf(login({ email, password: "stranger's password", client: client() }))).toBe("invalid_credentials");
+      expect((await login({ email, password: "owner's password", client: client() })).user.name).toBe("Owner");
+    });
+
+    it("never changes a verified account by a sign-up: the same answer, a notice mailed, no link, the password unchanged", async () => {
+      const { signUp, login, verifyEmail } = await domain();
+      const { createConsumer } = await import("./consumers");
+      const email = address();
+      await createConsumer({ email, password: "owner's password", name: "Owner", plan: "free", verified: true });
+      expect(await signUp({ email, password: "stranger's password", name: "Stranger", client: client(), headers: {} })).toEqual({
+        status: "verification_sent",
+        email,
+      });
+      const { outboxDir } = await domain();
+      await expect
+        .poll(
+          () =>
+            fs.existsSync(outboxDir()) &&
+            fs
+              .readdirSync(outboxDir())
+              .filter((f) => f.endsWith(".txt"))
+              .some((f) => fs.readFileSync(path.join(outboxDir(), f), "utf8").startsWith(`To: ${email}\n`)),
+        )
+        .toBe(true);
+      // The notice carries no link to follow.
+      const tokens = await mailedTokens(email, 0);
+      expect(tokens).toEqual([]);
+      expect(await codeOf(verifyEmail({ token: randomBytes(32).toString("base64url"), password: "x" }))).toBe("invalid_token");
+      expect(await codeOf(login({ email, password: "stranger's password", client: client() }))).toBe("invalid_credentials");
+      expect((await login({ email, password: "owner's password", client: client() })).user.name).toBe("Owner");
+    });
+
+    it("resets a password by a single-use link, ending every session; a wrong or unknown link is refused", async () => {
+      const { requestPasswordReset, resetPassword, login, getDb } = await domain();
+      const { createConsumer } = await import("./consumers");
+      const email = address();
+      const { userId } = await createConsumer({ email, password: "old password", name: "Owner", plan: "free", verified: true });
+      await login({ email, password: "old password", client: client() });
+      const live = () => getDb().read.session.count({ where: { userId, endedAt: null } });
+      expect(await live()).toBe(1);
+      await requestPasswordReset({ email, client: client(), headers: {} });
+      const [token] = await mailedTokens(email, 1);
+      expect(await resetPassword({ token: token!, password: "new password" })).toEqual({ status: "password_reset", email });
+      expect(await live()).toBe(0);
+      expect(await codeOf(resetPassword({ token: token!, password: "third password" }))).toBe("invalid_token");
+      expect(await codeOf(resetPassword({ token: "not a token", password: "third password" }))).toBe("invalid_token");
+      expect(await codeOf(login({ email, password: "old password", client: client() }))).toBe("invalid_credentials");
+      expect((await login({ email, password: "new password", client: client() })).user.email).toBe(email);
+    });
+  });
+}
