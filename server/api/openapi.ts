@@ -1,11 +1,11 @@
 import "server-only";
-import type { AnyProcedure } from "@trpc/server";
 import { z, type ZodType } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from "zod-openapi";
 import { ERRORS, type ErrorCode } from "../domain/errors";
 import { MAX_JSON_DEPTH } from "../json-depth.mjs";
 import { appRouter } from "./root";
-import { REST_TAGS, type ProcedureMeta, type RestOperation } from "./rest-operation";
+import { REST_TAGS, type RestOperation } from "./rest-operation";
+import { type Procedure, procedureFacts, routerProcedures } from "./trpc-adapter";
 import { ZProblem } from "./schemas/common";
 import { isPublicRead } from "../gate/public-reads.mjs";
 
@@ -15,13 +15,13 @@ import { isPublicRead } from "../gate/public-reads.mjs";
  * cannot drift from what the server does. Served at /v1/openapi.json and shown at /docs.
  */
 
-type Operation = { op: RestOperation; scopes: readonly string[]; procedure: AnyProcedure };
+type Operation = { op: RestOperation; scopes: readonly string[]; procedure: Procedure };
 
 /** Every procedure served under /v1, in a stable order (by path, then method). */
 export function restOperations(): Operation[] {
   const out: Operation[] = [];
-  for (const procedure of Object.values(appRouter._def.procedures as unknown as Record<string, AnyProcedure>)) {
-    const meta = procedure._def.meta as ProcedureMeta | undefined;
+  for (const [, procedure] of routerProcedures(appRouter)) {
+    const { meta } = procedureFacts(procedure);
     if (meta?.rest) out.push({ op: meta.rest, scopes: meta.scopes ?? [], procedure });
   }
   return out.sort((a, b) => a.op.path.localeCompare(b.op.path) || a.op.method.localeCompare(b.op.method));
@@ -82,8 +82,8 @@ function problemResponses(codes: ErrorCode[]): ZodOpenApiResponsesObject {
 const pathParams = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 
 /** The input schema's members as a zod object (a procedure without input has none). */
-function inputShape(procedure: AnyProcedure): Record<string, ZodType> {
-  const input = procedure._def.inputs[0] as ZodType | undefined;
+function inputShape(procedure: Procedure): Record<string, ZodType> {
+  const { input } = procedureFacts(procedure);
   return input instanceof z.ZodObject ? (input.shape as Record<string, ZodType>) : {};
 }
 
@@ -97,14 +97,14 @@ function bodyOf(input: ZodType, params: string[]): ZodType {
   return input.omit(Object.fromEntries(params.map((p) => [p, true])) as Parameters<typeof input.omit>[0]);
 }
 
-function successContent(op: RestOperation, procedure: AnyProcedure) {
+function successContent(op: RestOperation, procedure: Procedure) {
   if (op.produces === "text/plain") return { "text/plain": { schema: z.string() } };
   if (op.produces === "image/svg+xml") return { "image/svg+xml": { schema: z.string() } };
   if (op.produces === "application/pdf") return { "application/pdf": { schema: z.string().meta({ contentMediaType: "application/pdf" }) } };
   if (op.produces === "application/zip") return { "application/zip": { schema: z.string().meta({ contentMediaType: "application/zip" }) } };
   if (op.produces === "application/octet-stream")
     return { "application/octet-stream": { schema: z.string().meta({ contentMediaType: "application/octet-stream" }) } };
-  const schema = op.response ?? (procedure._def as { output?: ZodType }).output;
+  const schema = op.response ?? procedureFacts(procedure).output;
   if (!schema) throw new Error(`${op.method} ${op.path}: the procedure declares no output`);
   return { "application/json": { schema } };
 }
@@ -121,7 +121,7 @@ function describe(op: RestOperation): string | undefined {
 function operationOf({ op, scopes, procedure }: Operation): ZodOpenApiOperationObject {
   const shape = inputShape(procedure);
   const params = pathParams(op.path);
-  const input = procedure._def.inputs[0] as ZodType | undefined;
+  const { input } = procedureFacts(procedure);
   const rest = pick(shape, params, false);
   const headers = Object.fromEntries((op.headers ?? []).map((h) => [h.name, header(h.description)]));
   const credentials: Record<string, string[]>[] = [{ apiKey: [...scopes] }, { sessionBearer: [...scopes] }, { sessionCookie: [...scopes] }];

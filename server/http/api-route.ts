@@ -1,7 +1,8 @@
 import "server-only";
-import type { AnyProcedure, inferProcedureOutput } from "@trpc/server";
+import type { inferProcedureOutput } from "@trpc/server";
 import { createContext } from "../api/context";
-import type { ProcedureMeta, RestOperation } from "../api/rest-operation";
+import type { RestOperation } from "../api/rest-operation";
+import { callProcedure, type Procedure, procedureFacts } from "../api/trpc-adapter";
 import { AppError } from "../domain/errors";
 import { authenticate } from "./authenticate";
 import { readJsonBody, readTextBody } from "./body";
@@ -17,7 +18,7 @@ export interface RouteResult {
 
 type NextContext = { params: Promise<Params> };
 type Params = Record<string, string | string[]>;
-type RestProcedure = AnyProcedure;
+type RestProcedure = Procedure;
 
 const TEXT = "text/plain; charset=utf-8";
 
@@ -76,9 +77,8 @@ export function apiRoute<P extends RestProcedure>(
   procedure: P,
   edge?: (output: inferProcedureOutput<P>, req: Request) => RouteResult | Promise<RouteResult>,
 ): (req: Request, ctx: NextContext) => Promise<Response> {
-  const op = (procedure._def.meta as ProcedureMeta | undefined)?.rest;
+  const op = procedureFacts(procedure).meta?.rest;
   if (!op) throw new Error("apiRoute: the procedure has no rest meta");
-  const type = procedure._def.type;
   return async (req, ctx) => {
     // Rate-limit headers (a key's, or a public endpoint's per client) are set on every answer, errors included.
     const limitHeaders: Record<string, string> = {};
@@ -97,13 +97,11 @@ export function apiRoute<P extends RestProcedure>(
               ? { body: await readTextBody(req, op.maxBodyBytes) }
               : {};
       const raw = inputOf(sent, params);
-      const output = (await procedure({
+      const output = (await callProcedure(procedure, {
         ctx: createContext(principal, req.headers, limitHeaders),
-        getRawInput: async () => raw,
+        input: raw,
         path: op.path,
-        type,
         signal: req.signal,
-        batchIndex: 0,
       })) as inferProcedureOutput<P>;
       return respond(op, edge ? await edge(output, req) : { body: output }, limitHeaders);
     } catch (err) {

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { appRouter } from "@/server/api/root";
+import { procedureFacts, routerProcedures } from "@/server/api/trpc-adapter";
 
 export interface RouteTarget {
   kind: "rest" | "page";
@@ -59,16 +60,11 @@ export function pageTargets(): RouteTarget[] {
   );
 }
 
-type ZodLike = { shape?: Record<string, unknown>; _zod?: { def?: { shape?: Record<string, unknown> } } };
-
 /** Every tRPC procedure, with the top-level fields of its input. */
 export function procedureTargets(): ProcedureTarget[] {
-  const procedures = (
-    appRouter as unknown as { _def: { procedures: Record<string, { _def: { type: "query" | "mutation"; inputs?: ZodLike[] } }> } }
-  )._def.procedures;
-  return Object.entries(procedures).map(([p, proc]) => {
-    const input = proc._def.inputs?.[0];
-    const shape = input?.shape ?? input?._zod?.def?.shape ?? {};
-    return { path: p, type: proc._def.type, fields: Object.keys(shape) };
+  return routerProcedures(appRouter).map(([p, proc]) => {
+    const { input, type } = procedureFacts(proc);
+    const shape = (input as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
+    return { path: p, type: type as "query" | "mutation", fields: Object.keys(shape) };
   });
 }
