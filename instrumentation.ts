@@ -18,6 +18,6 @@ export async function register(): Promise<void> {
   const { startTimestamping, stopTimestamping } = await import("./server/log/timestamping");
   startTimestamping();
   onShutdown("timestamping", stopTimestamping);
-  const { registerServerMetrics } = await import("./server/observability/server-metrics");
+  const { registerServerMetrics } = await import("./server/ops/server-metrics");
   registerServerMetrics();
 }

@@ -6,7 +6,7 @@
  * waiting or silent. Pure apart from `fetch`: used in the browser only.
  */
 import { TRPCClientError } from "@trpc/client";
-import ERRORS from "@/server/domain/errors.json";
+import ERRORS from "./errors.json";
 
 /** A request that got no answer, or an answer that is not a tRPC one. */
 export class RequestFailure extends Error {

@@ -41,7 +41,7 @@ describe("import rules", () => {
 
   it.each([
     ["server/domain/probe.ts", 'import { canonicalJson } from "@/lib/verify/jcs";'],
-    ["server/domain/probe.ts", 'import { AppError } from "./errors";'],
+    ["server/domain/probe.ts", 'import { AppError } from "../errors";'],
     ["lib/verify/probe.ts", 'import { sha256 } from "@noble/hashes/sha2.js";'],
     ["lib/verify/testing/probe.ts", 'import { readFileSync } from "node:fs";'],
     ["server/http/probe.ts", 'import { appRouter } from "../api/root";'],

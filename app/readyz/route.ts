@@ -1,4 +1,4 @@
-import { readiness } from "@/server/observability/readiness";
+import { readiness } from "@/server/ops/readiness";
 
 export const dynamic = "force-dynamic";
 

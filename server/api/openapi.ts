@@ -1,7 +1,7 @@
 import "server-only";
 import { z, type ZodType } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from "zod-openapi";
-import { ERRORS, type ErrorCode } from "../domain/errors";
+import { ERRORS, type ErrorCode } from "../errors";
 import { MAX_JSON_DEPTH } from "../json-depth.mjs";
 import { appRouter } from "./root";
 import { REST_TAGS, type RestOperation } from "./rest-operation";

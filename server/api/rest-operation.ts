@@ -1,5 +1,5 @@
 import type { ZodType } from "zod";
-import type { ErrorCode } from "../domain/errors";
+import type { ErrorCode } from "../errors";
 
 /**
  * How a procedure is served under /v1: declared beside the procedure (`.meta({ rest })`), read

@@ -1,7 +1,7 @@
 import "server-only";
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
 import type { Context } from "./context";
-import { AppError } from "../domain/errors";
+import { AppError } from "../errors";
 import { jsonPointer } from "../domain/json-pointer";
 import type { Scope } from "../domain/scopes";
 import type { ProcedureMeta } from "./rest-operation";

@@ -1,5 +1,5 @@
 import "server-only";
-import { AppError } from "../domain/errors";
+import { AppError } from "../errors";
 import type { SessionPrincipal } from "../domain/principal";
 import { authenticateSessionToken } from "./sessions";
 import { sessionTokenFromRequest } from "./session-cookie";

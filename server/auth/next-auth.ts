@@ -7,7 +7,7 @@ import { sameOriginPath } from "@/lib/same-origin-path";
 import { getConfig } from "../config";
 import { ZLoginInput } from "../api/routers/consumer-auth.types";
 import { login, realmOfTenantKind } from "../domain/accounts";
-import { AppError } from "../domain/errors";
+import { AppError } from "../errors";
 import { liveSession, SESSION_MAX_AGE, sessionSecret } from "./sessions";
 import { secureCookies } from "./session-cookie";
 import { clientAddress } from "../http/forwarded-address";

@@ -4,7 +4,7 @@ import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { createContext } from "../api/context";
 import { createCaller } from "../api/root";
-import { AppError } from "../domain/errors";
+import { AppError } from "../errors";
 import type { SessionPrincipal } from "../domain/principal";
 import { sessionTokenFromCookieHeader } from "./session-cookie";
 import { sessionPrincipalOrNull } from "./dashboard-principal";

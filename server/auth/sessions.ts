@@ -3,7 +3,7 @@ import { decode, encode } from "next-auth/jwt";
 import { sha256Hex } from "../crypto/hash";
 import { deriveKey } from "../crypto/master-key";
 import { getDb } from "../db";
-import { AppError } from "../domain/errors";
+import { AppError } from "../errors";
 import { newId } from "../domain/ids";
 import type { SessionPrincipal } from "../domain/principal";
 import { scopesOfTenantKind } from "../domain/scopes";

@@ -5,7 +5,7 @@ import { sendMailInBackground } from "../mail/transport";
 import { checkCurrentPassword } from "./account";
 import { issueEmailToken, mayMail, throttleClient } from "./account-mail";
 import { normalizeEmail } from "./consumers";
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 
 /** E-mail change links: sent to the new address, single use, one hour. */
 export const CHANGE_EMAIL_PURPOSE = "change_email";

@@ -8,7 +8,7 @@ import { sendMailInBackground } from "../mail/transport";
 import { logger } from "../observability/logger.mjs";
 import { realmOfTenantKind } from "./accounts";
 import { endSessions, mayMail } from "./account-mail";
-import { AppError, notFound } from "./errors";
+import { AppError, notFound } from "../errors";
 import { iso } from "./ids";
 import { planOf } from "./quotas";
 import type { SessionPrincipal } from "./principal";

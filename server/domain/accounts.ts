@@ -6,7 +6,7 @@ import { attemptRefusal, tooManyAttempts } from "../limits/attempts";
 import { throttleBucket } from "../limits/client-bucket";
 import { getLimiter } from "../limits/limiter";
 import { normalizeEmail } from "./consumers";
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 import { pendingRegistrationMatches } from "./registration";
 import { createSession } from "../auth/sessions";
 

@@ -2,7 +2,7 @@ import "server-only";
 import { getDb, type Tx } from "../db";
 import { getStore } from "../store";
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from "../crypto/api-key-secret";
-import { AppError, notFound } from "./errors";
+import { AppError, notFound } from "../errors";
 import { iso, newId } from "./ids";
 import { accountPlanOf, boundedBudget, type AccountPlan } from "./plan-limits";
 import { CONSUMER_SCOPES, isScope, ORGANIZATION_SCOPES, type Scope } from "./scopes";

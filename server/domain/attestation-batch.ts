@@ -3,7 +3,7 @@ import type { LogEntry, LogGroup } from "../log/log-append";
 import { getSequencer } from "../log/sequencer";
 import { canonicalPayload, prepareAttestation, signedEntry, type UnsignedAttestation, viewOf, type AttestationView } from "./attestations";
 import { signAll } from "../crypto/sign-pool";
-import { AppError, type FieldError } from "./errors";
+import { AppError, type FieldError } from "../errors";
 import { checkIdempotencyKey, holdIdempotencyKey, IdempotentReplay, storeIdempotentAnswer } from "./idempotency";
 import { getActiveIssuer } from "./issuer-cache";
 import { getSealer, prepareSeal, type Sealer, sealedEntry } from "./sealing";

@@ -5,7 +5,7 @@ import { leafHashNode } from "../crypto/hash";
 import { getStore } from "../store";
 import { signEd25519 } from "../crypto/key-custody";
 import { getSequencer } from "../log/sequencer";
-import { AppError, notFound } from "./errors";
+import { AppError, notFound } from "../errors";
 import { iso, newId } from "./ids";
 import { getSigner, type Signer } from "./signing-keys";
 import type { EntryEffects, LogEntry } from "../log/log-append";

@@ -1,7 +1,7 @@
 import "server-only";
 import { makeBadge } from "badge-maker";
 import { getDb } from "../db";
-import { notFound } from "./errors";
+import { notFound } from "../errors";
 import { isUuid } from "./ids";
 import { urlsOf } from "./protections";
 

@@ -2,7 +2,7 @@ import "server-only";
 import { getDb, isUniqueViolation, type Tx } from "../db";
 import { hashPassword } from "../crypto/passwords";
 import { createApiKey } from "./api-keys";
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 import { newId } from "./ids";
 import { CONSUMER_SCOPES } from "./scopes";
 

@@ -3,7 +3,7 @@ import { sha256Hex } from "../crypto/hash";
 import { canonicalJson } from "@/lib/verify/jcs";
 import type { BatchScope } from "../log/log-append";
 import type { EntryWriter, IdempotencyRecord } from "../store/types";
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 
 /** A finished answer is replayed for this long; afterwards the key may be used afresh. */
 const RECORD_TTL_MS = 24 * 3600 * 1000;

@@ -2,7 +2,7 @@ import "server-only";
 import { LRUCache } from "lru-cache";
 import { getStore } from "../store";
 import { processWide } from "../process-wide";
-import { AppError, notFound } from "./errors";
+import { AppError, notFound } from "../errors";
 
 const TTL_MS = 5_000;
 /** Bounded in count as well as time: a process serving many issuers keeps only the recent ones. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb, type Tx } from "../db";
-import { notFound } from "./errors";
+import { notFound } from "../errors";
 import { iso, newId } from "./ids";
 import { forgetSigner, insertSigningKey, rotateSigningKey, toKeyView, type SigningKeyView } from "./signing-keys";
 import type { IssuerStatus, TrustLevel } from "./pack-rules";

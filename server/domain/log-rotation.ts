@@ -13,7 +13,7 @@ import { localOf, positionOf, SHARD_SPAN, shardOf } from "../log/positions";
 import { getShards } from "../log/shards";
 import { prismaLogWriter } from "../store/prisma-store";
 import { signAttestation } from "./attestations";
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 import { getSealer } from "./sealing";
 
 export interface Rotation {

@@ -17,7 +17,7 @@ import { formatPolicy } from "@/lib/verify/policy";
 import { getConfig } from "../config";
 import { logMlDsaKey } from "../log/log-ml-dsa";
 import { parseTilePath } from "@/lib/verify/tiles";
-import { AppError, notFound } from "./errors";
+import { AppError, notFound } from "../errors";
 import { getProofBundle, type ProofOptions, toTlogProof } from "./proof-bundles";
 import { toKeyView } from "./signing-keys";
 import { iso } from "./ids";

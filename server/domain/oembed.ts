@@ -1,6 +1,6 @@
 import "server-only";
 import { getConfig } from "../config";
-import { AppError, notFound } from "./errors";
+import { AppError, notFound } from "../errors";
 import { protectionBadge } from "./badges";
 import { getPublicProtection } from "./public-protections";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb, isUniqueViolation } from "../db";
-import { AppError, notFound } from "./errors";
+import { AppError, notFound } from "../errors";
 import { iso, newId } from "./ids";
 import { RULES_VERSION, ZPackRules, type PackRules } from "./pack-rules";
 import { PACK_TEMPLATES, TEMPLATE_KEYS } from "./pack-templates";

@@ -6,7 +6,7 @@ import { passwordResetMessage } from "../mail/messages";
 import { sendMailInBackground } from "../mail/transport";
 import { endSessions, isLinkTokenShaped, issueEmailToken, mayMail, revokeKeys, takeEmailToken, throttleClient } from "./account-mail";
 import { normalizeEmail } from "./consumers";
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 
 /** Password reset links: single use, 30 minutes, the newest one only. */
 export const RESET_PASSWORD_PURPOSE = "reset_password";

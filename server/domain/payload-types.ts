@@ -1,4 +1,4 @@
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 
 /**
  * Payload types beginning with this are Hallmark's own (a protection's is

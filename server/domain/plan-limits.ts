@@ -3,7 +3,7 @@ import { LRUCache } from "lru-cache";
 import { getDb } from "../db";
 import { processWide } from "../process-wide";
 import type { Plan } from "./consumers";
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 import { planOf } from "./quotas";
 
 /** What an account's limits follow: a consumer's plan, or being an organisation. */

@@ -15,7 +15,7 @@ import { checkpointForProof, type WitnessRequirement } from "../log/proof-checkp
 import type { BundleRows } from "../store/types";
 import { toAttestationView } from "./attestations";
 import { iso } from "./ids";
-import { notFound } from "./errors";
+import { notFound } from "../errors";
 import { toIssuerView } from "./issuers";
 import { toTreeHeadView } from "./log";
 import { toKeyView } from "./signing-keys";

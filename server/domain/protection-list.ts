@@ -2,7 +2,7 @@ import "server-only";
 import { getDb } from "../db";
 import { jsonDepthExcess } from "../json-depth.mjs";
 import { toAttestationView, type AttestationView } from "./attestations";
-import { AppError, notFound } from "./errors";
+import { AppError, notFound } from "../errors";
 import { iso, isUuid } from "./ids";
 import { getProofBundle, type ProofOptions } from "./proof-bundles";
 import { urlsOf } from "./protections";

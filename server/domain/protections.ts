@@ -6,7 +6,7 @@ import { getDb } from "../db";
 import type { FingerprintInsert, ProtectionInsert } from "../store/types";
 import { pdqMatchable, pdqWindows } from "@/lib/fingerprint/pdq-index";
 import { createAttestation } from "./attestations";
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 import { checkIdempotencyKey, holdIdempotencyKey, IdempotentReplay, storeIdempotentAnswer } from "./idempotency";
 import { iso, newId } from "./ids";
 import { ensurePersonalIssuer } from "./personal-issuer";

@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "../db";
-import { notFound } from "./errors";
+import { notFound } from "../errors";
 import { iso, isUuid } from "./ids";
 import { getProofBundle, type ProofOptions } from "./proof-bundles";
 import { fingerprintsOf, urlsOf } from "./protections";

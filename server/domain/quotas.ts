@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "../db";
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 import type { Plan } from "./consumers";
 
 /** Mints per UTC calendar month (interface §8); null = unlimited. */

@@ -18,7 +18,7 @@ import { applyEmailChange, CHANGE_EMAIL_PURPOSE } from "./account-email";
 import { insertConsumer, normalizeEmail } from "./consumers";
 import { attemptRefusal } from "../limits/attempts";
 import { getLimiter } from "../limits/limiter";
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 import { newId } from "./ids";
 
 /**

@@ -3,7 +3,7 @@ import { getDb, isUniqueViolation } from "../db";
 import { hashPassword } from "../crypto/passwords";
 import { createApiKey } from "./api-keys";
 import { normalizeEmail } from "./consumers";
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 import { newId } from "./ids";
 import { ORGANIZATION_SCOPES } from "./scopes";
 

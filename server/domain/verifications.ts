@@ -3,7 +3,7 @@ import { BUNDLE_CHECKS, hasSeal, parseProofBundle, SEALED_CHECKS, verifyProofBun
 import { getLogIdentity } from "../log/log-identity";
 import { getDb } from "../db";
 import { getStore } from "../store";
-import { AppError, notFound } from "./errors";
+import { AppError, notFound } from "../errors";
 import { iso, newId } from "./ids";
 import { evaluateRules, ruleCheckNames, type CheckResult, type PackRules, type RuleFacts } from "./pack-rules";
 import { ensureTemplates, getPackRow, rulesOf, type PackRow } from "./packs";

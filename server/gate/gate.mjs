@@ -41,7 +41,7 @@ const routerStateIsValid = (value) => {
 };
 
 /** The problems the gate answers: codes, statuses and titles from the service's one table. */
-const GATE_PROBLEMS = createRequire(import.meta.url)("../domain/errors.json");
+const GATE_PROBLEMS = createRequire(import.meta.url)("../../lib/errors.json");
 
 /** A problem body, as server/http/problem.ts writes them (with the request's id), counted by code. */
 function problemBody(code, detail, requestId) {

@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpRequest as request, rawHttp as raw } from "../test-support/raw-http";
-import { ERRORS } from "../domain/errors";
+import { ERRORS } from "../errors";
 import { resolveClientAddress } from "./client-address.mjs";
 import { createGate } from "./gate.mjs";
 import { crossOriginRefusal } from "./same-origin.mjs";

@@ -3,7 +3,7 @@ import type { inferProcedureOutput } from "@trpc/server";
 import { createContext } from "../api/context";
 import type { RestOperation } from "../api/rest-operation";
 import { callProcedure, type Procedure, procedureFacts } from "../api/trpc-adapter";
-import { AppError } from "../domain/errors";
+import { AppError } from "../errors";
 import { authenticate } from "./authenticate";
 import { readJsonBody, readTextBody } from "./body";
 import { errorToResponse } from "./errors";

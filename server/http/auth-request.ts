@@ -1,6 +1,6 @@
 import "server-only";
 import { NextRequest } from "next/server";
-import { AppError } from "../domain/errors";
+import { AppError } from "../errors";
 import { readBodyText } from "./body";
 
 /** The one body type next-auth is handed (what next-auth/react's signIn and signOut send). */

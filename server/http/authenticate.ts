@@ -1,6 +1,6 @@
 import "server-only";
 import { authenticateApiKey } from "../domain/api-keys";
-import { AppError } from "../domain/errors";
+import { AppError } from "../errors";
 import type { Principal } from "../domain/principal";
 import { sessionTokenFromRequest } from "../auth/session-cookie";
 import { authenticateSessionToken } from "../auth/sessions";

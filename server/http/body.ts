@@ -1,5 +1,5 @@
 import "server-only";
-import { AppError } from "../domain/errors";
+import { AppError } from "../errors";
 import { parseJsonText } from "./json-text";
 
 /** Largest request body any /v1 endpoint accepts. */

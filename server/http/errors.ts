@@ -1,7 +1,7 @@
 import "server-only";
 import { TRPCError } from "@trpc/server";
 import { isBusy } from "../db";
-import { AppError, type FieldError } from "../domain/errors";
+import { AppError, type FieldError } from "../errors";
 import { jsonPointer } from "../domain/json-pointer";
 import { ClientClosedRequest } from "./body";
 import { appErrorResponse, problemResponse } from "./problem";

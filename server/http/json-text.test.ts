@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { isSafeNumber } from "lossless-json";
 import { describe, expect, it } from "vitest";
-import type { AppError } from "../domain/errors";
+import type { AppError } from "../errors";
 import { numberProblem, parseJsonText } from "./json-text";
 
 const refusal = (text: string) => {

@@ -1,7 +1,7 @@
 import "server-only";
 import { visit } from "jsonc-parser";
 import { hasLoneSurrogate } from "@/lib/verify/encoding";
-import { AppError, type FieldError } from "../domain/errors";
+import { AppError, type FieldError } from "../errors";
 import { jsonPointer } from "../domain/json-pointer";
 import { jsonDepthExcess, MAX_JSON_DEPTH } from "../json-depth.mjs";
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { type AppError, ERRORS, type ErrorCode, type FieldError } from "../domain/errors";
+import { type AppError, ERRORS, type ErrorCode, type FieldError } from "../errors";
 import { metrics } from "../observability/metrics.mjs";
 
 /**

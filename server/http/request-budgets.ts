@@ -1,7 +1,7 @@
 import "server-only";
 import { logger } from "../observability/logger.mjs";
 import type { ApiKeyPrincipal } from "../domain/api-keys";
-import { AppError } from "../domain/errors";
+import { AppError } from "../errors";
 import { accountPlanOf, boundedBudget, PLAN_REQUEST_BUDGETS, type RequestBudget } from "../domain/plan-limits";
 import type { SessionPrincipal } from "../domain/principal";
 import { consumeRequestBudget, type KeyLimitResult, mostConstraining, type PolicyState } from "../limits/key-limits";

@@ -1,6 +1,6 @@
 import "server-only";
 import { isUnbatchable, MAX_BATCH_CALLS } from "../api/batching";
-import { AppError } from "../domain/errors";
+import { AppError } from "../errors";
 import { readBodyText } from "./body";
 import { parseJsonText } from "./json-text";
 

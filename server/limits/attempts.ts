@@ -1,6 +1,6 @@
 import "server-only";
 import { RateLimiterRes } from "rate-limiter-flexible";
-import { AppError } from "../domain/errors";
+import { AppError } from "../errors";
 import { logger } from "../observability/logger.mjs";
 
 /** 429 too_many_attempts: `what` ("failed logins") has spent its budget; retry after `seconds`. */

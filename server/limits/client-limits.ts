@@ -1,7 +1,7 @@
 import "server-only";
 import { logger } from "../observability/logger.mjs";
 import { RateLimiterRes } from "rate-limiter-flexible";
-import { AppError } from "../domain/errors";
+import { AppError } from "../errors";
 import { throttleBucket } from "./client-bucket";
 import { getLimiter } from "./limiter";
 

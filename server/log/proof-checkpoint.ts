@@ -1,5 +1,5 @@
 import "server-only";
-import { AppError } from "../domain/errors";
+import { AppError } from "../errors";
 import type { Checkpoint } from "../store/types";
 import { publishedMoved, quorumApplies, shardCheckpoint } from "./published";
 import { shardOf } from "./positions";

@@ -4,7 +4,7 @@ import { parseCheckpointBody, parseSignedNote, verifyParsedNote, type ParsedNote
 import { base64ToBytes, bytesEqual } from "@/lib/verify/encoding";
 import { emptyRootHash, verifyConsistency } from "@/lib/verify/merkle";
 import { getDb, dbBytes, isUniqueViolation } from "../db";
-import { AppError } from "../domain/errors";
+import { AppError } from "../errors";
 import { logger } from "../observability/logger.mjs";
 import { cosignLines, witnessIdentity } from "./identity";
 import { witnessedLogs, type WitnessedLogEntry } from "./log-list";

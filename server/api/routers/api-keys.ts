@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ZApiKey, ZApiKeyCreated, ZRevokedApiKey } from "../schemas/accounts";
 import { TRPCError } from "@trpc/server";
 import { createBoundedApiKey, listApiKeys, revokeApiKey, scopesForTenant } from "../../domain/api-keys";
-import { AppError } from "../../domain/errors";
+import { AppError } from "../../errors";
 import { accountPlanOf, checkKeyBudget, PLAN_ACTIVE_KEYS, PLAN_REQUEST_BUDGETS } from "../../domain/plan-limits";
 import { router, scopedProcedure } from "../trpc";
 import { ZIdInput } from "../schemas/common";

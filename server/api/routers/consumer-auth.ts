@@ -4,7 +4,7 @@ import { TRPCError } from "@trpc/server";
 import { login } from "../../domain/accounts";
 import { requestPasswordReset, resetPassword } from "../../domain/password-reset";
 import { resendVerification, signUp, verifyEmail } from "../../domain/registration";
-import { AppError } from "../../domain/errors";
+import { AppError } from "../../errors";
 import { endSession } from "../../auth/sessions";
 import { publicProcedure, router } from "../trpc";
 import {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError } from "../../domain/errors";
+import { AppError } from "../../errors";
 import { withoutNul } from "./text";
 import { ZId } from "../schemas/common";
 import { ZIntParam } from "./query-params";

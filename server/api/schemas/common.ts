@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ERRORS, type ErrorCode } from "../../domain/errors";
+import { ERRORS, type ErrorCode } from "../../errors";
 import { isUuid } from "../../domain/ids";
 
 /** A JSON object (not null, not an array). */

@@ -4,7 +4,7 @@ import { appRouter } from "@/server/api/root";
 import { trpcStatusOf } from "@/server/api/trpc";
 import { createContext } from "@/server/api/context";
 import { dashboardPrincipal } from "@/server/auth/dashboard-principal";
-import { AppError } from "@/server/domain/errors";
+import { AppError } from "@/server/errors";
 import { errorToResponse } from "@/server/http/errors";
 import { enforceSessionLimits } from "@/server/http/request-budgets";
 import { requestIdOf } from "@/server/http/request-id";

@@ -6,7 +6,7 @@ import { getMasterKey } from "../crypto/master-key";
 import { getDb } from "../db";
 import { getLatestCheckpoint } from "../domain/log";
 import { getLogIdentity } from "../log/log-identity";
-import { logger } from "./logger.mjs";
+import { logger } from "../observability/logger.mjs";
 
 export type CheckName = "database" | "migrations" | "log" | "master_key";
 export interface Readiness {

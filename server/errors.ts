@@ -1,4 +1,4 @@
-import ERROR_TABLE from "./errors.json";
+import ERROR_TABLE from "../lib/errors.json";
 
 /**
  * Every error the service answers: its stable snake_case `code`, HTTP status and title, in one

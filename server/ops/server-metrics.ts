@@ -10,7 +10,7 @@ import { nodeCacheEntries } from "../log/node-cache";
 import { tileCacheUse } from "../log/tiles";
 import { getSequencer } from "../log/sequencer";
 import { getStore } from "../store";
-import { client, metrics } from "./metrics.mjs";
+import { client, metrics } from "../observability/metrics.mjs";
 
 /**
  * The gauges read when /metrics is scraped: the log's size and the age of its newest
