@@ -13,8 +13,9 @@ type Mode = "cache" | "map";
 type Filled = { nodes: number; rss: number; heap: number };
 
 async function fill(mode: Mode): Promise<Filled> {
-  const { MIN_LEVEL, NODE_CACHE_CAPACITY, readNodesCached } = await import("../server/log/node-cache");
-  const { nodeKey } = await import("../server/log/merkle-tree");
+  const { NODE_CACHE_CAPACITY, readNodesCached } = await import("../server/log/node-cache");
+  const { MIN_LEVEL } = await import("../server/merkle/cached-levels");
+  const { nodeKey } = await import("../server/merkle/merkle-tree");
   const gc = (globalThis as { gc?: () => void }).gc!;
   const positions = Array.from({ length: NODE_CACHE_CAPACITY }, (_, i) => ({ level: MIN_LEVEL + (i % 8), index: 3 * i }));
   // The cache copies what it is handed, so its hashes are handed over as views of one buffer made

@@ -21,7 +21,7 @@ import { readEnv, type HallmarkEnv } from "@/server/env.mjs";
 import { copyToPrivateFile, createPrivateFile, makePrivateDir, PRIVATE_FILE_MODE } from "@/server/private-files.mjs";
 import { openPrivateKey } from "@/server/crypto/key-custody";
 import { getMasterKey } from "@/server/crypto/master-key";
-import { localOf } from "@/server/log/positions";
+import { localOf } from "@/server/merkle/positions";
 
 /** An answer to the operator: printed, with the exit code (2: refused, nothing changed). */
 export class Refusal extends Error {}

@@ -12,7 +12,7 @@ import type { EntryEffects, LogEntry } from "../log/log-append";
 import { getActiveIssuer } from "./issuer-cache";
 import { getSealer, sealEntry } from "./sealing";
 import { MAX_LEAF_BYTES, MAX_PAYLOAD_BYTES } from "./leaf-bounds";
-import { localOf } from "../log/positions";
+import { localOf } from "../merkle/positions";
 
 export interface AttestationView {
   id: string;

@@ -1,7 +1,7 @@
 import "server-only";
 import { getLogInfo, getLogPolicy, getSuccessorProof } from "./log";
 import { sha256Hex } from "../crypto/hash";
-import { positionOf } from "../log/positions";
+import { positionOf } from "../merkle/positions";
 import { quorumApplies } from "../log/published";
 import { getShards } from "../log/shards";
 import { listProtections } from "./protection-list";

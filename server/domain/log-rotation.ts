@@ -9,7 +9,7 @@ import { dbBytes, getDb } from "../db";
 import { reloadLogIdentity, signCheckpoint, toIdentity } from "../log/log-identity";
 import { logMlDsaKey } from "../log/log-ml-dsa";
 import { appendBatch } from "../log/log-append";
-import { localOf, positionOf, SHARD_SPAN, shardOf } from "../log/positions";
+import { localOf, positionOf, SHARD_SPAN, shardOf } from "../merkle/positions";
 import { getShards } from "../log/shards";
 import { prismaLogWriter } from "../store/prisma-store";
 import { signAttestation } from "./attestations";

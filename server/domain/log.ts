@@ -6,7 +6,7 @@ import { getLogIdentity, type LogIdentity, reloadLogIdentity } from "../log/log-
 import { proveConsistency } from "../log/log-proofs";
 import { readTile } from "../log/tiles";
 import { publishedCheckpoint, shardCheckpoint, witnessedCheckpoint } from "../log/published";
-import { localOf, positionOf, shardOf } from "../log/positions";
+import { localOf, positionOf, shardOf } from "../merkle/positions";
 import { getShards, type Shard } from "../log/shards";
 import { sha256Hex } from "../crypto/hash";
 import { proofRetryAfterS } from "../log/proof-checkpoint";

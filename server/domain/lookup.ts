@@ -4,7 +4,7 @@ import { getConfig } from "../config";
 import { iso } from "./ids";
 import { portfolioUrlOf } from "./public-protections";
 import { type Category, urlsOf } from "./protections";
-import { localOf } from "../log/positions";
+import { localOf } from "../merkle/positions";
 
 /** One public protection of the bytes looked up. */
 export interface LookupItem {

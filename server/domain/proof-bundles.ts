@@ -8,7 +8,7 @@ import { getConfig } from "../config";
 import { getDb } from "../db";
 import { toHex } from "../crypto/hash";
 import { getStore } from "../store";
-import { localOf, positionOf, shardOf } from "../log/positions";
+import { localOf, positionOf, shardOf } from "../merkle/positions";
 import { shardOrThrow } from "../log/shards";
 import { proveInclusion } from "../log/log-proofs";
 import { checkpointForProof, type WitnessRequirement } from "../log/proof-checkpoint";

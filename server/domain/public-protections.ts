@@ -6,7 +6,7 @@ import { getProofBundle, type ProofOptions } from "./proof-bundles";
 import { fingerprintsOf, urlsOf } from "./protections";
 import { getConfig } from "../config";
 import type { Category, Fingerprint, Visibility } from "./protections";
-import { localOf } from "../log/positions";
+import { localOf } from "../merkle/positions";
 
 /**
  * What a verify or share link shows of a protection: a public one to anyone; a private one only

@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb } from "../db";
 import { iso } from "./ids";
-import { localOf } from "../log/positions";
+import { localOf } from "../merkle/positions";
 
 /** A private protection whose log entry is not sealed: anyone reading the log can read it. */
 export interface ReadablePrivateProtection {

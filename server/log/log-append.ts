@@ -1,8 +1,8 @@
 import "server-only";
 import type { EntryWriter, LogWriter } from "../store/types";
-import { appendLeaves, frontierPositions, nodeKey } from "./merkle-tree";
+import { appendLeaves, frontierPositions, nodeKey } from "../merkle/merkle-tree";
 import { reloadLogIdentity, signCheckpoint, type LogIdentity } from "./log-identity";
-import { localOf, positionOf, shardOf, storedNode } from "./positions";
+import { localOf, positionOf, shardOf, storedNode } from "../merkle/positions";
 
 /** An attestation ready to be logged: signed, not yet visible. */
 export interface LogEntry {

@@ -7,7 +7,7 @@ import { publicKeyToPem } from "@/lib/verify/keys";
 import { emptyRootHash } from "@/lib/verify/merkle";
 import { getConfig } from "../config";
 import { keptValue } from "../kept-value";
-import { shardOf } from "./positions";
+import { shardOf } from "../merkle/positions";
 import { dbBytes, getDb, type Tx } from "../db";
 import { generateEd25519, openPrivateKey, sealPrivateKey, signEd25519 } from "../crypto/key-custody";
 

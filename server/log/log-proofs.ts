@@ -3,8 +3,8 @@ import { getStore } from "../store";
 import { processWide } from "../process-wide";
 import { buildConsistencyProof, buildInclusionProof, type GetNodes, type RangeCache } from "./merkle-proof";
 import { readNodesCached } from "./node-cache";
-import { nodeKey, type NodePosition } from "./merkle-tree";
-import { storedNode } from "./positions";
+import { nodeKey, type NodePosition } from "../merkle/merkle-tree";
+import { storedNode } from "../merkle/positions";
 
 const readStored = (positions: readonly NodePosition[]) => getStore().reads.nodes(positions);
 

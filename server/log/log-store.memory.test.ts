@@ -15,7 +15,7 @@ import type { AttestationInsert, Checkpoint, EntryWriter, LogWriter, NodeHashes 
 import { appendBatch, type LogEntry } from "./log-append";
 import type { LogIdentity } from "./log-identity";
 import { storedLeafData, storedLeafHash } from "./stored-leaf";
-import { nodeKey, type NodePosition, type StoredNode } from "./merkle-tree";
+import { nodeKey, type NodePosition, type StoredNode } from "../merkle/merkle-tree";
 
 type Fault = "none" | "mid-write" | "before-commit" | "after-commit";
 

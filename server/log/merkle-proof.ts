@@ -19,7 +19,7 @@
 // reads ≤ 2⌈log2 n⌉ nodes and a consistency proof ≤ 2⌈log2 n⌉ + 1 (asserted by the tests).
 import { isPow2 } from "../../lib/verify/merkle";
 import { nodeHashNode as nodeHash } from "../crypto/hash";
-import { assertSize, nodeKey, type NodePosition } from "./merkle-tree";
+import { assertSize, nodeKey, type NodePosition } from "../merkle/merkle-tree";
 
 export type NodeMap = ReadonlyMap<string, Uint8Array>;
 export type GetNodes = (positions: NodePosition[]) => Promise<NodeMap>;

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { nodeKey, type NodePosition } from "./merkle-tree";
-import { MIN_LEVEL, NODE_CACHE_CAPACITY, nodeCacheEntries, readNodesCached } from "./node-cache";
+import { nodeKey, type NodePosition } from "../merkle/merkle-tree";
+import { MIN_LEVEL } from "../merkle/cached-levels";
+import { NODE_CACHE_CAPACITY, nodeCacheEntries, readNodesCached } from "./node-cache";
 
 /** A stand-in hash for a node, different for every position. */
 const hashOf = (p: NodePosition) => new Uint8Array(createHash("sha256").update(nodeKey(p.level, p.index)).digest());

@@ -1,5 +1,6 @@
 import "server-only";
-import { nodeKey, type NodePosition } from "./merkle-tree";
+import { MIN_LEVEL } from "../merkle/cached-levels";
+import { nodeKey, type NodePosition } from "../merkle/merkle-tree";
 import { processWide } from "../process-wide";
 
 /**
@@ -16,8 +17,6 @@ import { processWide } from "../process-wide";
  * changes under its holder. Such a view keeps its whole slab (8 MB) alive: hold one for a
  * request, not longer. The first slab is made by the first node kept.
  */
-/** The lowest level kept in memory; a proof reads its nodes below this level from the database. */
-export const MIN_LEVEL = 5;
 /** Nodes kept at most. */
 export const NODE_CACHE_CAPACITY = 250_000;
 const HASH_BYTES = 32;

@@ -2,7 +2,7 @@ import "server-only";
 import { AppError } from "../errors";
 import type { Checkpoint } from "../store/types";
 import { publishedMoved, quorumApplies, shardCheckpoint } from "./published";
-import { shardOf } from "./positions";
+import { shardOf } from "../merkle/positions";
 import { witnessPolicy } from "./witness-policy";
 import { witnessCadenceMs } from "./witnessing";
 

@@ -7,7 +7,7 @@ import type { Checkpoint } from "../store/types";
 import { witnessPolicy } from "./witness-policy";
 import { quorumMet, type Policy } from "@/lib/verify";
 import { logMlDsaKey } from "./log-ml-dsa";
-import { positionOf, shardOf } from "./positions";
+import { positionOf, shardOf } from "../merkle/positions";
 import { shardOrThrow } from "./shards";
 
 /**

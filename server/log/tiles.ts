@@ -5,8 +5,8 @@ import { loggedLeafDataOf } from "../crypto/sealed-leaf";
 import { getDb } from "../db";
 import { getStore } from "../store";
 import { processWide } from "../process-wide";
-import { nodeKey, type NodePosition } from "./merkle-tree";
-import { positionOf, storedNode } from "./positions";
+import { nodeKey, type NodePosition } from "../merkle/merkle-tree";
+import { positionOf, storedNode } from "../merkle/positions";
 
 /**
  * C2SP tlog-tiles over the stored tree. A tile's hashes are stored nodes: the hash i of tile

@@ -7,7 +7,7 @@ import { getConfig } from "../config";
 import { getDb, isUniqueViolation } from "../db";
 import { getStore } from "../store";
 import { requestTimestamp } from "./tsa-client";
-import { localOf, positionOf } from "./positions";
+import { localOf, positionOf } from "../merkle/positions";
 import { getShards } from "./shards";
 
 /**

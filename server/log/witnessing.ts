@@ -13,7 +13,7 @@ import { proveConsistency } from "./log-proofs";
 import { COSIGNATURE_WINDOW, forgetPublished, newestQuorum } from "./published";
 import { witnessPolicy } from "./witness-policy";
 import { signWithMlDsa } from "./log-ml-dsa";
-import { localOf, positionOf, shardOf } from "./positions";
+import { localOf, positionOf, shardOf } from "../merkle/positions";
 import { getShards, shardOrThrow } from "./shards";
 import { getSequencer } from "./sequencer";
 import { addCheckpoint, addCheckpointBody } from "./witness-client";

@@ -2,7 +2,7 @@
 // implementation on the same database: both must return exactly the same rows, so callers
 // cannot tell which one serves them. Run by sqlite-store.test.ts and pg-store.test.ts.
 import { expect, it } from "vitest";
-import type { NodePosition } from "../log/merkle-tree";
+import type { NodePosition } from "../merkle/merkle-tree";
 import type { TestLog } from "../test-support/test-log";
 import type { HotReads } from "./types";
 

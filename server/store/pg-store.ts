@@ -1,8 +1,8 @@
 import "server-only";
 import { NO_PDQ_WINDOWS, PDQ_WINDOW_COLUMNS, PDQ_WINDOWS } from "@/lib/fingerprint/pdq-index";
-import { SHARD_BITS } from "../log/positions";
+import { SHARD_BITS } from "../merkle/positions";
 import pg from "pg";
-import { nodeKey, type NodePosition, type StoredNode } from "../log/merkle-tree";
+import { nodeKey, type NodePosition, type StoredNode } from "../merkle/merkle-tree";
 import {
   apiKeyRow,
   attestationRow,

@@ -1,8 +1,8 @@
 import "server-only";
 import { PDQ_WINDOW_COLUMNS } from "@/lib/fingerprint/pdq-index";
 import { dbBytes, type Database, type Tx, type Client } from "../db";
-import { nodeKey, type NodePosition } from "../log/merkle-tree";
-import { positionOf, shardOf } from "../log/positions";
+import { nodeKey, type NodePosition } from "../merkle/merkle-tree";
+import { positionOf, shardOf } from "../merkle/positions";
 import type { EntryWriter, LogWriter, NodeHashes, Store } from "./types";
 
 async function readNodes(db: Client | Tx, positions: readonly NodePosition[]): Promise<NodeHashes> {

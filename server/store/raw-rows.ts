@@ -1,6 +1,6 @@
 import "server-only";
-import { nodeKey } from "../log/merkle-tree";
-import { MIN_LEVEL } from "../log/node-cache";
+import { nodeKey } from "../merkle/merkle-tree";
+import { MIN_LEVEL } from "../merkle/cached-levels";
 import type { ApiKey, Attestation, Checkpoint, IdempotencyRecord, Issuer, NodeHashes, PublicSigningKey, SigningKey } from "./types";
 
 // Raw rows of either database (snake_case; dates as ISO text with their zone; integers as

@@ -2,7 +2,7 @@ import "server-only";
 import { NO_PDQ_WINDOWS, PDQ_WINDOW_COLUMNS } from "@/lib/fingerprint/pdq-index";
 import type BetterSqlite3 from "better-sqlite3";
 import { rawConnection, type Database } from "../db";
-import { nodeKey, type NodePosition } from "../log/merkle-tree";
+import { nodeKey, type NodePosition } from "../merkle/merkle-tree";
 import {
   apiKeyRow,
   attestationRow,
@@ -17,7 +17,7 @@ import {
 } from "./raw-rows";
 import type { ReadExecutor } from "./sqlite-reader";
 import type { BundleRows, EntryWriter, LogWriter, NodeHashes, Store } from "./types";
-import { SHARD_BITS } from "../log/positions";
+import { SHARD_BITS } from "../merkle/positions";
 
 /**
  * The hot paths as prepared statements (measured: a Prisma findUnique costs ~0.9 ms here, the

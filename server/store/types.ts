@@ -1,5 +1,5 @@
 import type { ApiKey, Attestation, Checkpoint, IdempotencyRecord, Issuer, Protection, SigningKey } from "../generated/sqlite/client";
-import type { NodePosition, StoredNode } from "../log/merkle-tree";
+import type { NodePosition, StoredNode } from "../merkle/merkle-tree";
 
 export type { ApiKey, Attestation, Checkpoint, IdempotencyRecord, Issuer, Protection, SigningKey };
 export type NodeHashes = Map<string, Uint8Array>;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { bytesToHex } from "../../lib/verify/encoding";
 import { leafHash, verifyConsistency, verifyInclusion } from "../../lib/verify/merkle";
 import { leafDataFor, refLeafHash, refMth, refPath, refProof } from "../../lib/verify/testing/merkle-reference";
-import { buildConsistencyProof, buildInclusionProof, consistencyProofPlan, inclusionProofPlan, type RangeCache } from "./merkle-proof";
+import { buildConsistencyProof, buildInclusionProof, consistencyProofPlan, inclusionProofPlan, type RangeCache } from "../log/merkle-proof";
 import { appendLeaves, frontierPositions, nodeKey, rootFromFrontier, type NodePosition } from "./merkle-tree";
 
 const N = 70;
