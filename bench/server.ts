@@ -1,20 +1,12 @@
 // Starts the production server (scripts/serve.mjs) on a data directory for the benchmark, and stops it.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
+import { freePort } from "../lib/testing/free-port";
 import { serverNodeArgs } from "../server/env.mjs";
 
-export const DIST_DIR = process.env.HALLMARK_DIST_DIR || ".next-bench";
+export { freePort };
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
+export const DIST_DIR = process.env.HALLMARK_DIST_DIR || ".next-bench";
 
 /** The environment of a benchmark server on `dataDir`: its SQLite file, or `databaseUrl` (PostgreSQL). */
 export function envFor(dataDir: string, databaseUrl = `file:${dataDir}/hallmark.db`): NodeJS.ProcessEnv {

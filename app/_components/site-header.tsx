@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { currentViewer } from "@/server/auth/page-viewer";
+import { currentViewer } from "@/server/pages/page-viewer";
 import { SignOutButton } from "./sign-out-button";
 import { LinkButton } from "./ui";
 

@@ -6,7 +6,7 @@ import "server-only";
 import { cache } from "react";
 import { createContext } from "@/server/api/context";
 import { createCaller } from "@/server/api/root";
-import { orNotFound, pageCaller } from "@/server/auth/page-viewer";
+import { orNotFound, pageCaller } from "@/server/pages/page-viewer";
 
 const caller = () => createCaller(createContext(null));
 

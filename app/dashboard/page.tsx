@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/app/_components/ui";
-import { requireViewer } from "@/server/auth/page-viewer";
+import { requireViewer } from "@/server/pages/page-viewer";
 import { Protector } from "./_components/protect";
 import { UsageSummary } from "./_components/usage";
 

@@ -3,9 +3,9 @@
 // (scripts/serve.mjs), its JSON log lines collected, stopped with a signal or killed.
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import { freePort } from "../../bench/server";
+import { freePort } from "../../lib/testing/free-port";
 
-export { freePort } from "../../bench/server";
+export { freePort } from "../../lib/testing/free-port";
 import { expect } from "vitest";
 import { seedOrg } from "../accounts";
 

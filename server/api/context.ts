@@ -1,6 +1,6 @@
 import "server-only";
 import type { Principal } from "../domain/principal";
-import { clientAddress } from "../http/forwarded-address";
+import { clientAddress } from "../auth/request-address";
 
 /**
  * What a procedure knows of its caller, the same for /v1, /api/trpc and server components:
@@ -9,7 +9,7 @@ import { clientAddress } from "../http/forwarded-address";
  */
 export interface Context {
   principal: Principal | null;
-  /** The client's address as the gate decided it (server/http/forwarded-address.ts); "unknown" outside HTTP. */
+  /** The client's address as the gate decided it (server/auth/request-address.ts); "unknown" outside HTTP. */
   clientAddress: string;
   /** The User-Agent header (a session remembers it for its owner's list of sessions). */
   userAgent: string | null;

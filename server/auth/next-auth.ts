@@ -5,12 +5,13 @@ import type { JWT } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { sameOriginPath } from "@/lib/same-origin-path";
 import { getConfig } from "../config";
-import { ZLoginInput } from "../api/routers/consumer-auth.types";
-import { login, realmOfTenantKind } from "../domain/accounts";
+import { ZLoginInput } from "./login-input";
+import { realmOfTenantKind } from "../domain/accounts";
+import { login } from "./login";
 import { AppError } from "../errors";
 import { liveSession, SESSION_MAX_AGE, sessionSecret } from "./sessions";
 import { secureCookies } from "./session-cookie";
-import { clientAddress } from "../http/forwarded-address";
+import { clientAddress } from "./request-address";
 
 let options: AuthOptions | undefined;
 

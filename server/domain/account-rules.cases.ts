@@ -17,7 +17,7 @@ export function accountRuleCases(label: string) {
     const address = () => `owner-${randomBytes(6).toString("hex")}@example.org`;
     const domain = async () => ({
       ...(await import("./registration")),
-      ...(await import("./accounts")),
+      ...(await import("../auth/login")),
       ...(await import("./password-reset")),
       ...(await import("../mail/transport")),
       ...(await import("../db")),

@@ -8,7 +8,6 @@ import { getLimiter } from "../limits/limiter";
 import { normalizeEmail } from "./consumers";
 import { AppError } from "../errors";
 import { pendingRegistrationMatches } from "./registration";
-import { createSession } from "../auth/sessions";
 
 /** The realm login reports: a consumer's personal account, or the owner of an organisation (the console). */
 export const CONSUMER_REALM = "consumer";
@@ -99,7 +98,7 @@ async function reserveLoginAttempt(l: LoginLimiters, client: string, email: stri
 }
 
 /**
- * Checks e-mail and password, then starts a session. Every attempt is reserved against the
+ * Checks e-mail and password (the session is auth/login.ts's to start). Every attempt is reserved against the
  * client address's, the (address, account) pair's and the account's budgets (LOGIN_* above)
  * before the password is checked; an attempt they refuse (even a correct one) is 429 until the
  * window ends. The right password gives its attempt back, so the budgets count failures, and a
@@ -111,7 +110,7 @@ async function reserveLoginAttempt(l: LoginLimiters, client: string, email: stri
 const notVerified = () =>
   new AppError("email_not_verified", "Confirm your e-mail address first: follow the link we sent you (or ask for a new one).");
 
-export async function login(input: { email: string; password: string; client: string; userAgent?: string | null }) {
+export async function checkLogin(input: { email: string; password: string; client: string }) {
   const email = normalizeEmail(input.email);
   const l = loginLimiters();
   const client = throttleBucket(input.client);
@@ -137,6 +136,5 @@ export async function login(input: { email: string; password: string; client: st
     user.emailVerifiedAt ? l.perPair.delete(pair) : l.perPair.reward(pair, 1),
   ]);
   if (!user.emailVerifiedAt) throw notVerified();
-  const { sid, token } = await createSession(user, { userAgent: input.userAgent, clientAddress: input.client });
-  return { session_token: token, sid, user: view(user) };
+  return { account: { id: user.id, email: user.email, name: user.name }, user: view(user) };
 }

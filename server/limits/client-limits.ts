@@ -31,7 +31,7 @@ function append(headers: Record<string, string>, name: string, item: string): vo
 
 /**
  * An expensive endpoint's budgets (a lookup, a certificate, an export), spent before it reads
- * anything: one per client address (the gate's, server/http/forwarded-address.ts), whoever asks,
+ * anything: one per client address (the gate's, server/auth/request-address.ts), whoever asks,
  * and, for a caller with a key or a session, one per account (every key and session of the
  * tenant together), so neither many addresses nor many keys multiply it. An API key's own
  * budgets are spent as well (server/http/request-budgets.ts). Shared by every instance through Redis

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireViewer } from "@/server/auth/page-viewer";
+import { requireViewer } from "@/server/pages/page-viewer";
 import { ConsoleEyebrow, PageHeader } from "../../_components/ui";
 import { IssuerList } from "./issuer-list";
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { pageCaller, requireViewer } from "@/server/auth/page-viewer";
+import { pageCaller, requireViewer } from "@/server/pages/page-viewer";
 import { formatCount, formatDate } from "../../_components/api-keys-format";
 import { PackStatusBadge, TemplateBadge } from "../../_components/pack-badges";
 import { Card, ConsoleEyebrow, cx, EmptyState, LinkButton, PageHeader, textLink } from "../../_components/ui";

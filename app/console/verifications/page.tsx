@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { pageCaller, requireViewer } from "@/server/auth/page-viewer";
+import { pageCaller, requireViewer } from "@/server/pages/page-viewer";
 import { ConsoleEyebrow, PageHeader } from "../../_components/ui";
 import { RecentVerifications, VerificationRunner } from "./verification-runner";
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireViewer } from "@/server/auth/page-viewer";
+import { requireViewer } from "@/server/pages/page-viewer";
 import { CHANGE_EMAIL_MINUTES } from "@/server/domain/account-email";
 import { ConsoleEyebrow, PageHeader, textLink } from "../../_components/ui";
 import { DeleteAccountForm } from "./delete-account";

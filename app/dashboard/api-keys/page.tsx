@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireViewer } from "@/server/auth/page-viewer";
+import { requireViewer } from "@/server/pages/page-viewer";
 import { DEFAULT_DAILY_QUOTA, DEFAULT_RATE_LIMIT_PER_MINUTE } from "@/server/domain/api-keys";
 import type { Scope } from "@/server/domain/scopes";
 import { ApiKeyManager } from "../../_components/api-keys";

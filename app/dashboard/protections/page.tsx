@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { DownloadLink, LinkButton, PageHeader, Spinner } from "@/app/_components/ui";
-import { requireViewer } from "@/server/auth/page-viewer";
+import { requireViewer } from "@/server/pages/page-viewer";
 import { UsageMeter } from "../_components/usage";
 import { ProtectionsList } from "./protections-list";
 

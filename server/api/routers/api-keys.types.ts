@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { name } from "./text";
+import { name } from "@/lib/text-schemas";
 import { SCOPES } from "../../domain/scopes";
 
 export const ZCreateApiKeyInput = z.strictObject({

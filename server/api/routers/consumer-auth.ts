@@ -1,7 +1,7 @@
 import "server-only";
 import { ZEmailVerified, ZLoggedOut, ZLoginResult, ZPasswordReset, ZPasswordResetSent, ZVerificationSent } from "../schemas/accounts";
 import { TRPCError } from "@trpc/server";
-import { login } from "../../domain/accounts";
+import { login } from "../../auth/login";
 import { requestPasswordReset, resetPassword } from "../../domain/password-reset";
 import { resendVerification, signUp, verifyEmail } from "../../domain/registration";
 import { AppError } from "../../errors";

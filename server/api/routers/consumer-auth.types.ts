@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { name, text } from "./text";
+import { name, text } from "@/lib/text-schemas";
 
 const ZEmail = z.email().max(254);
 
@@ -21,11 +21,7 @@ export const ZResendVerificationInput = z.strictObject({
   email: ZEmail,
 });
 
-/** Login checks the password only; its length rules are sign-up's business. */
-export const ZLoginInput = z.strictObject({
-  email: text(254, 1),
-  password: z.string().min(1).max(256),
-});
+export { ZLoginInput } from "../../auth/login-input";
 
 /** A new password: the same rules as sign-up's. */
 const ZNewPassword = z.string().min(8).max(256);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { text } from "./text";
+import { text } from "@/lib/text-schemas";
 import { ZContentHashInput, ZPdqHashInput } from "../schemas/common";
 import { canonicalJson } from "@/lib/verify/jcs";
 import { CATEGORIES, FINGERPRINT_ALGS, VISIBILITIES } from "../../domain/protections";

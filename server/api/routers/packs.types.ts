@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppError } from "../../errors";
-import { withoutNul } from "./text";
+import { withoutNul } from "@/lib/text-schemas";
 import { ZId } from "../schemas/common";
 import { ZIntParam } from "./query-params";
 import { PACK_STATUSES } from "../../domain/packs";

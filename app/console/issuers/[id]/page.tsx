@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { orNotFound, pageCaller, requireViewer } from "@/server/auth/page-viewer";
+import { orNotFound, pageCaller, requireViewer } from "@/server/pages/page-viewer";
 import { IssuerDetail } from "./issuer-detail";
 
 export const metadata: Metadata = { title: "Issuer · Console" };

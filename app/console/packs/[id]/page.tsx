@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { orNotFound, pageCaller, requireViewer } from "@/server/auth/page-viewer";
+import { orNotFound, pageCaller, requireViewer } from "@/server/pages/page-viewer";
 import { formatCount, formatDateTime } from "../../../_components/api-keys-format";
 import { ClonePackButton, PackStatusButton } from "../../../_components/pack-actions";
 import { CustomBadge, PackStatusBadge, TemplateBadge } from "../../../_components/pack-badges";

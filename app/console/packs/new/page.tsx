@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { pageCaller, requireViewer } from "@/server/auth/page-viewer";
+import { pageCaller, requireViewer } from "@/server/pages/page-viewer";
 import { ClonePackButton } from "../../../_components/pack-actions";
 import { PackForm } from "../../../_components/pack-form";
 import { Alert, Breadcrumbs, Card, PageHeader, textLink } from "../../../_components/ui";

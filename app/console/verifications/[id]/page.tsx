@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { orNotFound, pageCaller, requireViewer } from "@/server/auth/page-viewer";
+import { orNotFound, pageCaller, requireViewer } from "@/server/pages/page-viewer";
 import { formatDateTime } from "../../../_components/api-keys-format";
 import { CheckList, Verdict } from "../../../_components/verification-checks";
 import { Breadcrumbs, Card, ConsoleEyebrow, LinkButton, Mono, PageHeader, textLink } from "../../../_components/ui";

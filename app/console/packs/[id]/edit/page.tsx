@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { orNotFound, pageCaller, requireViewer } from "@/server/auth/page-viewer";
+import { orNotFound, pageCaller, requireViewer } from "@/server/pages/page-viewer";
 import { PackForm } from "../../../../_components/pack-form";
 import { Alert, Breadcrumbs, Card, LinkButton, PageHeader } from "../../../../_components/ui";
 

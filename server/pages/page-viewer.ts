@@ -6,8 +6,8 @@ import { createContext } from "../api/context";
 import { createCaller } from "../api/root";
 import { AppError } from "../errors";
 import type { SessionPrincipal } from "../domain/principal";
-import { sessionTokenFromCookieHeader } from "./session-cookie";
-import { sessionPrincipalOrNull } from "./dashboard-principal";
+import { sessionTokenFromCookieHeader } from "../auth/session-cookie";
+import { sessionPrincipalOrNull } from "../auth/dashboard-principal";
 import { getViewer, type Viewer } from "../domain/viewer";
 
 /** The session of a server-rendered page's request, or null (no cookie, or an ended session). */
