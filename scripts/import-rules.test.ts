@@ -47,6 +47,8 @@ describe("import rules", () => {
     ["server/log/probe.ts", 'import { seedOrg } from "../../e2e/accounts";'],
     ["lib/fingerprint/probe.ts", 'import { getDb } from "@/server/db";'],
     ["lib/probe.ts", 'import { Ui } from "../app/_components/ui";'],
+    ["e2e/api/probe.ts", 'import { startBenchServer } from "../../bench/server";'],
+    ["app/probe/page.tsx", 'import { seedOrg } from "@/e2e/accounts";'],
   ])("refuses %s: %s", (file, line) => {
     const { ok, out } = lint(file, line);
     expect(ok, out).toBe(false);
@@ -65,6 +67,7 @@ describe("import rules", () => {
     ["server/probe.ts", 'import { logger } from "./observability/logger.mjs";'],
     // A test may reach up to what it checks against.
     ["server/merkle/probe.test.ts", 'import { proveInclusion } from "../log/merkle-proof";'],
+    ["bench/probe.ts", 'import { TestWitness } from "../e2e/witness/test-witness";'],
   ])("allows %s: %s", (file, line) => {
     const { ok, out } = lint(file, line);
     expect(ok, out).toBe(true);
