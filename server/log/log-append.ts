@@ -55,7 +55,7 @@ export interface EntryEffects {
    * Decides whether the entry may be logged, before it gets a log index, and takes what it needs
    * (a quota unit). Throwing refuses this entry alone (its caller gets what was thrown; the rest
    * of the batch goes on), so it must write nothing before it throws. `logIndex` is the stored
-   * position (positions.ts) the entry (a group's first entry) gets if admitted.
+   * position (../merkle/positions.ts) the entry (a group's first entry) gets if admitted.
    */
   admit?(w: EntryWriter, batch: BatchScope, logIndex: number): Promise<void>;
   /** Writes the entry's own rows, after its attestation row. A failure here fails the whole batch. */
@@ -67,7 +67,7 @@ export interface EntryEffects {
   idempotencyKey?: { tenantId: string; key: string };
 }
 
-/** Each unit's fate in its batch: the stored position (positions.ts) of its (first) entry, or why it was refused. */
+/** Each unit's fate in its batch: the stored position (../merkle/positions.ts) of its (first) entry, or why it was refused. */
 export type EntryOutcome = { logIndex: number } | { refused: unknown };
 
 /**

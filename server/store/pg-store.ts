@@ -115,7 +115,7 @@ async function readNodes(db: Runner, positions: readonly NodePosition[]): Promis
 
 /**
  * A proof bundle's rows in one statement (one snapshot: the newest checkpoint of the
- * attestation's shard covers it, server/log/positions.ts), with the leaf's siblings below the node cache's levels as sqlite-store.ts reads
+ * attestation's shard covers it, server/merkle/positions.ts), with the leaf's siblings below the node cache's levels as sqlite-store.ts reads
  * them (sibling k is node (k, (i >> k) XOR 1); # is PostgreSQL's XOR).
  */
 const prefixed = (table: string, names: string[]) => names.map((c) => `${table}."${c}" AS "${table}.${c}"`).join(", ");

@@ -76,7 +76,7 @@ export function prismaStore(db: Database): Store {
         // After the attestation: any checkpoint committed since includes its leaf.
         const [signingKey, checkpoint] = await Promise.all([
           r.signingKey.findUnique({ where: { kid: found.kid }, omit: { privateKeyEnc: true } }),
-          // The newest of the attestation's shard (server/log/positions.ts).
+          // The newest of the attestation's shard (server/merkle/positions.ts).
           r.checkpoint.findFirst({
             where: { treeSize: { lt: BigInt(positionOf(shardOf(found.logIndex) + 1, 0)) } },
             orderBy: { treeSize: "desc" },

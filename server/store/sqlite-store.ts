@@ -70,7 +70,7 @@ function nodeMap(results: unknown[][]): NodeHashes {
  * leaf's siblings below the node cache's levels, in one statement: one snapshot, so the
  * checkpoint always covers the attestation, and one statement instead of two on the hottest
  * read (each costs tens of µs inside the server). The checkpoint is the newest of the
- * attestation's shard (server/log/positions.ts), the current one's newest for every new entry. Sibling k is node (k, (i >> k) XOR 1),
+ * attestation's shard (server/merkle/positions.ts), the current one's newest for every new entry. Sibling k is node (k, (i >> k) XOR 1),
  * written with | and & as SQLite has no XOR; every inclusion proof of a leaf in a complete
  * block of 2^MIN_LEVEL leaves needs exactly these. Columns come back namespaced by table
  * (better-sqlite3's expand(); the siblings under "log_nodes"). A missing issuer, key or checkpoint
