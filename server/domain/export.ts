@@ -101,7 +101,7 @@ export async function* exportFiles(tenantId: string): AsyncGenerator<ExportFile>
  */
 export async function awaitAccountWitnessed(tenantId: string): Promise<void> {
   if (!quorumApplies()) return;
-  // The account's newest entry in each log of the chain (positions.ts): each log has its own checkpoints.
+  // The account's newest entry in each log of the chain (server/merkle/positions.ts): each log has its own checkpoints.
   for (const { shard } of await getShards()) {
     const within = { gte: BigInt(positionOf(shard, 0)), lt: BigInt(positionOf(shard + 1, 0)) };
     const newest = await getDb().read.attestation.aggregate({ where: { tenantId, logIndex: within }, _max: { logIndex: true } });

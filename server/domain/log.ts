@@ -33,7 +33,7 @@ export interface SignedTreeHeadView {
 
 type CheckpointRow = { treeSize: bigint; rootHash: Uint8Array; note: string; signature: string; timestamp: Date };
 
-/** A checkpoint row as JSON: its size is its shard's own (positions.ts), `origin` its shard's. */
+/** A checkpoint row as JSON: its size is its shard's own (server/merkle/positions.ts), `origin` its shard's. */
 export function toTreeHeadView(origin: string, row: CheckpointRow): SignedTreeHeadView {
   return {
     tree_size: localOf(row.treeSize),

@@ -36,7 +36,7 @@ export async function auditLog(): Promise<AuditReport> {
   const head = Number((await db.log.findUniqueOrThrow({ where: { id: 1 } })).treeSize);
   const shards = await getShards(true);
   const checkpoints = await db.checkpoint.findMany({ where: { treeSize: { lte: head } }, orderBy: { treeSize: "asc" } });
-  // Every stored node, by shard (positions.ts), within the head's tree.
+  // Every stored node, by shard (server/merkle/positions.ts), within the head's tree.
   const nodes = new Map<number, Map<string, Uint8Array>>(shards.map((s) => [s.shard, new Map()]));
   let nodesEnd = 0;
   for (let level = 0; ; level++) {

@@ -24,7 +24,7 @@ export interface LogKey {
 }
 
 /**
- * The log's identity: the current shard (positions.ts), its origin and key, and for shard 0 the
+ * The log's identity: the current shard (server/merkle/positions.ts), its origin and key, and for shard 0 the
  * keys that replaced one another under its origin, each signing beside its successor until its
  * overlap ended.
  */

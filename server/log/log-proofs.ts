@@ -9,7 +9,7 @@ import { storedNode } from "../merkle/positions";
 const readStored = (positions: readonly NodePosition[]) => getStore().reads.nodes(positions);
 
 /**
- * Shard `shard`'s nodes by its own positions, read at their stored ones (positions.ts), from
+ * Shard `shard`'s nodes by its own positions, read at their stored ones (server/merkle/positions.ts), from
  * `known` (stored positions), the node cache, else one read.
  */
 function shardNodes(shard: number, known?: ReadonlyMap<string, Uint8Array>): GetNodes {

@@ -36,7 +36,7 @@ const covers = (cp: Checkpoint | null, position: number): cp is Checkpoint =>
   cp !== null && shardOf(cp.treeSize) === shardOf(position) && Number(cp.treeSize) > position;
 
 /**
- * The checkpoint a proof of the entry at stored position `position` (positions.ts) is built on
+ * The checkpoint a proof of the entry at stored position `position` (server/merkle/positions.ts) is built on
  * (see above), in the entry's shard; `newest`, its shard's newest, covers the entry.
  */
 export async function checkpointForProof(position: number, newest: Checkpoint, requirement: WitnessRequirement): Promise<ProofCheckpoint> {

@@ -80,7 +80,7 @@ export function witnessedCheckpoint(): Promise<Checkpoint | null> {
 }
 
 /**
- * The newest checkpoint of shard `shard` (positions.ts) that a proof of its entries is built on:
+ * The newest checkpoint of shard `shard` (server/merkle/positions.ts) that a proof of its entries is built on:
  * the witnessed checkpoint if it is that shard's, else (a shard a rotation froze) the shard's
  * newest whose own cosignatures meet the quorum, or its newest when no quorum applies. Null
  * while none of the shard's checkpoints meets the quorum.

@@ -22,7 +22,7 @@ interface Waiter {
  * Group commit. Units (an entry, or a group of entries logged as one) that arrive while a batch
  * is being written form the next batch, so under load each transaction carries many entries
  * and under no load an entry waits for no timer. `append` resolves with the stored position
- * (positions.ts) of the unit's (first) entry only after its transaction (and the checkpoint that
+ * (server/merkle/positions.ts) of the unit's (first) entry only after its transaction (and the checkpoint that
  * covers it, and the unit's own rows) has committed; a unit its effects refused is rejected with their reason once
  * the batch has committed; if the transaction fails, nothing of the batch was written and every
  * waiter is rejected.

@@ -12,7 +12,7 @@ import { positionOf, storedNode } from "../merkle/positions";
  * C2SP tlog-tiles over the stored tree. A tile's hashes are stored nodes: the hash i of tile
  * (L, N) is the node at level 8·L, index N·256 + i, which never changes once written. So every
  * tile, full or partial, is immutable, and a built one is kept (bounded by bytes) and never
- * rebuilt while it stays in memory. Each shard (positions.ts) has its own tiles, over its own tree.
+ * rebuilt while it stays in memory. Each shard (server/merkle/positions.ts) has its own tiles, over its own tree.
  */
 const built = processWide(
   "tile-cache",
