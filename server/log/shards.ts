@@ -5,7 +5,7 @@ import { keptValue } from "../kept-value";
 import { processWide } from "../process-wide";
 import { logMlDsaKey } from "./log-ml-dsa";
 
-/** One log of the chain a key rotation makes (the log_shards row; positions.ts). */
+/** One log of the chain a key rotation makes (the log_shards row; server/merkle/positions.ts). */
 export interface Shard {
   shard: number;
   origin: string;

@@ -55,7 +55,7 @@ export async function newestStampedSize(): Promise<bigint> {
 }
 
 /**
- * What the token of the checkpoint of `origin`'s log (a shard, positions.ts) of size `treeSize`
+ * What the token of the checkpoint of `origin`'s log (a shard, server/merkle/positions.ts) of size `treeSize`
  * states, as checked when it was stored; null without one.
  */
 export async function stampStatement(origin: string, treeSize: number): Promise<{ existed_by: string; tsa: string } | null> {

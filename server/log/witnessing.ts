@@ -35,7 +35,7 @@ import { addCheckpoint, addCheckpointBody } from "./witness-client";
  *   witness's cosignature of this size is not stored yet.
  * - The published size only moves forward, and only to a size whose stored cosignatures meet
  *   the quorum. Cosignatures are verified before they are stored.
- * - After a key rotation (a new shard, positions.ts), a witness that last cosigned the frozen
+ * - After a key rotation (a new shard, server/merkle/positions.ts), a witness that last cosigned the frozen
  *   shard is first given that shard's final checkpoint (what proofs of its entries are built on,
  *   its successor statement included), then the new shard's from size 0: to a witness, a new
  *   origin is a new log.
