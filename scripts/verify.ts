@@ -23,18 +23,15 @@ import {
   MAX_BUNDLE_BYTES,
   parsePolicy,
   parseVerifierKey,
-  requireQuorum,
   resolveLogKey,
+  verify,
   verifyConsistencyProof,
-  verifyProofBundle,
-  verifyWitnessedCheckpoint,
-  type Cosigner,
   type Policy,
+  type Trust,
+  type Verification,
 } from "@/lib/verify";
-import { MAX_TLOG_PROOF_BYTES, TLOG_PROOF_HEADER, type TlogProofVerification, verifyTlogProof } from "@/lib/verify/tlog-proof";
-import { verifyBundleTimestamp } from "@/lib/verify/bundle-timestamp";
+import { MAX_TLOG_PROOF_BYTES, TLOG_PROOF_HEADER } from "@/lib/verify/tlog-proof";
 import { verifySuccessorProof } from "@/lib/verify/successor";
-import { parseCertificates } from "@/lib/verify/rfc3161";
 import { MAX_PDF_BYTES, PDF_MAGIC, type PdfContents, readPdf } from "./pdf-reader";
 
 const USAGE =
@@ -93,7 +90,6 @@ const pinnedKey = keyArg ? (fs.existsSync(keyArg) ? readSmallFile(keyArg).trim()
 const givenPolicy = values.policy ? readPolicyFile(values.policy) : undefined;
 const logPublicKey = followChain(pinnedKey, values.successor ?? []);
 const origin = values.successor?.length ? undefined : values.origin;
-const opts = { logPublicKey: logPublicKey!, origin };
 const policy = givenPolicy && narrowPolicy(givenPolicy);
 
 /**
@@ -127,35 +123,18 @@ function followChain(pinned: string | undefined, files: string[]): string | unde
   }
   return vkey;
 }
-const tsaCertificates = values["tsa-cert"] ? readTsaCertificates(values["tsa-cert"]) : undefined;
+const tsaPem = values["tsa-cert"] ? await readTsaCertificate(values["tsa-cert"]) : undefined;
 
-function readTsaCertificates(path: string) {
+/** The TSA certificate file's text, once it is known to hold a certificate (PKI.js is loaded only for it). */
+async function readTsaCertificate(path: string): Promise<string> {
+  const pem = readSmallFile(path);
+  const { parseCertificates } = await import("@/lib/verify/rfc3161");
   try {
-    return parseCertificates(readSmallFile(path));
+    parseCertificates(pem);
   } catch (err) {
     fail(2, `--tsa-cert ${path}: ${(err as Error).message}`);
   }
-}
-
-/** A bundle's RFC 3161 timestamp: checked with --tsa-cert, else only said to be there. Exits 1 if it fails. */
-async function checkTimestamp(bundle: unknown, logKey: string) {
-  if ((bundle as { timestamp?: unknown })?.timestamp === undefined) {
-    if (tsaCertificates) fail(1, "FAIL timestamp_missing: --tsa-cert was given but the bundle carries no RFC 3161 timestamp");
-    return;
-  }
-  if (!tsaCertificates) {
-    console.log("note timestamp: the bundle carries an RFC 3161 timestamp; --tsa-cert <the TSA's certificate> checks it");
-    return;
-  }
-  try {
-    const t = await verifyBundleTimestamp(bundle, { logPublicKey: logKey, origin, tsaCertificates });
-    console.log(
-      `pass timestamp: the entry existed no later than ${t!.existedBy.toISOString()}, per ${t!.tsa} (time-stamped tree of size ${t!.treeSize})`,
-    );
-  } catch (err) {
-    const e = err as { code?: string; message: string };
-    fail(1, `FAIL ${e.code ?? "timestamp_invalid"}: ${e.message}`);
-  }
+  return pem;
 }
 
 function readPolicyFile(path: string): Policy {
@@ -182,84 +161,53 @@ function narrowPolicy(p: Policy): Policy {
   return { ...p, logs: [{ vkey, origin: key.origin!, keyId: parseVerifierKey(vkey).keyId, publicKey: key.publicKey }] };
 }
 
-const when = (t: number) => new Date(t * 1000).toISOString().replace(".000Z", "Z");
-const cosigned = (cs: Cosigner[]) =>
-  cs.length ? cs.map((c) => `${c.witness} (${c.keyName}, ${when(c.timestamp)})`).join(", ") : "no witness";
+const trust: Trust = { logPublicKey, origin, policy, tsaPem, requireTimestamp: tsaPem !== undefined };
 
-/** The policy check of a checkpoint, as a printed line; exits 1 if it fails. */
-function checkWitnesses(note: string, p: Policy): void {
-  try {
-    const w = requireQuorum(verifyWitnessedCheckpoint(note, p));
-    console.log(`pass witnesses: cosigned by ${cosigned(w.cosigners)}; quorum ${w.quorum.rule} met`);
-  } catch (err) {
-    const e = err as { code?: string; message: string };
-    console.log(`FAIL witnesses: ${e.message}`);
-    fail(1, `FAIL ${e.code ?? "malformed_checkpoint"}: ${e.message}`);
+/** A verification's steps as lines (a certificate's parts under headings); exits 1 if it failed. */
+function present(v: Verification): void {
+  let part: string | undefined;
+  for (const step of v.steps) {
+    if (step.part !== part && step.part && step.part !== "certificate") console.log(`certificate attachment ${step.part}:`);
+    part = step.part;
+    const word = step.state === "pass" ? "pass" : step.state === "fail" ? "FAIL" : "note";
+    console.log(`${word} ${step.name}: ${step.detail}`);
   }
-}
-
-function verifyTlogProofFile(text: string): TlogProofVerification {
-  try {
-    const r = verifyTlogProof(
-      text,
-      policy
-        ? { policy }
-        : (() => {
-            const key = resolveLogKey(logPublicKey!, origin);
-            return { logPublicKey: key.publicKey, origin, mlDsa44: key.mlDsa44 };
-          })(),
-    );
-    console.log(`pass checkpoint_signature: tree head of ${r.origin} at size ${r.treeSize} is signed by the log key`);
-    if (policy) console.log(`pass witnesses: cosigned by ${cosigned(r.cosigners)}; quorum ${r.quorum} met`);
-    if (r.sealed) {
-      console.log(
-        `pass seal_opening: the salt opens the sealed leaf's commitment ${String(r.sealed.payload.commitment)} to the attestation`,
-      );
-      console.log(`pass inclusion: the sealed leaf is entry ${r.index} of ${r.treeSize}`);
-    } else console.log(`pass inclusion: the leaf is entry ${r.index} of ${r.treeSize}`);
-    const a = r.attestation;
-    const hash = typeof a.payload.content_hash === "string" ? ` content_hash ${a.payload.content_hash}` : "";
-    console.log(`OK attestation ${a.id} by issuer ${a.issuer_id} (key ${a.kid}, ${a.created_at})${hash} is in tree ${r.treeSize}`);
-    console.log(
-      `   (its issuer's signature${r.sealed ? ", and the sealing issuer's on the sealed leaf, are" : " is"} checked with the issuers' keys: verify the proof bundle for that)`,
-    );
-    return r;
-  } catch (err) {
-    const e = err as { code?: string; message: string };
-    fail(1, `FAIL ${e.code ?? "malformed_tlog_proof"}: ${e.message}`);
-  }
+  if (v.failure) fail(1, `FAIL ${v.failure.code}: ${v.failure.reason}`);
 }
 
 if (consistency) {
   const body = parseJson(file) as { first?: { checkpoint?: unknown }; second?: { checkpoint?: unknown }; hashes?: unknown };
   const result = verifyConsistencyProof(
     { first: body?.first?.checkpoint as string, second: body?.second?.checkpoint as string, proof: body?.hashes as string[] },
-    opts,
+    { logPublicKey: logPublicKey!, origin },
   );
   if (!result.ok) fail(1, `FAIL ${result.code}: ${result.message}`);
   console.log(`OK tree ${result.first.treeSize} is a prefix of tree ${result.second.treeSize} (${result.origin})`);
 } else if (isPdf(file)) {
-  await verifyCertificate(file);
+  let pdf: PdfContents;
+  try {
+    pdf = await readPdf(new Uint8Array(readSmallBytes(file, MAX_PDF_BYTES)));
+  } catch (err) {
+    fail(1, `FAIL malformed_certificate: ${file} is not a readable PDF (${(err as Error).message})`);
+  }
+  present(await verify({ kind: "certificate", attachments: pdf.attachments, text: pdf.text }, trust));
+  console.log(`OK certificate ${file}: its proofs verify by themselves`);
+  console.log("   (the attachments are the proof; the checks above hold the page's hash and entry to them, not every word of it)");
 } else if (file.endsWith(".tlog-proof") || readSmallFile(file, MAX_TLOG_PROOF_BYTES).startsWith(`${TLOG_PROOF_HEADER}\n`)) {
-  verifyTlogProofFile(readSmallFile(file, MAX_TLOG_PROOF_BYTES));
+  const v = await verify({ kind: "tlog-proof", text: readSmallFile(file, MAX_TLOG_PROOF_BYTES) }, trust);
+  present(v);
+  const r = v.tlogProof!;
+  const a = r.attestation;
+  const hash = typeof a.payload.content_hash === "string" ? ` content_hash ${a.payload.content_hash}` : "";
+  console.log(`OK attestation ${a.id} by issuer ${a.issuer_id} (key ${a.kid}, ${a.created_at})${hash} is in tree ${r.treeSize}`);
+  console.log(
+    `   (its issuer's signature${r.sealed ? ", and the sealing issuer's on the sealed leaf, are" : " is"} checked with the issuers' keys: verify the proof bundle for that)`,
+  );
 } else {
-  const bundle = parseJson(file);
-  const result = verifyBundle(bundle);
-  await checkTimestamp(bundle, result.key);
-}
-
-/** A proof bundle's checks, printed; exits 1 if one fails. */
-function verifyBundle(bundle: unknown) {
-  // Without --log-key, the policy's key for the bundle's origin.
-  const origin = (bundle as { signed_tree_head?: { origin?: unknown } })?.signed_tree_head?.origin;
-  const key = logPublicKey ?? policy?.logs.find((l) => l.origin === origin)?.vkey;
-  if (!key) fail(1, `FAIL unknown_log: the policy has no log key for origin "${String(origin)}"`);
-  const result = verifyProofBundle(bundle, { ...opts, logPublicKey: key });
-  for (const check of result.checks) console.log(`${check.ok ? "pass" : "FAIL"} ${check.name}: ${check.detail}`);
-  if (!result.ok) fail(1, `FAIL ${result.code}: ${result.message}`);
-  if (policy) checkWitnesses((bundle as { signed_tree_head: { checkpoint: string } }).signed_tree_head.checkpoint, policy);
-  console.log(`OK attestation at log index ${result.logIndex} is in tree ${result.treeSize} (root ${result.rootHash})`);
-  return { ...result, key };
+  const v = await verify({ kind: "bundle", bundle: parseJson(file) }, trust);
+  present(v);
+  const e = v.entry!;
+  console.log(`OK attestation at log index ${e.logIndex} is in tree ${e.treeSize} (root ${e.rootHash})`);
 }
 
 function isPdf(path: string): boolean {
@@ -273,50 +221,4 @@ function isPdf(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * A certificate: its attached proof bundle and tlog-proof verified as files of their own, then
- * its page must state the SHA-256 and the log entry those attachments prove (a page is what a
- * person reads; the attachments are what proves it).
- */
-async function verifyCertificate(path: string) {
-  let pdf: PdfContents;
-  try {
-    pdf = await readPdf(new Uint8Array(readSmallBytes(path, MAX_PDF_BYTES)));
-  } catch (err) {
-    fail(1, `FAIL malformed_certificate: ${path} is not a readable PDF (${(err as Error).message})`);
-  }
-  const attached = pdf.attachments.get("proof-bundle.json");
-  if (!attached) fail(1, "FAIL malformed_certificate: the PDF has no proof-bundle.json attachment");
-  let bundle: { attestation?: { id?: unknown; payload?: { content_hash?: unknown } } };
-  try {
-    bundle = JSON.parse(Buffer.from(attached).toString("utf8"));
-  } catch {
-    fail(1, "FAIL malformed_bundle: the attached proof-bundle.json is not JSON");
-  }
-  console.log("certificate attachment proof-bundle.json:");
-  const result = verifyBundle(bundle);
-  await checkTimestamp(bundle, result.key);
-  const proofName = [...pdf.attachments.keys()].find((n) => n.endsWith(".tlog-proof"));
-  if (proofName) {
-    console.log(`certificate attachment ${proofName}:`);
-    const r = verifyTlogProofFile(Buffer.from(pdf.attachments.get(proofName)!).toString("utf8"));
-    if (r.attestation.id !== bundle.attestation?.id)
-      fail(1, "FAIL certificate_mismatch: the attached tlog-proof is of another attestation than the proof bundle");
-  }
-  const hash = String(bundle.attestation?.payload?.content_hash ?? "").replace(/^sha256:/, "");
-  const page = pdf.text.replace(/\s+/g, "");
-  if (!/^[0-9a-f]{64}$/.test(hash) || !page.includes(hash) || !page.includes(`entry${result.logIndex}of`))
-    fail(1, "FAIL certificate_mismatch: the page does not state the SHA-256 and the log entry its attachments prove");
-  // Every 32-byte hash the page shows is one the attachments prove: the file's, or a checkpoint's root.
-  const b = bundle as { signed_tree_head?: { root_hash?: string }; timestamp?: { inclusion_proof?: { root_hash?: string } } };
-  const proven = new Set([hash, b.signed_tree_head?.root_hash, b.timestamp?.inclusion_proof?.root_hash]);
-  const other = (pdf.text.match(/\b[0-9a-fA-F]{64}\b/g) ?? []).find((h) => !proven.has(h.toLowerCase()));
-  if (other) fail(1, `FAIL certificate_mismatch: the page shows the hash ${other}, which its attachments do not prove`);
-  console.log(`pass certificate_text: the page states SHA-256 ${hash} and log entry ${result.logIndex}, as its attachments prove`);
-  if (!tsaCertificates && /Time-stamped/.test(pdf.text))
-    console.log("note certificate_text: the page's time-stamp line is not checked without --tsa-cert");
-  console.log(`OK certificate ${path}: its proofs verify by themselves`);
-  console.log("   (the attachments are the proof; the checks above hold the page's hash and entry to them, not every word of it)");
 }

@@ -169,6 +169,15 @@ export class TestTsa {
     }
   }
 
+  /** A token over `data` as OpenSSL's TSA signs it (as `signer` says, else as the TSA): the query made by OpenSSL too. */
+  tokenOver(data: Uint8Array, signer: string[] = []): Buffer {
+    const file = `data-${process.pid}-${Math.random().toString(36).slice(2)}`;
+    fs.writeFileSync(path.join(this.dir, file), data);
+    const query = this.openssl("ts", "-query", "-data", file, "-sha256", "-cert");
+    fs.writeFileSync(path.join(this.dir, `${file}.tsr`), this.reply(query, signer));
+    return this.openssl("ts", "-reply", "-in", `${file}.tsr`, "-token_out");
+  }
+
   /**
    * The token re-signed (OpenSSL's cms) by a certificate of the same root that is not a TSA's:
    * OpenSSL's TSA refuses to sign with one, so a test that must refuse such a token forges it.

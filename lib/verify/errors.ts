@@ -56,6 +56,14 @@ export const VERIFY_ERROR_CODES = [
   "successor_invalid",
   /** A chain of logs does not lead from the pinned log to the one a proof names (a successor proof is not the log's last entry, or is missing). */
   "chain_invalid",
+  /** A time-stamp was required (a TSA was pinned for it) and the bundle carries none. */
+  "timestamp_missing",
+  /** A certificate has no proof bundle attached, or it is not a readable PDF. */
+  "malformed_certificate",
+  /** A certificate's attachments prove another entry than each other, or than its page states. */
+  "certificate_mismatch",
+  /** A bundle is valid but not about the protection, hash and attestation a page shows. */
+  "page_mismatch",
 ] as const;
 
 export type VerifyErrorCode = (typeof VERIFY_ERROR_CODES)[number];

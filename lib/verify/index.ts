@@ -27,5 +27,7 @@ export { TILE_WIDTH, decodeEntryBundle, entriesMatchTile, tileHashes, tilePath }
 export type { TileAddress } from "./tiles";
 export { parseTlogProof, verifyTlogProof } from "./tlog-proof";
 export type { LoggedAttestation, TlogProof, TlogProofVerification } from "./tlog-proof";
-export { requireQuorum, verifyWitnessedCheckpoint } from "./witnessed";
+export { verify } from "./verify";
+export type { Evidence, PageFacts, SkipReason, Step, StepName, Trust, Verification } from "./verify";
+export { describeCosigners, requireQuorum, verifyWitnessedCheckpoint } from "./witnessed";
 export type { Cosigner, WitnessedCheckpoint } from "./witnessed";

@@ -13,15 +13,6 @@ import { parseCertificates, verifyTimestampToken } from "./rfc3161";
 let tsa: TestTsa;
 let other: TestTsa;
 
-/** A token over `data` from OpenSSL's TSA (signed as `signer` says, else as the TSA): query made by OpenSSL too, token extracted from the reply. */
-function opensslToken(authority: TestTsa, data: Uint8Array, signer: string[] = []): Uint8Array {
-  const file = `data-${randomBytes(4).toString("hex")}`;
-  fs.writeFileSync(path.join(authority.dir, file), data);
-  const query = authority.openssl("ts", "-query", "-data", file, "-sha256", "-cert");
-  fs.writeFileSync(path.join(authority.dir, `${file}.tsr`), authority.reply(query, signer));
-  return authority.openssl("ts", "-reply", "-in", `${file}.tsr`, "-token_out");
-}
-
 /** OpenSSL's verdict on a token over `data`, given the root it trusts. */
 function opensslVerifies(authority: TestTsa, token: Uint8Array, data: Uint8Array, root: string): boolean {
   const dir = authority.dir;
@@ -59,7 +50,7 @@ describe("RFC 3161 time-stamp tokens", () => {
   it("accepts OpenSSL's token over the bytes, pinned by its root or by the TSA's own certificate, as OpenSSL does", async () => {
     const data = new TextEncoder().encode("example.org/log\n42\nq6SBx3q9tJ2nZy6cQx6Z4N8l0xTz4hQ9i0bq2mF6E3A=\n");
     const before = Date.now();
-    const token = opensslToken(tsa, data);
+    const token = tsa.tokenOver(data);
     expect(opensslVerifies(tsa, token, data, tsa.rootPem)).toBe(true);
     for (const pinned of [tsa.rootPem, tsa.certPem]) {
       const r = await verifyTimestampToken(token, data, parseCertificates(pinned));
@@ -74,7 +65,7 @@ describe("RFC 3161 time-stamp tokens", () => {
 
   it("refuses a token over other bytes, as OpenSSL does", async () => {
     const data = randomBytes(64);
-    const token = opensslToken(tsa, data);
+    const token = tsa.tokenOver(data);
     const otherData = Buffer.concat([data, Buffer.from("x")]);
     expect(opensslVerifies(tsa, token, otherData, tsa.rootPem)).toBe(false);
     expect(await codeOf(verifyTimestampToken(token, otherData, parseCertificates(tsa.rootPem)))).toBe("timestamp_invalid");
@@ -82,7 +73,7 @@ describe("RFC 3161 time-stamp tokens", () => {
 
   it("refuses a token whose signer does not chain to the pinned root, as OpenSSL does", async () => {
     const data = randomBytes(32);
-    const token = opensslToken(other, data);
+    const token = other.tokenOver(data);
     expect(opensslVerifies(tsa, token, data, tsa.rootPem)).toBe(false);
     expect(await codeOf(verifyTimestampToken(token, data, parseCertificates(tsa.rootPem)))).toBe("timestamp_invalid");
     expect(await codeOf(verifyTimestampToken(token, data, parseCertificates(other.rootPem)))).toBe("ok");
@@ -90,7 +81,7 @@ describe("RFC 3161 time-stamp tokens", () => {
 
   it("refuses a token signed by a certificate of the pinned root that is not a TSA's, as OpenSSL does", async () => {
     const data = randomBytes(32);
-    const forged = tsa.signedByNonTsa(opensslToken(tsa, data));
+    const forged = tsa.signedByNonTsa(tsa.tokenOver(data));
     expect(opensslVerifies(tsa, forged, data, tsa.rootPem)).toBe(false);
     const code = await codeOf(verifyTimestampToken(forged, data, parseCertificates(tsa.rootPem)));
     expect(code).toBe("timestamp_invalid");
@@ -106,7 +97,7 @@ describe("RFC 3161 time-stamp tokens", () => {
     const chain = path.join(tsa.dir, "cycle-chain.pem");
     fs.writeFileSync(chain, ["cycle-a.pem", "cycle-b-again.pem"].map((f) => fs.readFileSync(path.join(tsa.dir, f), "utf8")).join(""));
     const data = randomBytes(32);
-    const token = opensslToken(tsa, data, ["-signer", "cycle-tsa.pem", "-inkey", "cycle-tsa.key", "-chain", chain]);
+    const token = tsa.tokenOver(data, ["-signer", "cycle-tsa.pem", "-inkey", "cycle-tsa.key", "-chain", chain]);
     const started = Date.now();
     expect(await codeOf(verifyTimestampToken(token, data, parseCertificates(tsa.rootPem)))).toBe("timestamp_invalid");
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -118,7 +109,7 @@ describe("RFC 3161 time-stamp tokens", () => {
 
   it("refuses a token with a changed signature or time, and bytes that are no token", async () => {
     const data = randomBytes(32);
-    const token = opensslToken(tsa, data);
+    const token = tsa.tokenOver(data);
     const roots = parseCertificates(tsa.rootPem);
     // The last bytes are the signature's; a flipped one breaks it.
     const badSignature = Uint8Array.from(token);
@@ -138,7 +129,7 @@ describe("RFC 3161 time-stamp tokens", () => {
 
   it("states the imprint it checked: the SHA-256 of the bytes", async () => {
     const data = randomBytes(16);
-    const token = opensslToken(tsa, data);
+    const token = tsa.tokenOver(data);
     const digest = createHash("sha256").update(data).digest("hex");
     expect(Buffer.from(token).toString("hex")).toContain(digest);
   });

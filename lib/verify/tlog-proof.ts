@@ -11,7 +11,7 @@ import { base64ToBytes, bytesEqual, bytesToBase64, utf8Decode } from "./encoding
 import { VerifyError } from "./errors";
 import { HASH_SIZE, leafHash, verifyInclusion } from "./merkle";
 import type { Policy } from "./policy";
-import { requireQuorum, verifyWitnessedCheckpoint, type Cosigner } from "./witnessed";
+import { describeCosigners, requireQuorum, verifyWitnessedCheckpoint, type Cosigner } from "./witnessed";
 import { verifyLogCheckpoint } from "./log-signature";
 import type { CosignerKey } from "./cosignature";
 
@@ -140,33 +140,47 @@ export function readProofExtra(extra: Uint8Array | undefined): ProofExtra {
   return { leaf: v, leafData: extra };
 }
 
+/** The checks of a tlog-proof, in the order they run (witnesses only under a policy, seal_opening only for a sealed entry). */
+export type TlogProofCheck = "checkpoint_signature" | "witnesses" | "seal_opening" | "inclusion";
+
 /**
  * Verifies a tlog-proof: the checkpoint under the policy (with its quorum) or under the log's
- * key, and the inclusion of the leaf rebuilt from `extra` at `index`. Throws VerifyError.
+ * key, a sealed entry's opening, and the inclusion of the leaf rebuilt from `extra` at `index`.
+ * Throws VerifyError at the first failure; `passed` hears of each check that passed, with what it
+ * found.
  */
 export function verifyTlogProof(
   text: string,
   trust: { policy: Policy } | { logPublicKey: Uint8Array; origin?: string; mlDsa44?: CosignerKey },
+  passed: (check: TlogProofCheck, detail: string) => void = () => {},
 ): TlogProofVerification {
   const p = parseTlogProof(text);
   const extra = readProofExtra(p.extra);
-  if (extra.opening) checkSealOpening(extra.leaf, extra.opening);
   let cp: { origin: string; treeSize: number; rootHash: Uint8Array };
   let cosigners: Cosigner[] = [];
   let quorum: string | undefined;
   if ("policy" in trust) {
-    const w = requireQuorum(verifyWitnessedCheckpoint(p.checkpoint, trust.policy));
+    const w = verifyWitnessedCheckpoint(p.checkpoint, trust.policy);
+    passed("checkpoint_signature", `tree head of ${w.origin} at size ${w.treeSize} is signed by the log key`);
+    requireQuorum(w);
     cp = w;
     cosigners = w.cosigners;
     quorum = w.quorum.rule;
+    passed("witnesses", `cosigned by ${describeCosigners(cosigners)}; quorum ${quorum} met`);
   } else {
     cp = verifyLogCheckpoint(p.checkpoint, { publicKey: trust.logPublicKey, origin: trust.origin, mlDsa44: trust.mlDsa44 });
+    passed("checkpoint_signature", `tree head of ${cp.origin} at size ${cp.treeSize} is signed by the log key`);
+  }
+  if (extra.opening) {
+    checkSealOpening(extra.leaf, extra.opening);
+    passed("seal_opening", `the salt opens the sealed leaf's commitment ${String(extra.leaf.payload.commitment)} to the attestation`);
   }
   if (p.index >= cp.treeSize)
     throw new VerifyError("inclusion_proof_invalid", `index ${p.index} is outside the signed tree of size ${cp.treeSize}`);
   if (!verifyInclusion(p.index, cp.treeSize, leafHash(extra.leafData), p.proof, cp.rootHash)) {
     throw new VerifyError("inclusion_proof_invalid", "the leaf is not at that index in the signed tree");
   }
+  passed("inclusion", `${extra.opening ? "the sealed leaf" : "the leaf"} is entry ${p.index} of ${cp.treeSize}`);
   return {
     origin: cp.origin,
     treeSize: cp.treeSize,

@@ -1,9 +1,8 @@
 // Cosignatures (tlog-cosignature), policies (tlog-policy) and a checkpoint checked under one.
-// Witness signatures are made here with node:crypto and @noble/post-quantum from the spec's
-// message definitions, independently of cosignature.ts.
+// Witness signatures are made by testing/witnesses.ts (node:crypto and @noble/post-quantum, from
+// the spec's message definitions), independently of cosignature.ts.
 import { createHash, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ml_dsa44 } from "@noble/post-quantum/ml-dsa.js";
 import { parseSignedNote, verifierKey } from "./checkpoint";
 import { base64ToBytes } from "./encoding";
 import { describeQuorum, formatPolicy, parsePolicy, PolicyError, quorumMet } from "./policy";
@@ -11,59 +10,10 @@ import { parseCosignerKey, verifyCosignature } from "./cosignature";
 import { requireQuorum, verifyWitnessedCheckpoint } from "./witnessed";
 import { resolveLogKey } from "./log-key";
 import { verifyLogCheckpoint } from "./log-signature";
+import { edWitness, keyId, mldsaWitness } from "./testing/witnesses";
 
 const b64 = (b: Uint8Array | Buffer) => Buffer.from(b).toString("base64");
 const rawPub = (k: KeyObject) => new Uint8Array(k.export({ format: "der", type: "spki" }).subarray(-32));
-const keyId = (name: string, type: number, pub: Uint8Array) =>
-  createHash("sha256")
-    .update(name)
-    .update(Buffer.from([0x0a, type]))
-    .update(pub)
-    .digest()
-    .subarray(0, 4);
-const vkeyOf = (name: string, type: number, pub: Uint8Array) =>
-  `${name}+${keyId(name, type, pub).toString("hex")}+${b64(Buffer.concat([Buffer.from([type]), pub]))}`;
-const u64 = (n: number) => {
-  const b = Buffer.alloc(8);
-  b.writeBigUInt64BE(BigInt(n));
-  return b;
-};
-
-function edWitness(name: string) {
-  const { publicKey, privateKey } = generateKeyPairSync("ed25519");
-  const pub = rawPub(publicKey);
-  return {
-    name,
-    vkey: vkeyOf(name, 0x04, pub),
-    cosign(body: string, t: number) {
-      const sig = sign(null, Buffer.from(`cosignature/v1\ntime ${t}\n${body}`), privateKey);
-      return `— ${name} ${b64(Buffer.concat([keyId(name, 0x04, pub), u64(t), sig]))}\n`;
-    },
-  };
-}
-
-function mldsaWitness(name: string) {
-  const keys = ml_dsa44.keygen(new Uint8Array(32).fill(name.length));
-  return {
-    name,
-    vkey: vkeyOf(name, 0x06, keys.publicKey),
-    cosign(body: string, t: number) {
-      const [origin, size, root] = body.split("\n");
-      const msg = Buffer.concat([
-        Buffer.from("subtree/v1\n\0"),
-        Buffer.from([Buffer.byteLength(name)]),
-        Buffer.from(name),
-        u64(t),
-        Buffer.from([Buffer.byteLength(origin!)]),
-        Buffer.from(origin!),
-        u64(0),
-        u64(Number(size)),
-        Buffer.from(root!, "base64"),
-      ]);
-      return `— ${name} ${b64(Buffer.concat([keyId(name, 0x06, keys.publicKey), u64(t), ml_dsa44.sign(msg, keys.secretKey)]))}\n`;
-    },
-  };
-}
 
 function log(origin: string) {
   const { publicKey, privateKey } = generateKeyPairSync("ed25519");

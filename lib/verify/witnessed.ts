@@ -66,6 +66,12 @@ export function verifyWitnessedCheckpoint(note: string, policy: Policy): Witness
   };
 }
 
+/** The cosigners in words: each witness, its key name and when it cosigned (UTC). */
+export function describeCosigners(cosigners: readonly Cosigner[]): string {
+  const when = (t: number) => new Date(t * 1000).toISOString().replace(".000Z", "Z");
+  return cosigners.length ? cosigners.map((c) => `${c.witness} (${c.keyName}, ${when(c.timestamp)})`).join(", ") : "no witness";
+}
+
 /** Throws quorum_not_met unless the witnessed checkpoint satisfies its policy's quorum. */
 export function requireQuorum(cp: WitnessedCheckpoint): WitnessedCheckpoint {
   if (!cp.quorum.met) {

@@ -6,13 +6,14 @@
 import { useEffect, useState } from "react";
 import {
   BUNDLE_CHECKS,
-  hasSeal,
   parsePolicy,
   parseVerifierKey,
   SEALED_CHECKS,
-  verifyProofBundle,
-  verifyWitnessedCheckpoint,
+  verify,
   type Check,
+  type Policy,
+  type Step,
+  type Verification,
 } from "@/lib/verify";
 import { bytesToHex } from "@/lib/verify/encoding";
 import { logKeyForOrigin } from "@/lib/verify/log-key";
@@ -95,36 +96,6 @@ const when = (t: number) => {
   return `${iso.slice(11, 19)} UTC on ${iso.slice(0, 10)}`;
 };
 
-/** The sixth check: the checkpoint's cosignatures against the policy (k of n, groups), said in words. */
-function witnessCheck(bundle: unknown, policyText: string): CheckState & { unwitnessed?: boolean } {
-  const id = "witnesses" as const;
-  let policy: ReturnType<typeof parsePolicy>;
-  try {
-    policy = parsePolicy(policyText);
-  } catch (e) {
-    return { id, state: "fail", detail: `The witness policy is not valid: ${(e as Error).message}.` };
-  }
-  if (policy.witnesses.length === 0 && policy.quorum === "none") {
-    return { id, state: "skipped", detail: "This log names no witnesses: its checkpoints are signed by the log alone." };
-  }
-  const note = (bundle as { signed_tree_head?: { checkpoint?: unknown } } | null)?.signed_tree_head?.checkpoint;
-  try {
-    const w = verifyWitnessedCheckpoint(String(note), policy);
-    const who = w.cosigners.map((c) => `${c.witness} (${c.keyName}) at ${when(c.timestamp)}`).join(", ");
-    if (!w.quorum.met) {
-      return {
-        id,
-        state: "fail",
-        unwitnessed: true,
-        detail: `Quorum not met: cosigned by ${who || "no witness"}, but the policy requires ${w.quorum.rule}.`,
-      };
-    }
-    return { id, state: "pass", detail: `Cosigned by ${who}; the policy's quorum (${w.quorum.rule}) is met.` };
-  } catch (e) {
-    return { id, state: "fail", detail: (e as Error).message };
-  }
-}
-
 /** The checks only a sealed entry's bundle runs. */
 const SEAL_CHECKS: CheckId[] = SEALED_CHECKS.filter((c) => !(BUNDLE_CHECKS as readonly string[]).includes(c));
 
@@ -133,31 +104,6 @@ const allChecks = (): CheckState[] => CHECKS.map((c) => ({ id: c.id, state: "pen
 
 /** What is shown while the checks run: the seal's two appear once the bundle says it is sealed. */
 const initialChecks = (): CheckState[] => allChecks().filter((c) => !SEAL_CHECKS.includes(c.id));
-
-/**
- * The seventh check: the bundle's RFC 3161 token, against the TSA certificate the log names (the
- * CLI's --tsa-cert pins one's own). PKI.js is loaded only when there is a token to check.
- */
-async function timestampCheck(bundle: unknown, log: LogInfo | null, logKey: string): Promise<CheckState> {
-  const id = "timestamp" as const;
-  const pem = log?.timestamping?.certificate_pem;
-  if (!pem) return { id, state: "skipped", detail: "This log names no time-stamping authority: its times are its own." };
-  if ((bundle as { timestamp?: unknown }).timestamp === undefined) {
-    const every = log?.timestamping?.interval_seconds;
-    return { id, state: "skipped", detail: `Not yet time-stamped: the log asks its authority at most every ${every ?? "few"} seconds.` };
-  }
-  try {
-    const [{ verifyBundleTimestamp }, { parseCertificates }] = await Promise.all([
-      import("@/lib/verify/bundle-timestamp"),
-      import("@/lib/verify/rfc3161"),
-    ]);
-    const t = await verifyBundleTimestamp(bundle, { logPublicKey: logKey, tsaCertificates: parseCertificates(pem) });
-    const at = t!.existedBy.toISOString();
-    return { id, state: "pass", detail: `existed no later than ${at.slice(11, 19)} UTC on ${at.slice(0, 10)}, per ${t!.tsa}` };
-  } catch (e) {
-    return { id, state: "fail", detail: `The time-stamp does not verify: ${(e as Error).message}.` };
-  }
-}
 
 /** A download that failed: its problem code, and Retry-After in seconds, when the answer had them. */
 class DownloadFailed extends Error {
@@ -188,19 +134,44 @@ async function fetchText(url: string, what: string): Promise<string> {
   return res.text();
 }
 
-/** The fifth check: a valid bundle of some other work must not pass as this one's. */
-function matchPage(bundle: unknown, expected: { protectionId: string; contentHash: string; attestationId: string }): CheckState {
-  const a = (bundle as { attestation?: { id?: unknown; payload?: Record<string, unknown> } } | null)?.attestation;
-  const payload = a?.payload ?? {};
-  const problems: string[] = [];
-  if (payload.protection_id !== expected.protectionId)
-    problems.push(`it is for protection ${String(payload.protection_id)}, not ${expected.protectionId}`);
-  if (payload.content_hash !== `sha256:${expected.contentHash}`)
-    problems.push(`its content hash is ${String(payload.content_hash)}, not sha256:${expected.contentHash}`);
-  if (a?.id !== expected.attestationId) problems.push(`its attestation is ${String(a?.id)}, not ${expected.attestationId}`);
-  return problems.length
-    ? { id: "page_match", state: "fail", detail: `The bundle does not belong to this page: ${problems.join("; ")}.` }
-    : { id: "page_match", state: "pass", detail: "protection ID, content hash and attestation ID are the ones shown on this page" };
+/** A step of the verification, in the page's words where they differ from the verifier's. */
+function rowOf(id: CheckId, step: Step, v: Verification, log: LogInfo | null): CheckState {
+  if (step.state === "fail") {
+    const w = v.witnesses;
+    if (step.code === "quorum_not_met" && w)
+      return {
+        id,
+        state: "fail",
+        detail: `Quorum not met: cosigned by ${cosigners(w) || "no witness"}, but the policy requires ${w.rule}.`,
+      };
+    if (id === "timestamp") return { id, state: "fail", detail: `The time-stamp does not verify: ${step.detail}.` };
+    if (id === "page_match")
+      return { id, state: "fail", detail: `The bundle does not belong to this page: ${step.detail.replace(/^[^:]*: /, "")}.` };
+    return { id, state: "fail", detail: step.detail };
+  }
+  if (step.state === "skipped") {
+    if (step.why === "no_witnesses")
+      return { id, state: "skipped", detail: "This log names no witnesses: its checkpoints are signed by the log alone." };
+    const every = log?.timestamping?.interval_seconds;
+    return { id, state: "skipped", detail: `Not yet time-stamped: the log asks its authority at most every ${every ?? "few"} seconds.` };
+  }
+  if (id === "witnesses" && v.witnesses)
+    return { id, state: "pass", detail: `Cosigned by ${cosigners(v.witnesses)}; the policy's quorum (${v.witnesses.rule}) is met.` };
+  if (id === "timestamp" && v.timestamp) {
+    const at = v.timestamp.existedBy.toISOString();
+    return { id, state: "pass", detail: `existed no later than ${at.slice(11, 19)} UTC on ${at.slice(0, 10)}, per ${v.timestamp.tsa}` };
+  }
+  return { id, state: "pass", detail: step.detail };
+}
+
+const cosigners = (w: NonNullable<Verification["witnesses"]>) =>
+  w.cosigners.map((c) => `${c.witness} (${c.keyName}) at ${when(c.timestamp)}`).join(", ");
+
+/** Rows for the checks that did not run: an earlier one failed, or (the time-stamp) the log names no authority. */
+function notRun(id: CheckId, v: Verification): CheckState {
+  if (id === "timestamp" && !v.failure)
+    return { id, state: "skipped", detail: "This log names no time-stamping authority: its times are its own." };
+  return { id, state: "skipped", detail: "Not checked: an earlier check failed." };
 }
 
 async function runChecks(expected: {
@@ -208,7 +179,6 @@ async function runChecks(expected: {
   contentHash: string;
   attestationId: string;
 }): Promise<Outcome & { phase: "done" | "waiting" }> {
-  const checks = allChecks();
   let log: LogInfo | null = null;
   let bundleText: string | null = null;
   const pinnedPolicy = readPinnedPolicy();
@@ -244,50 +214,41 @@ async function runChecks(expected: {
   try {
     bundle = JSON.parse(bundleText!);
   } catch {
-    bundle = bundleText; // verifyProofBundle reports it as malformed
+    bundle = bundleText; // the verifier reports it as malformed
   }
   const logKey = logKeyFor(bundle, log);
   if (!logKey) return failAll("The log did not publish a public key.");
-  const result = verifyProofBundle(bundle, { logPublicKey: logKey });
-  const ran = new Map(result.checks.map((c) => [c.name as CheckId, c]));
-  let reason: string | null = result.ok ? null : result.message;
-  const out: CheckState[] = checks.map((c) => {
-    if (c.id === "page_match") return c;
-    const r = ran.get(c.id);
-    if (r) return { id: c.id, state: r.ok ? "pass" : "fail", detail: r.detail };
-    return { id: c.id, state: "skipped", detail: "Not checked: an earlier check failed." };
+  let policy: Policy | undefined;
+  let policyError: string | null = null;
+  try {
+    policy = parsePolicy(policyText);
+  } catch (e) {
+    policyError = `The witness policy is not valid: ${(e as Error).message}.`;
+  }
+  const v = await verify(
+    { kind: "bundle", bundle, page: expected },
+    { logPublicKey: logKey, policy, tsaPem: log?.timestamping?.certificate_pem ?? undefined },
+  );
+  const ran = new Map(v.steps.map((s) => [s.name, s]));
+  const out: CheckState[] = allChecks().map((c) => {
+    const step = ran.get(c.id);
+    return step ? rowOf(c.id, step, v, log) : notRun(c.id, v);
   });
   // A bundle that fails before any check runs (malformed, wrong log key) fails the first one.
-  if (!result.ok && result.checks.length === 0) out[0] = { id: out[0]!.id, state: "fail", detail: result.message };
-  const set = (c: CheckState) => {
-    out[out.findIndex((o) => o.id === c.id)] = c;
-  };
-  const match =
-    typeof bundle === "object" && bundle !== null
-      ? matchPage(bundle, expected)
-      : { id: "page_match" as const, state: "skipped" as const, detail: "Not checked: the bundle is not readable." };
-  set(match);
-  if (match.state === "fail") reason ??= match.detail;
-  const witnessed = result.ok
-    ? witnessCheck(bundle, policyText)
-    : { id: "witnesses" as const, state: "skipped" as const, detail: "Not checked: an earlier check failed." };
-  set({ id: witnessed.id, state: witnessed.state, detail: witnessed.detail });
-  if (witnessed.state === "fail") reason ??= witnessed.detail;
-  const stamped = result.ok
-    ? await timestampCheck(bundle, log, logKey)
-    : { id: "timestamp" as const, state: "skipped" as const, detail: "Not checked: an earlier check failed." };
-  set(stamped);
-  if (stamped.state === "fail") reason ??= stamped.detail;
-  const ok = result.ok && match.state === "pass" && witnessed.state !== "fail" && stamped.state !== "fail";
+  const unread = ran.get("evidence");
+  if (unread?.state === "fail") out[0] = { id: out[0]!.id, state: "fail", detail: unread.detail };
+  if (policyError && v.entry && !v.failure)
+    out[out.findIndex((o) => o.id === "witnesses")] = { id: "witnesses", state: "fail", detail: policyError };
+  const firstFailure = out.find((c) => c.state === "fail");
   return {
     phase: "done",
-    ok,
-    reason,
+    ok: firstFailure === undefined && v.ok,
+    reason: firstFailure?.detail ?? (v.failure ? v.failure.reason : null),
     // A bundle of an entry logged in the open has no seal to check: its two rows are not shown.
-    checks: hasSeal(bundle) ? out : out.filter((c) => !SEAL_CHECKS.includes(c.id)),
+    checks: v.sealed ? out : out.filter((c) => !SEAL_CHECKS.includes(c.id)),
     bundleText,
     log,
-    unwitnessed: "unwitnessed" in witnessed && witnessed.unwitnessed === true,
+    unwitnessed: v.failure?.code === "quorum_not_met",
     pinned: pinnedPolicy !== null,
   };
 }
