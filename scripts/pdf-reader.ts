@@ -1,6 +1,5 @@
 // A PDF's attached files (its EmbeddedFiles) and its pages' text, read with Mozilla's PDF.js: the
 // verifier opens a certificate with a reader Hallmark did not write.
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 
 export const PDF_MAGIC = "%PDF-";
 /** A certificate is tens of kilobytes; anything near this is not one. */
@@ -13,6 +12,8 @@ export interface PdfContents {
 }
 
 export async function readPdf(bytes: Uint8Array): Promise<PdfContents> {
+  // Loaded here, not at the top: PDF.js is most of what the verifier would load for any file.
+  const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
   const doc = await getDocument({ data: bytes, isEvalSupported: false, verbosity: 0 }).promise;
   try {
     const attachments = new Map<string, Uint8Array>();

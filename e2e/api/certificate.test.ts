@@ -11,6 +11,7 @@ import PDFDocument from "pdfkit";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, expectProblem, logKey, mint, randomContentHash } from "./helpers";
+import { verdict } from "./verdict";
 import { seedConsumer } from "../accounts";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-certificate-"));
@@ -165,24 +166,20 @@ describe("certificates", () => {
     const entry = JSON.parse(c.attachments["proof-bundle.json"]!).attestation.log_index;
     const padded = path.join(dir, "padded.pdf");
     await forged(padded, `SHA-256 ${p.content_hash}, recorded as entry ${entry} of the log; SHA-256 ${other}`, c.attachments);
-    const extra = verify(padded, "--log-key", key);
-    expect(extra.status).toBe(1);
-    expect(extra.stderr).toContain(`FAIL certificate_mismatch: the page shows the hash ${other}, which its attachments do not prove`);
+    expect(await verdict(padded, { logKey: key })).toBe(
+      `FAIL certificate_mismatch: the page shows the hash ${other}, which its attachments do not prove`,
+    );
 
     const bare = path.join(dir, "bare.pdf");
     await forged(bare, `SHA-256 ${p.content_hash}`, {});
-    const none = verify(bare, "--log-key", key);
-    expect(none.status).toBe(1);
-    expect(none.stderr).toContain("FAIL malformed_certificate: the PDF has no proof-bundle.json attachment");
+    expect(await verdict(bare, { logKey: key })).toBe("FAIL malformed_certificate: the PDF has no proof-bundle.json attachment");
 
     const wrongKey = path.join(dir, "other-log.pem");
     fs.writeFileSync(
       wrongKey,
       "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAMJ5+2NrahNrfmoqCEWR74tc0gwtKh9ATDdFAlvkfTwU=\n-----END PUBLIC KEY-----\n",
     );
-    const foreign = verify(path.join(dir, `${p.protection_id}.pdf`), "--log-key", wrongKey);
-    expect(foreign.status).toBe(1);
-    expect(foreign.stdout + foreign.stderr).toContain("FAIL");
+    expect(await verdict(path.join(dir, `${p.protection_id}.pdf`), { logKey: wrongKey })).toMatch(/^FAIL checkpoint_signature_invalid: /);
 
     const notPdf = path.join(dir, "not.pdf");
     fs.writeFileSync(notPdf, "%PDF-1.7\nthis is not a PDF");
