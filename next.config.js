@@ -1,3 +1,4 @@
+// @ts-check
 import { readEnv } from "./server/env.mjs";
 
 // Fail the build, not a request, on a bad configuration.

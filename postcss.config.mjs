@@ -1,1 +1,2 @@
+// @ts-check
 export default { plugins: { "@tailwindcss/postcss": {} } };

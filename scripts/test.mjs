@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm test`: the whole suite, as CI runs it.
 //   1. unit tests (lib/verify, Merkle storage, crypto) with Vitest
 //   2. the REST suite through HTTP against `next start` on a fresh SQLite file, its files in
@@ -29,13 +30,32 @@ import { Redis } from "ioredis";
 import { SMTPServer } from "smtp-server";
 import { serverNodeArgs } from "../server/env.mjs";
 
+/** @typedef {NodeJS.ProcessEnv} Env */
+/** @typedef {"sqlite" | "postgres"} DbKind */
+/** @typedef {{ baseUrl: string, stop: () => boolean }} RunningServer */
+/**
+ * The JSON line a test peer prints first: where it listens, and what a client needs of it (a
+ * witness's verifier key, a TSA's root certificate).
+ * @typedef {{ url: string, vkey?: string, root_pem?: string }} PeerLine
+ */
+
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const totals = { passed: 0, failed: 0, skipped: 0 };
-/** Each failed test's name and the start of its message, repeated just before the last line: a log's tail names what failed. */
+/**
+ * Each failed test's name and the start of its message, repeated just before the last line: a log's tail names what failed.
+ * @type {string[]}
+ */
 const failures = [];
+/** @param {unknown} text */
 const plain = (text) => String(text).replace(/\u001b\[[0-9;]*m/g, "");
+/**
+ * @param {string} label
+ * @param {string} name
+ * @param {string} message
+ */
 const noteFailure = (label, name, message) =>
   failures.push(`[${label}] ${name}\n    ${plain(message).slice(0, 1200).replace(/\n/g, "\n    ")}`);
+/** @type {Env} */
 const baseEnv = {
   ...process.env,
   NEXT_TELEMETRY_DISABLED: "1",
@@ -44,13 +64,25 @@ const baseEnv = {
   // /metrics is served only with a token; the operations tests read it.
   HALLMARK_METRICS_TOKEN: crypto.randomBytes(24).toString("hex"),
 };
+/** @type {Set<import("node:child_process").ChildProcess>} */
 const children = new Set();
 
+/**
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {Env} [env]
+ */
 function sh(cmd, args, env = baseEnv) {
   execFileSync(cmd, args, { cwd: root, stdio: "inherit", env });
 }
 
-/** sh without blocking this process, which also hosts the SMTP catchers that running tests read mail from. */
+/**
+ * sh without blocking this process, which also hosts the SMTP catchers that running tests read mail from.
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {Env} [env]
+ * @returns {Promise<void>}
+ */
 function shAsync(cmd, args, env = baseEnv) {
   return new Promise((resolve, reject) =>
     spawn(cmd, args, { cwd: root, stdio: "inherit", env }).on("exit", (code, signal) =>
@@ -59,16 +91,21 @@ function shAsync(cmd, args, env = baseEnv) {
   );
 }
 
+/** @returns {Promise<number>} */
 function freePort() {
   return new Promise((resolve, reject) => {
     const srv = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
+      const { port } = /** @type {import("node:net").AddressInfo} */ (srv.address());
       srv.close(() => resolve(port));
     });
     srv.on("error", reject);
   });
 }
 
+/**
+ * @param {Env} env
+ * @returns {Promise<RunningServer>}
+ */
 async function startServer(env) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -102,7 +139,11 @@ const dbs = process.env.HALLMARK_TEST_DBS ?? "sqlite postgres";
 const distDir = process.env.HALLMARK_DIST_DIR || ".next";
 const strict = process.env.HALLMARK_TEST_STRICT === "1";
 
-/** A suite that cannot run here: a failure under HALLMARK_TEST_STRICT, else a skip; either way said why. */
+/**
+ * A suite that cannot run here: a failure under HALLMARK_TEST_STRICT, else a skip; either way said why.
+ * @param {string} label
+ * @param {string} why
+ */
 function cannotRun(label, why) {
   if (strict) {
     totals.failed += 1;
@@ -114,16 +155,25 @@ function cannotRun(label, why) {
   }
 }
 
-/** Runs Vitest without blocking this process: it also hosts the SMTP server the tests read mail from. */
+/**
+ * Runs Vitest without blocking this process: it also hosts the SMTP server the tests read mail from.
+ * @param {string} project
+ * @param {Env} env
+ * @param {string} label
+ * @param {string[]} [files]
+ */
 async function vitest(project, env, label, files = []) {
   const out = path.join(os.tmpdir(), `hallmark-vitest-${label}-${process.pid}.json`);
   const args = ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...files];
   // Failures are counted from the report below; an exit code that says more (an error outside any
   // test, such as an unhandled rejection, which the report does not count) adds one.
-  const code = await new Promise((resolve) =>
-    spawn("node_modules/.bin/vitest", args, { cwd: root, stdio: "inherit", env }).on("exit", (c, signal) => resolve(signal ? 1 : c)),
+  const code = await /** @type {Promise<number | null>} */ (
+    new Promise((resolve) =>
+      spawn("node_modules/.bin/vitest", args, { cwd: root, stdio: "inherit", env }).on("exit", (c, signal) => resolve(signal ? 1 : c)),
+    )
   );
   try {
+    /** @type {import("vitest/reporters").JsonTestResults} */
     const r = JSON.parse(fs.readFileSync(out, "utf8"));
     totals.passed += r.numPassedTests;
     // A run that found no test, or failed outside any test (a suite that did not load), counts once.
@@ -181,14 +231,22 @@ const databaseAgnostic = [
   "certificate",
   "tracer-leak",
 ].map((n) => `e2e/api/${n}.test.ts`);
+/**
+ * @param {string | undefined} kind
+ * @param {string[]} files
+ */
 const onDatabase = (kind, files) => (kind === "sqlite" ? files : files.filter((f) => !databaseAgnostic.includes(f)));
 
+/**
+ * @param {Env} env
+ * @param {string} label
+ */
 async function restSuite(env, label) {
   if (onlyFiles.length) return vitest("rest", env, label, onlyFiles);
   const all = onDatabase(
     env.HALLMARK_TEST_DB,
     fs
-      .readdirSync(path.join(root, "e2e/api"), { recursive: true })
+      .readdirSync(path.join(root, "e2e/api"), { recursive: true, encoding: "utf8" })
       .filter((f) => f.endsWith(".test.ts"))
       .map((f) => `e2e/api/${f}`),
   );
@@ -198,7 +256,11 @@ async function restSuite(env, label) {
   await vitest("rest", env, `${label}-alone`, aloneLane);
 }
 
-/** The browser suite (Playwright + Chromium), counted from its JSON report. */
+/**
+ * The browser suite (Playwright + Chromium), counted from its JSON report.
+ * @param {Env} env
+ * @param {string} label
+ */
 async function playwright(env, label) {
   if (!fs.existsSync(chromium)) return cannotRun(`${label} web`, `no Chromium at ${chromium} (apt-get install -y chromium)`);
   const out = path.join(os.tmpdir(), `hallmark-pw-${label}-${process.pid}.json`);
@@ -212,6 +274,7 @@ async function playwright(env, label) {
     }).on("exit", resolve),
   );
   try {
+    /** @type {import("@playwright/test/reporter").JSONReport} */
     const r = JSON.parse(fs.readFileSync(out, "utf8"));
     const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = r.stats ?? {};
     // A run that found no test, or broke outside any test, counts as one failure.
@@ -219,6 +282,10 @@ async function playwright(env, label) {
     totals.passed += expected;
     totals.failed += unexpected + flaky + (broken ? 1 : 0);
     totals.skipped += skipped;
+    /**
+     * @param {import("@playwright/test/reporter").JSONReportSuite} suite
+     * @param {string[]} titles
+     */
     const walk = (suite, titles) => {
       for (const spec of suite.specs ?? [])
         for (const t of spec.tests ?? [])
@@ -235,6 +302,10 @@ async function playwright(env, label) {
   }
 }
 
+/**
+ * @param {Env} env
+ * @param {string} label
+ */
 async function audit(env, label) {
   try {
     await shAsync("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/audit-log.ts"], env);
@@ -249,6 +320,9 @@ async function audit(env, label) {
 /**
  * A test peer (a tsx entry point under e2e/) in its own process, stopped with the run. Resolves
  * with the JSON line it prints first (where it listens, and what a client needs of it).
+ * @param {string} what
+ * @param {string} script
+ * @param {string[]} args
  */
 async function startPeer(what, script, args) {
   const port = await freePort();
@@ -259,18 +333,26 @@ async function startPeer(what, script, args) {
   });
   children.add(child);
   child.on("exit", () => children.delete(child));
-  const line = await new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      if (out.includes("\n")) resolve(out.split("\n")[0]);
-    });
-    child.on("exit", (code) => reject(new Error(`the ${what} exited with ${code}`)));
-  });
-  return { ...JSON.parse(line), stop: () => child.kill("SIGTERM") };
+  const line = await /** @type {Promise<string>} */ (
+    new Promise((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (/** @type {Buffer} */ d) => {
+        out += d;
+        if (out.includes("\n")) resolve(out.slice(0, out.indexOf("\n")));
+      });
+      child.on("exit", (code) => reject(new Error(`the ${what} exited with ${code}`)));
+    })
+  );
+  /** @type {PeerLine} */
+  const peer = JSON.parse(line);
+  return { ...peer, stop: () => child.kill("SIGTERM") };
 }
 
-/** A test witness (e2e/witness: C2SP tlog-witness, with test controls): its URL and verifier key. */
+/**
+ * A test witness (e2e/witness: C2SP tlog-witness, with test controls): its URL and verifier key.
+ * @param {string} name
+ * @param {string} algorithm
+ */
 async function startWitness(name, algorithm) {
   const witness = await startPeer("test witness", "e2e/witness/main.ts", ["--name", name, "--algorithm", algorithm]);
   return { ...witness, name };
@@ -282,6 +364,7 @@ const startTsa = () => startPeer("test TSA", "e2e/tsa/main.ts", []);
 /**
  * Two witnesses, one Ed25519 and one ML-DSA-44, and the policy naming them: either one is a
  * quorum, so a test can take one down and the log stays witnessed.
+ * @param {string} dir
  */
 async function startWitnesses(dir) {
   const witnesses = [await startWitness("witness.test/w1", "ed25519"), await startWitness("witness.test/w2", "ml-dsa-44")];
@@ -302,6 +385,7 @@ async function startWitnesses(dir) {
 /**
  * A real SMTP server catching the mail Hallmark sends: each message is written, raw, to
  * `dir` (the tests read the verification links from there).
+ * @param {string} dir
  */
 async function startMailCatcher(dir) {
   const port = await freePort();
@@ -309,16 +393,17 @@ async function startMailCatcher(dir) {
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     onData(stream, _session, done) {
+      /** @type {Buffer[]} */
       const chunks = [];
-      stream.on("data", (c) => chunks.push(c));
+      stream.on("data", (/** @type {Buffer} */ c) => chunks.push(c));
       stream.on("end", () => {
         fs.writeFileSync(path.join(dir, `${Date.now()}-${crypto.randomUUID()}.eml`), Buffer.concat(chunks));
         done();
       });
     },
   });
-  await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
-  return { url: `smtp://127.0.0.1:${port}`, stop: () => new Promise((r) => server.close(r)) };
+  await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(port, "127.0.0.1", resolve)));
+  return { url: `smtp://127.0.0.1:${port}`, stop: () => /** @type {Promise<void>} */ (new Promise((r) => server.close(r))) };
 }
 
 async function redisUrlIfReachable() {
@@ -342,6 +427,11 @@ async function redisUrlIfReachable() {
  * instances on `databaseUrl` (null: a SQLite file in the data directory), `run` given the tests'
  * environment, then the log audit. `kind` is the database (sqlite or postgres), `label` names the
  * setting in the output.
+ * @param {string} label
+ * @param {DbKind} kind
+ * @param {string | null} databaseUrl
+ * @param {number} instances
+ * @param {(env: Env) => Promise<void>} run
  */
 async function suite(label, kind, databaseUrl, instances, run) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `hallmark-${label}-`));
@@ -371,11 +461,15 @@ async function suite(label, kind, databaseUrl, instances, run) {
     ...(redisUrl ? { HALLMARK_REDIS_URL: redisUrl } : {}),
   };
   await shAsync("node", ["scripts/prisma.mjs", "deploy"], env);
+  /** @type {RunningServer[]} */
   const servers = [];
   try {
     for (let i = 0; i < instances; i++) servers.push(await startServer(env));
     // Witnesses learn the log's key out of band, as real ones do: here, once the log has made it.
-    const { verifier_key } = await (await fetch(`${servers[0].baseUrl}/v1/log`)).json();
+    // instances ≥ 1: there is a first server.
+    const first = /** @type {RunningServer} */ (servers[0]);
+    /** @type {{ verifier_key: string }} */
+    const { verifier_key } = await (await fetch(`${first.baseUrl}/v1/log`)).json();
     for (const w of witnessing.witnesses) await fetch(`${w.url}/_test/trust`, { method: "POST", body: verifier_key });
     const testEnv = {
       ...env,
@@ -395,7 +489,12 @@ async function suite(label, kind, databaseUrl, instances, run) {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-/** The REST suite on one database, its files on two servers at once; on SQLite, the browser suite afterwards. */
+/**
+ * The REST suite on one database, its files on two servers at once; on SQLite, the browser suite afterwards.
+ * @param {DbKind} kind
+ * @param {(label: string) => Promise<string | null>} databaseUrlFor
+ * @param {number} instances
+ */
 async function databaseSuites(kind, databaseUrlFor, instances) {
   const rest = suites.includes("rest");
   const second = rest && onlyFiles.length === 0;
@@ -418,8 +517,10 @@ async function postgresSuites() {
   try {
     await admin.connect();
   } catch (err) {
-    return cannotRun("postgres", `no PostgreSQL at ${adminUrl.replace(/\/\/[^@]*@/, "//")} (${err.message})`);
+    const why = err instanceof Error ? err.message : String(err);
+    return cannotRun("postgres", `no PostgreSQL at ${adminUrl.replace(/\/\/[^@]*@/, "//")} (${why})`);
   }
+  /** @type {string[]} */
   const names = [];
   try {
     await databaseSuites(
@@ -455,7 +556,7 @@ const cleanup = () => {
 };
 process.on("SIGINT", () => (cleanup(), process.exit(130)));
 main()
-  .catch((err) => {
+  .catch((/** @type {unknown} */ err) => {
     console.error(err);
     totals.failed += 1;
   })

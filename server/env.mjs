@@ -1,3 +1,4 @@
+// @ts-check
 // The environment, validated once with zod. Plain ESM so that next.config.js, the start script
 // and the server all read the same rules: a bad value fails the build or the start, not a request.
 import path from "node:path";
@@ -65,19 +66,27 @@ const ZEnv = z.object({
   HALLMARK_EXPORTS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10),
 });
 
-/** @typedef {import("./env.d.mts").HallmarkEnv} HallmarkEnv */
+/**
+ * The configuration as the server reads it, derived from readEnv (and so from ZEnv): what .ts
+ * files import as `import type { HallmarkEnv } from "@/server/env.mjs"`.
+ * @typedef {ReturnType<typeof readEnv>} HallmarkEnv
+ */
 
 /** For command-line entry points: the environment, or the process ends with the message naming what is wrong. */
 export function readEnvOrExit() {
   try {
     return readEnv();
   } catch (err) {
-    console.error(err.message);
+    console.error(err instanceof Error ? err.message : String(err));
     process.exit(1);
   }
 }
 
-/** @returns {HallmarkEnv} */
+/**
+ * The configuration in `source` (default: the process's environment), validated; throws naming
+ * every variable that is wrong.
+ * @param {Record<string, string | undefined>} [source]
+ */
 export function readEnv(source = process.env) {
   const parsed = ZEnv.safeParse(source);
   if (!parsed.success) {
@@ -100,30 +109,48 @@ export function readEnv(source = process.env) {
     port: e.PORT,
     dataDir,
     databaseUrl,
-    dbKind: databaseUrl.startsWith("file:") ? "sqlite" : "postgres",
+    dbKind: /** @type {"sqlite" | "postgres"} */ (databaseUrl.startsWith("file:") ? "sqlite" : "postgres"),
     baseUrl,
     logOrigin: e.HALLMARK_LOG_ORIGIN ?? derivedOrigin,
     logOriginExplicit: e.HALLMARK_LOG_ORIGIN !== undefined,
     masterKey: e.HALLMARK_MASTER_KEY,
+    /** SMTP server for outgoing mail; without one, mail is written to <data dir>/outbox. */
     smtpUrl: e.HALLMARK_SMTP_URL,
     mailFrom: e.HALLMARK_MAIL_FROM,
+    /** Shared store for rate limits across instances; without one, limits are per instance. */
     redisUrl: e.HALLMARK_REDIS_URL,
+    /** Reverse proxies in front of Hallmark that append to X-Forwarded-For (server/gate/client-address.mjs). */
     trustedProxies: e.HALLMARK_TRUSTED_PROXIES,
+    /** A C2SP tlog-policy file naming the witnesses that cosign the log's checkpoints, and their quorum. */
     witnessPolicyFile: e.HALLMARK_WITNESS_POLICY ? path.resolve(e.HALLMARK_WITNESS_POLICY) : undefined,
+    /** What /v1/log/checkpoint serves under a witness policy (HALLMARK_WITNESS_MODE). */
     witnessMode: e.HALLMARK_WITNESS_MODE,
+    /** add-checkpoint requests per witness per day (HALLMARK_WITNESS_RATE, the witness network's qpd). */
     witnessQpd: e.HALLMARK_WITNESS_RATE,
+    /** The logs this instance witnesses: a logs/v0 file (HALLMARK_WITNESS_LOGS), or none. */
     witnessLogsFile: e.HALLMARK_WITNESS_LOGS ? path.resolve(e.HALLMARK_WITNESS_LOGS) : undefined,
+    /** This instance's name as a witness (HALLMARK_WITNESS_NAME; default <base URL host and path>/witness). */
     witnessName: e.HALLMARK_WITNESS_NAME ?? `${derivedOrigin}/witness`,
+    /** An RFC 3161 time-stamping authority: the newest checkpoint is time-stamped there at most once per tsaIntervalSeconds. */
     tsaUrl: e.HALLMARK_TSA_URL,
+    /** PEM certificate(s) the TSA's tokens must chain to (its root or its own); required with tsaUrl. */
     tsaCertFile: e.HALLMARK_TSA_CERT ? path.resolve(e.HALLMARK_TSA_CERT) : undefined,
     tsaIntervalSeconds: e.HALLMARK_TSA_INTERVAL,
+    /** pino's level for the server's JSON log lines (stdout). */
     logLevel: e.HALLMARK_LOG_LEVEL,
+    /** Bearer token that /metrics requires; without one, /metrics is not served. */
     metricsToken: e.HALLMARK_METRICS_TOKEN,
+    /** V8's old-space limit for the server process, in MB (serverNodeArgs). */
     heapMb: e.HALLMARK_HEAP_MB,
+    /** SQLite's page cache per connection, in MB (server/sqlite-pragmas.mjs). */
     sqliteCacheMb: e.HALLMARK_SQLITE_CACHE_MB,
+    /** How much of the SQLite file each connection maps, in MB; 0 maps nothing (server/sqlite-pragmas.mjs). */
     sqliteMmapMb: e.HALLMARK_SQLITE_MMAP_MB,
+    /** Lookups per minute, per client address and per account (server/limits/client-limits.ts). */
     lookupsPerMinute: e.HALLMARK_LOOKUPS_PER_MINUTE,
+    /** Certificates per minute, per client address and per account. */
     certificatesPerMinute: e.HALLMARK_CERTIFICATES_PER_MINUTE,
+    /** Exports per hour, per client address and per account. */
     exportsPerHour: e.HALLMARK_EXPORTS_PER_HOUR,
   };
 }
@@ -135,6 +162,7 @@ export function readEnv(source = process.env) {
  * here), and V8 grows a heap with a large limit by larger steps: under a steady load the server
  * then holds three to four times its live heap. A limit of 512 MB keeps it to about 1.5 times
  * (docs/performance.md, Memory).
+ * @param {Record<string, string | undefined>} [source]
  * @returns {string[]}
  */
 export function serverNodeArgs(source = process.env) {

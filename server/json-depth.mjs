@@ -1,3 +1,4 @@
+// @ts-check
 // The nesting bound on JSON a client sends, checked on the text before anything parses it: a
 // /v1 body, a tRPC input, a cursor (server/http/json-text.ts, server/domain/protection-list.ts)
 // and the Next-Router-State-Tree header (server/gate/gate.mjs). Plain JavaScript so the gate,
@@ -26,7 +27,11 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const COMMA = 0x2c;
 
-/** The index of the quote that ends the string opened at `at`, or text.length when none does. */
+/**
+ * The index of the quote that ends the string opened at `at`, or text.length when none does.
+ * @param {string} text
+ * @param {number} at
+ */
 function stringEnd(text, at) {
   for (let i = text.indexOf('"', at + 1); i !== -1; i = text.indexOf('"', i + 1)) {
     let slashes = 0;
@@ -36,7 +41,13 @@ function stringEnd(text, at) {
   return text.length;
 }
 
-/** The member name of the string at [start, end], as a JSON parser reads it (as written when it does not parse). */
+/**
+ * The member name of the string at [start, end], as a JSON parser reads it (as written when it does not parse).
+ * @param {string} text
+ * @param {number} start
+ * @param {number} end
+ * @returns {string}
+ */
 function memberName(text, start, end) {
   const raw = text.slice(start, end + 1);
   try {
@@ -50,6 +61,8 @@ function memberName(text, start, end) {
  * The path (member names and array indexes) of the value that opens at `at`, reading `text`
  * from its start: the array index or member name each enclosing level is at. Runs only on a
  * refusal, so it may allocate.
+ * @param {string} text
+ * @param {number} at
  */
 function pathTo(text, at) {
   /** @type {({ index: number } | { name: [number, number] | null, awaitingName: boolean })[]} */

@@ -1,3 +1,4 @@
+// @ts-check
 // Refuses a better-sqlite3 addon that would abort the process at a random moment.
 //
 // node::ObjectWrap is header-only, so an addon carries the version of it that its build's
@@ -29,7 +30,10 @@ export function sqliteAddonProblem(file = sqliteAddonFile()) {
   );
 }
 
-/** Exits with the reason when the database is SQLite and its addon is one that would abort. */
+/**
+ * Exits with the reason when the database is SQLite and its addon is one that would abort.
+ * @param {"sqlite" | "postgres"} dbKind
+ */
 export function refuseUnsafeSqliteAddon(dbKind) {
   if (dbKind !== "sqlite") return;
   const problem = sqliteAddonProblem();

@@ -1,3 +1,4 @@
+// @ts-check
 // Settings every Hallmark connection to the SQLite file reads with: the database handle's
 // connections (server/db.ts) and the read worker's (server/store/sqlite-reader.worker.mjs).
 // Plain JavaScript, so the worker, which Next.js bundles as its own entry, can import it.
@@ -11,7 +12,16 @@
 // file's size or this bound, per connection. Without a map (the default) the server's RSS stays
 // flat once the page caches are full; a map makes proofs over a large log a few per cent faster
 // (docs/performance.md, Memory).
-/** @param {{ cacheMb: number, mmapMb: number }} sizes */
+/**
+ * Per connection, in MB: the page cache (HALLMARK_SQLITE_CACHE_MB) and the map (HALLMARK_SQLITE_MMAP_MB, 0 for none).
+ * @typedef {{ cacheMb: number, mmapMb: number }} SqliteSizes
+ */
+
+/**
+ * The settings every connection runs (each an argument of better-sqlite3's db.pragma), for `sizes`.
+ * @param {SqliteSizes} sizes
+ * @returns {readonly string[]}
+ */
 export const readPragmas = ({ cacheMb, mmapMb }) => [
   "busy_timeout = 5000",
   // Reads (proofs over a large log especially) are page lookups: keep pages in memory.

@@ -1,3 +1,4 @@
+// @ts-check
 // Pages live at HALLMARK_BASE_URL only. A page asked for on another host name (127.0.0.1 when
 // the base URL says localhost, a bare IP address, an old domain) would render, but every
 // request its forms make would be cross-origin, which the API refuses (same-origin.mjs): so a
@@ -18,7 +19,12 @@
 /** Paths the server answers itself for operators (scripts/serve.mjs): never redirected. */
 const OPERATOR_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 
-/** The host (name and port, lower case, default port dropped) a Host-like header names, or null. */
+/**
+ * The host (name and port, lower case, default port dropped) a Host-like header names, or null.
+ * @param {string | undefined} value
+ * @param {string} protocol
+ * @returns {string | null}
+ */
 function normalisedHost(value, protocol) {
   if (!value) return null;
   try {
@@ -30,7 +36,12 @@ function normalisedHost(value, protocol) {
   }
 }
 
-/** The host the visitor asked for, normalised; null when it cannot be known (behind proxies that do not say). */
+/**
+ * The host the visitor asked for, normalised; null when it cannot be known (behind proxies that do not say).
+ * @param {import("node:http").IncomingHttpHeaders} headers
+ * @param {number} trustedProxies
+ * @param {string} protocol
+ */
 export function visitorHost(headers, trustedProxies, protocol) {
   if (trustedProxies <= 0) return normalisedHost(headers.host, protocol);
   const forwarded = String(headers["x-forwarded-host"] ?? "")
@@ -40,7 +51,10 @@ export function visitorHost(headers, trustedProxies, protocol) {
   return normalisedHost(forwarded.at(-1), protocol);
 }
 
-/** Percent-encodes every byte of a request target outside printable ASCII (a header value must be). */
+/**
+ * Percent-encodes every byte of a request target outside printable ASCII (a header value must be).
+ * @param {string} target
+ */
 function asciiTarget(target) {
   if (/^[\x21-\x7e]*$/.test(target)) return target;
   return [...Buffer.from(target, "latin1")]
@@ -52,6 +66,10 @@ function asciiTarget(target) {
  * Where to send a page request asked for on another host: the base URL followed by the request's
  * own path and query; null when it stays. `base` is the base URL, parsed; `target` the request
  * line's target (starting with "/", checked by the gate before).
+ * @param {{ method: string, path: string, target: string, headers: import("node:http").IncomingHttpHeaders }} request
+ * @param {URL} base
+ * @param {number} trustedProxies
+ * @returns {string | null}
  */
 export function baseHostRedirect({ method, path, target, headers }, base, trustedProxies) {
   if (method !== "GET" && method !== "HEAD") return null;

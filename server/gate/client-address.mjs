@@ -1,3 +1,4 @@
+// @ts-check
 // The address a request comes from, decided once, by the gate, from the connection itself.
 //
 // Without a reverse proxy (HALLMARK_TRUSTED_PROXIES=0, the default) it is the socket's peer:
@@ -10,6 +11,7 @@
  * An address as the throttles count it: without the port some proxies append
  * (`203.0.113.7:51234`, `[2001:db8::1]:443`) or brackets (`[2001:db8::1]`), since a client
  * chooses its port; an IPv4-mapped IPv6 address as IPv4. Bounded to 64 characters.
+ * @param {string} address
  */
 const unmapped = (address) =>
   address
@@ -18,6 +20,14 @@ const unmapped = (address) =>
     .replace(/^::ffff:/i, "")
     .slice(0, 64);
 
+/**
+ * The client address of a request with X-Forwarded-For `forwardedFor` from the socket peer
+ * `socketAddress`, behind `trustedProxies` proxies.
+ * @param {string | undefined} forwardedFor
+ * @param {string | undefined} socketAddress
+ * @param {number} trustedProxies
+ * @returns {string}
+ */
 export function resolveClientAddress(forwardedFor, socketAddress, trustedProxies) {
   const peer = unmapped(socketAddress ?? "unknown");
   if (trustedProxies <= 0) return peer;
@@ -26,5 +36,6 @@ export function resolveClientAddress(forwardedFor, socketAddress, trustedProxies
     .map((s) => s.trim())
     .filter(Boolean);
   chain.push(peer);
-  return unmapped(chain[Math.max(0, chain.length - 1 - trustedProxies)]);
+  // The index is within the chain, which holds the peer at least.
+  return unmapped(chain[Math.max(0, chain.length - 1 - trustedProxies)] ?? peer);
 }

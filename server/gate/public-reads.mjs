@@ -1,3 +1,4 @@
+// @ts-check
 // The API paths any web page may read (CORS): the log (checkpoint, tiles, policy, keys,
 // consistency proofs), what a verify or share link shows (a public protection, its proof bundle,
 // tlog-proof, certificate and badge), portfolios, oEmbed, lookup, and the API's own description.
@@ -11,7 +12,10 @@
 const PROTECTION = /^\/v1\/protections\/[^/]+(?:\/(?:proof-bundle|tlog-proof|certificate\.pdf|badge\.svg))?$/;
 const EXACT = new Set(["/v1/log", "/v1/oembed", "/v1/lookup", "/v1/openapi.json", "/v1/witness"]);
 
-/** Whether `path` (no query) is readable from any origin. */
+/**
+ * Whether `path` (no query) is readable from any origin.
+ * @param {string} path
+ */
 export function isPublicRead(path) {
   return (
     EXACT.has(path) ||

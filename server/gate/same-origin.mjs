@@ -1,3 +1,4 @@
+// @ts-check
 // Cross-site request refusal for the API (/v1 and /api: tRPC and next-auth).
 //
 // A browser attaches cookies to requests that other sites make it send (a form POST, a fetch
@@ -21,6 +22,11 @@ const BEARER = /^bearer\s/i;
  *   visitor in to another account either.
  * - Without either header, a request carrying cookies is refused (it cannot show where it
  *   comes from); one without cookies (curl, a server) has no ambient credential to misuse.
+ * @param {string} method
+ * @param {string} path
+ * @param {import("node:http").IncomingHttpHeaders} headers
+ * @param {string} baseOrigin
+ * @returns {string | null}
  */
 export function crossOriginRefusal(method, path, headers, baseOrigin) {
   if (!UNSAFE_METHODS.has(method)) return null;

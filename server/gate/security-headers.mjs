@@ -1,3 +1,4 @@
+// @ts-check
 // The security headers of every answer, in one place. The gate (gate.mjs) sets them before
 // Next.js or Hallmark's code runs, so error pages, 404s and the gate's own refusals carry them too.
 
@@ -17,13 +18,21 @@ const PERMISSIONS = [
   "browsing-topics=()",
 ].join(", ");
 
-/** What kind of answer a path gets: JSON (the API), a static file of the build, or a page. */
+/**
+ * What kind of answer a path gets: JSON (the API), a static file of the build, or a page.
+ * @param {string} path
+ * @returns {"api" | "static" | "page"}
+ */
 export function kindOfPath(path) {
   if (path.startsWith("/v1/") || path === "/v1" || path.startsWith("/api/") || path.startsWith("/bench/")) return "api";
   if (path.startsWith("/_next/static/") || path.startsWith("/_next/image")) return "static";
   return "page";
 }
 
+/**
+ * A policy from its directives: null leaves one out, "" writes its name alone.
+ * @param {Record<string, string | null>} d
+ */
 const directives = (d) =>
   Object.entries(d)
     .filter(([, v]) => v !== null)
@@ -41,6 +50,7 @@ const directives = (d) =>
  *   those load the rest of the bundle); no inline script or style without it; no framing at all,
  *   verify and share pages included (a framed verify page could be dressed up to vouch for
  *   something it does not show; the badge is the way to show a protection elsewhere).
+ * @param {{ https: boolean, dev: boolean }} options
  */
 export function securityHeaders({ https, dev }) {
   const common = {
@@ -76,6 +86,8 @@ export function securityHeaders({ https, dev }) {
    * attributes at run time, so styles there are 'unsafe-inline' (a nonce would turn that off).
    * Its scripts are held to the same rule as every page (no eval: zod's probe for it is refused,
    * and it falls back).
+   * @param {string} nonce
+   * @param {{ inlineStyles?: boolean }} [options]
    */
   const pagePolicy = (nonce, { inlineStyles = false } = {}) =>
     directives({

@@ -1,3 +1,4 @@
+// @ts-check
 // The server's one logger: pino, JSON lines on stdout (one object per line, `msg` and the
 // facts as fields), at HALLMARK_LOG_LEVEL (default info); pretty-printed when NODE_ENV is
 // development and pino-pretty (a development dependency) is installed. Plain ESM so that
@@ -11,7 +12,7 @@ import { createRequire } from "node:module";
 import pino from "pino";
 
 function level() {
-  const l = process.env.HALLMARK_LOG_LEVEL;
+  const l = process.env.HALLMARK_LOG_LEVEL ?? "";
   return ["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(l) ? l : "info";
 }
 
@@ -20,7 +21,8 @@ function prettyStream() {
   if (process.env.NODE_ENV !== "development" && !process.argv.includes("--dev")) return undefined;
   try {
     // A stream in this thread, not a transport: pino's transport workers do not survive bundling.
-    return createRequire(import.meta.url)("pino-pretty")({
+    const pretty = /** @type {typeof import("pino-pretty")} */ (createRequire(import.meta.url)("pino-pretty"));
+    return pretty({
       colorize: true,
       ignore: "pid,hostname,service",
       translateTime: "SYS:HH:MM:ss.l",
@@ -60,5 +62,6 @@ function make() {
   );
 }
 
-/** @type {import("pino").Logger} */
-export const logger = (globalThis.__hallmarkLogger ??= make());
+/** The process's slot for the logger (one for every copy of this module). */
+const shared = /** @type {{ __hallmarkLogger?: import("pino").Logger }} */ (globalThis);
+export const logger = (shared.__hallmarkLogger ??= make());

@@ -1,3 +1,4 @@
+// @ts-check
 // Prometheus metrics through prom-client, in one registry that scripts/serve.mjs (the HTTP
 // series) and the bundled server code (the sequencer's, the log's, the database's) share: it
 // lives on globalThis. Served as Prometheus text at /metrics, only with HALLMARK_METRICS_TOKEN
@@ -59,6 +60,7 @@ function make() {
   };
 }
 
-/** @type {ReturnType<typeof make>} */
-export const metrics = (globalThis.__hallmarkMetrics ??= make());
+/** The process's slot for the metrics (one for every copy of this module). */
+const shared = /** @type {{ __hallmarkMetrics?: ReturnType<typeof make> }} */ (globalThis);
+export const metrics = (shared.__hallmarkMetrics ??= make());
 export { client };

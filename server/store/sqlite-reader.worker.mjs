@@ -1,3 +1,4 @@
+// @ts-check
 // The SQLite read worker (server/store/sqlite-reader.ts): runs read statements on its own
 // connection, on its own thread. Plain JavaScript: Next.js bundles it as a worker entry, tsx
 // and Vitest run it as it is.
@@ -9,16 +10,31 @@ import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { readPragmas } from "../sqlite-pragmas.mjs";
 
-const db = new Database(workerData.file, { fileMustExist: true });
+/** @typedef {{ id: number, s: number, sql?: string, args: unknown[], all: boolean, expand: boolean }} ReadRequest */
+
+const port = parentPort;
+if (!port) throw new Error("sqlite-reader.worker.mjs runs as a worker thread (server/store/sqlite-reader.ts)");
+/** @type {{ file: string, sizes: import("../sqlite-pragmas.mjs").SqliteSizes }} */
+const { file, sizes } = workerData;
+
+const db = new Database(file, { fileMustExist: true });
 // The same settings as the database handle's connections (server/db.ts), and never a write.
-for (const pragma of readPragmas(workerData.sizes)) db.pragma(pragma);
+for (const pragma of readPragmas(sizes)) db.pragma(pragma);
 db.pragma("query_only = ON");
 db.defaultSafeIntegers(true);
 
+/**
+ * Each statement's text, by its number.
+ * @type {string[]}
+ */
 const texts = [];
+/**
+ * Each statement that prepared, by its number.
+ * @type {import("better-sqlite3").Statement<unknown[]>[]}
+ */
 const statements = [];
 
-parentPort.on("message", (batch) => {
+port.on("message", (/** @type {ReadRequest[]} */ batch) => {
   const out = [];
   for (const { id, s, sql, args, all, expand } of batch) {
     try {
@@ -34,8 +50,9 @@ parentPort.on("message", (batch) => {
       }
       out.push({ id, value: all ? stmt.all(...args) : stmt.get(...args) });
     } catch (err) {
-      out.push({ id, error: { message: err instanceof Error ? err.message : String(err), code: err?.code } });
+      const code = /** @type {{ code?: string } | null | undefined} */ (err)?.code;
+      out.push({ id, error: { message: err instanceof Error ? err.message : String(err), code } });
     }
   }
-  parentPort.postMessage(out);
+  port.postMessage(out);
 });

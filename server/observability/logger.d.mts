@@ -1,2 +1,0 @@
-import type { Logger } from "pino";
-export const logger: Logger;
