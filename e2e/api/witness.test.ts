@@ -22,7 +22,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function control(i: number, path: string, body?: string) {
   const res = await fetch(`${witnesses[i]!.url}/_test/${path}`, body === undefined ? {} : { method: "POST", body });
-  return (await res.json()) as { mode: string; submissions: { origin: string; old: number; size: number; status: number }[] };
+  return (await res.json()) as {
+    mode: string;
+    submissions: { origin: string; old: number; size: number; status: number }[];
+    /** The add-checkpoint requests the witness holds unanswered ("hold" mode) whose client is still waiting, by number. */
+    held: number[];
+  };
 }
 
 type WitnessView = { name: string; cosigned_tree_size: number | null; failures: number };
@@ -63,14 +68,13 @@ describe("a witnessed log", () => {
     expect(policy.quorum).toBe("any-witness");
   });
 
-  it("within about two seconds of an attestation, /v1/log/checkpoint is cosigned by both witnesses, and bundles carry it", async () => {
+  // How soon after an attestation its checkpoint is cosigned is the bench's to measure, not this.
+  it("after an attestation, /v1/log/checkpoint is cosigned by both witnesses, and bundles carry it", async () => {
     const made = await attest(key, issuerId);
-    const started = Date.now();
     const cp = await eventually(
       async () => verifyWitnessedCheckpoint((await api("/v1/log/checkpoint")).text, policy),
       (c: WitnessedCheckpoint) => c.treeSize > made.log_index && c.cosigners.length === 2,
     );
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(cp.quorum.met).toBe(true);
     expect(cp.cosigners.map((c) => c.witness).sort()).toEqual(["w1", "w2"]);
     for (const c of cp.cosigners) expect(Math.abs(c.timestamp * 1000 - Date.now())).toBeLessThan(60_000);
@@ -102,14 +106,11 @@ describe("a witnessed log", () => {
     }
   });
 
-  it("a witness that is down, then slow, never stops or slows the log; it is retried and catches up", async () => {
+  it("a witness that is down, then never answers, does not stop the log; it is retried and catches up", async () => {
     await control(1, "mode", "down");
     const before = await logInfo();
-    const times: number[] = [];
     for (let i = 0; i < 10; i++) {
-      const t = Date.now();
       await attest(key, issuerId);
-      times.push(Date.now() - t);
       await sleep(100);
     }
     const down = await eventually(witnessing, (s) => s.witnesses[1]!.failures > 0);
@@ -121,13 +122,19 @@ describe("a witnessed log", () => {
     expect(seenByOperator.witnesses[0]!.last_error).toBeNull();
     // w1 alone is a quorum: publication goes on.
     await eventually(witnessing, (s) => s.published_tree_size >= before.tree_size + 10);
-    await control(1, "mode", "slow");
-    for (let i = 0; i < 5; i++) {
-      const t = Date.now();
-      await attest(key, issuerId);
-      times.push(Date.now() - t);
-    }
-    expect(Math.max(...times)).toBeLessThan(2_000);
+    // w2 now holds every request unanswered. Five attestations are answered while the first
+    // request the log sent it is still open: none of them waited for w2, not even until the log
+    // gave up on it (it would have hung up). A witnessing round does wait for it, up to the
+    // client's timeout, before publishing.
+    await control(1, "mode", "hold");
+    const [first] = (
+      await eventually(
+        () => control(1, "submissions"),
+        (s) => s.held.length > 0,
+      )
+    ).held;
+    for (let i = 0; i < 5; i++) await attest(key, issuerId);
+    expect((await control(1, "submissions")).held, "the log still waits on its first request to w2").toContain(first);
     await control(1, "mode", "normal");
     const newest = (await logInfo()).tree_size;
     // Backoff doubles from 1 s; a witness out for a few seconds is back within about 16 s.

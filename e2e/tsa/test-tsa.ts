@@ -7,7 +7,8 @@
 // digest or policy it does not accept, this wrapper's badDataFormat for a body that is not a
 // TimeStampReq); and the transport's refusals (405 for another method, 415 for another type,
 // 413 for an oversized body). `mode` makes it misbehave on purpose: down (503), a garbage body,
-// a token over other bytes, or a rejection of every request (unacceptedPolicy).
+// a token over other bytes, a rejection of every request (unacceptedPolicy), or no answer at all
+// until the mode changes (hold: as slow as a test needs, with no clock to race).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -59,7 +60,7 @@ ess_cert_id_alg = sha256
 
 const NEW_KEY = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"];
 
-export type TsaMode = "ok" | "down" | "garbage" | "wrong-imprint" | "reject";
+export type TsaMode = "ok" | "down" | "garbage" | "wrong-imprint" | "reject" | "hold";
 
 export interface TestTsaOptions {
   /** The TSA certificate's common name. */
@@ -72,6 +73,9 @@ export class TestTsa {
   readonly dir: string;
   readonly name: string;
   mode: TsaMode = "ok";
+  /** Requests kept unanswered in "hold" mode, answered when the mode changes; one leaves when its client hangs up. */
+  private readonly held = new Map<number, () => void>();
+  private heldCount = 0;
   /** Requests answered, by kind, to show what a client sent. */
   readonly seen = { granted: 0, rejected: 0, refused: 0 };
   private server: http.Server | undefined;
@@ -213,9 +217,16 @@ export class TestTsa {
     const close = { connection: "close" };
     if (req.url === "/_test/mode" && req.method === "POST") {
       this.mode = text.trim() as TsaMode;
+      if (this.mode !== "hold") {
+        const held = [...this.held.values()];
+        this.held.clear();
+        for (const go of held) go();
+      }
       res.writeHead(204, close).end();
     } else if (req.url === "/_test/seen")
-      res.writeHead(200, { ...close, "content-type": "application/json" }).end(JSON.stringify(this.seen));
+      res
+        .writeHead(200, { ...close, "content-type": "application/json" })
+        .end(JSON.stringify({ ...this.seen, held: [...this.held.keys()] }));
     else res.writeHead(404, { ...close, "content-type": "text/plain" }).end("no such control\n");
   }
 
@@ -236,6 +247,12 @@ export class TestTsa {
       res.writeHead(status, { "content-type": "text/plain", ...headers }).end(`${status}\n`);
     };
     if (this.testControl && req.url?.startsWith("/_test/")) return this.control(req, res);
+    if (this.mode === "hold") {
+      const id = ++this.heldCount;
+      this.held.set(id, () => void this.handle(req, res));
+      res.on("close", () => this.held.delete(id));
+      return;
+    }
     if (this.mode === "down") return refuse(503, { "retry-after": "1" });
     if (req.method !== "POST") return refuse(405, { allow: "POST" });
     if (req.headers["content-type"] !== "application/timestamp-query") return refuse(415);

@@ -49,7 +49,6 @@ const witness = new TestWitness({
   logKeys,
   stateFile: values.state,
   testControl: values["test-control"],
-  slowMs: 15_000,
 });
 const url = await witness.listen(Number(port), host);
 console.log(JSON.stringify({ url, vkey: witness.vkey }));

@@ -10,11 +10,12 @@ import { ml_dsa44 } from "@noble/post-quantum/ml-dsa.js";
 
 export type Algorithm = "ed25519" | "ml-dsa-44";
 /**
- * How the witness behaves, for tests: "down" resets every connection, "slow" answers after
- * `slowMs`, "lose-next" handles the next add-checkpoint (a 200 is persisted) but resets the
- * connection instead of answering, then turns normal.
+ * How the witness behaves, for tests: "down" resets every connection, "hold" keeps each request
+ * unanswered until the mode changes (a witness as slow as a test needs, with no clock to race),
+ * "lose-next" handles the next add-checkpoint (a 200 is persisted) but resets the connection
+ * instead of answering, then turns normal.
  */
-export type Mode = "normal" | "down" | "slow" | "lose-next";
+export type Mode = "normal" | "down" | "hold" | "lose-next";
 
 export interface WitnessOptions {
   name: string;
@@ -32,7 +33,6 @@ export interface WitnessOptions {
    * known origin with a new key): trusting a second key for an origin throws.
    */
   oneKeyPerOrigin?: boolean;
-  slowMs?: number;
 }
 
 interface Stored {
@@ -110,6 +110,9 @@ export class TestWitness {
   private queue: Promise<unknown> = Promise.resolve();
   private server?: http.Server;
   mode: Mode = "normal";
+  /** Requests kept unanswered in "hold" mode, answered when the mode changes; one leaves when its client hangs up. */
+  private held = new Map<number, () => void>();
+  private heldCount = 0;
   /** Every add-checkpoint answered: the sizes asked for and the status given. */
   readonly submissions: { origin: string; old: number; size: number; status: number; lost?: boolean }[] = [];
 
@@ -280,12 +283,13 @@ export class TestWitness {
       res.end(body);
     };
     if (control) {
-      if (url.pathname === "/_test/mode" && req.method === "POST") this.mode = text.trim() as Mode;
+      if (url.pathname === "/_test/mode" && req.method === "POST") this.setMode(text.trim() as Mode);
       else if (url.pathname === "/_test/trust" && req.method === "POST") this.trust(text.trim());
       else if (url.pathname === "/_test/fork" && req.method === "POST") this.forkView();
       else if (url.pathname === "/_test/forget" && req.method === "POST") this.forget();
       else if (url.pathname !== "/_test/submissions") return send(404, "text/plain", "no such control\n");
-      return send(200, "application/json", JSON.stringify({ mode: this.mode, vkey: this.vkey, submissions: this.submissions }));
+      const view = { mode: this.mode, vkey: this.vkey, submissions: this.submissions, held: [...this.held.keys()] };
+      return send(200, "application/json", JSON.stringify(view));
     }
     if (url.pathname === "/add-checkpoint") {
       if (req.method !== "POST") return send(405, "text/plain", "POST only\n");
@@ -316,6 +320,14 @@ export class TestWitness {
     send(404, "text/plain", "not found\n");
   }
 
+  private setMode(mode: Mode): void {
+    this.mode = mode;
+    if (mode === "hold") return;
+    const held = [...this.held.values()];
+    this.held.clear();
+    for (const go of held) go();
+  }
+
   listen(port: number, host = "127.0.0.1"): Promise<string> {
     this.server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -324,8 +336,11 @@ export class TestWitness {
         const control = req.url?.startsWith("/_test/");
         if (!control && this.mode === "down") return req.socket.destroy();
         const go = () => this.handle(req, res, Buffer.concat(chunks).toString("utf8")).catch(() => res.writeHead(500).end());
-        if (!control && this.mode === "slow") setTimeout(go, this.opts.slowMs ?? 15_000);
-        else void go();
+        if (!control && this.mode === "hold") {
+          const id = ++this.heldCount;
+          this.held.set(id, go);
+          res.on("close", () => this.held.delete(id));
+        } else void go();
       });
     });
     return new Promise((resolve) =>

@@ -98,9 +98,8 @@ describe("RFC 3161 time-stamp tokens", () => {
     fs.writeFileSync(chain, ["cycle-a.pem", "cycle-b-again.pem"].map((f) => fs.readFileSync(path.join(tsa.dir, f), "utf8")).join(""));
     const data = randomBytes(32);
     const token = tsa.tokenOver(data, ["-signer", "cycle-tsa.pem", "-inkey", "cycle-tsa.key", "-chain", chain]);
-    const started = Date.now();
+    // A search that followed the cycle would never answer: the test's timeout is the bound.
     expect(await codeOf(verifyTimestampToken(token, data, parseCertificates(tsa.rootPem)))).toBe("timestamp_invalid");
-    expect(Date.now() - started).toBeLessThan(2_000);
     // Pinning the cycle's own B makes the same token good: the path is signer → A → B.
     expect(
       await codeOf(verifyTimestampToken(token, data, parseCertificates(fs.readFileSync(path.join(tsa.dir, "cycle-b.pem"), "utf8")))),
