@@ -2,7 +2,7 @@
 // operation with a JSON body (read from the served OpenAPI document, so a new one is covered
 // the day it is added), every tRPC procedure (POST bodies, GET inputs, batches) and next-auth's
 // credentials callback. Refused before anything recursive reads it: never a 5xx, and nothing
-// written (every table counted before and after; the file runs in the suite's alone lane).
+// written (every table read whole before and after, row by row; the file runs in the suite's alone lane).
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "@/server/json-depth.mjs";
@@ -12,7 +12,7 @@ import { httpRequest } from "@/server/test-support/raw-http";
 import { seedConsumer, seedOrg } from "../accounts";
 import { api, baseUrls, createIssuer, expectProblem, sessionToken } from "./helpers";
 import { procedureTargets } from "./fuzz/inventory";
-import { countRows } from "./fuzz/ledger";
+import { snapshot } from "./fuzz/ledger";
 
 /** A deep text and the JSON pointer of the first value past the bound in it. */
 interface Deep {
@@ -100,7 +100,7 @@ describe("JSON nested past the bound", () => {
     const paths = operations.map((o) => o.path);
     for (const must of ["/v1/attestations", "/v1/consumer/mint", "/v1/consumer/login"]) expect(paths).toContain(must);
 
-    const before = await countRows(process.env.DATABASE_URL!);
+    const before = await snapshot(process.env.DATABASE_URL!);
     let n = 0;
     for (const op of operations) {
       for (const deep of DEEP) {
@@ -115,7 +115,7 @@ describe("JSON nested past the bound", () => {
         expectDepthRefusal(res, deep.pointer, `${op.method} ${op.path} with ${deep.name}`);
       }
     }
-    expect(await countRows(process.env.DATABASE_URL!)).toEqual(before);
+    expect(await snapshot(process.env.DATABASE_URL!)).toEqual(before);
   });
 
   it("refuses it on /api/trpc: POST bodies, GET inputs and batches of every procedure, and writes nothing", async () => {
@@ -125,7 +125,7 @@ describe("JSON nested past the bound", () => {
       { name: "a 7,000-deep array", text: arrays(7_000), pointer: "/0".repeat(MAX_JSON_DEPTH) },
       { name: "a 1,400-deep object", text: objects(1_400).replace(/"/g, "%22"), pointer: "/a".repeat(MAX_JSON_DEPTH) },
     ];
-    const before = await countRows(process.env.DATABASE_URL!);
+    const before = await snapshot(process.env.DATABASE_URL!);
     const procedures = procedureTargets();
     expect(procedures.length).toBeGreaterThan(10);
     /** In a one-call batch ({"0": …}: account calls are never batched with others), one level deeper. */
@@ -149,7 +149,7 @@ describe("JSON nested past the bound", () => {
       expectDepthRefusal(await send(`${post}?input=${q1.text}`), q1.pointer, `GET ${post} with ${q1.name}`);
       expectDepthRefusal(await send(`${batch}&input={%220%22:${q2.text}}`), inBatch(q2.pointer), `GET ${batch} with ${q2.name}`);
     }
-    expect(await countRows(process.env.DATABASE_URL!)).toEqual(before);
+    expect(await snapshot(process.env.DATABASE_URL!)).toEqual(before);
   });
 
   it("never hands next-auth's credentials callback JSON: a JSON body is 415, a deep form value no 5xx, and no session", async () => {
@@ -169,7 +169,7 @@ describe("JSON nested past the bound", () => {
       });
     const sessionSet = (res: { headers: Record<string, unknown> }) =>
       JSON.stringify(res.headers["set-cookie"] ?? []).includes("session-token");
-    const before = await countRows(process.env.DATABASE_URL!);
+    const before = await snapshot(process.env.DATABASE_URL!);
 
     for (const deep of DEEP.slice(0, 2)) {
       const res = await post("application/json", deep.text);
@@ -187,6 +187,6 @@ describe("JSON nested past the bound", () => {
     );
     expect(deepValue.status, deepValue.text).toBeLessThan(500);
     expect(sessionSet(deepValue), deepValue.text).toBe(false);
-    expect(await countRows(process.env.DATABASE_URL!)).toEqual(before);
+    expect(await snapshot(process.env.DATABASE_URL!)).toEqual(before);
   });
 });

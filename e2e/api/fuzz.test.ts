@@ -11,7 +11,7 @@ import { httpRequest } from "@/server/test-support/raw-http";
 import { ZMintBody } from "@/server/api/routers/consumer.types";
 import { api, baseUrls, logKey, orgWithIssuer, proofBundle } from "./helpers";
 import { pageTargets, procedureTargets, routeTargets } from "./fuzz/inventory";
-import { countRows, Ledger } from "./fuzz/ledger";
+import { Ledger, snapshot } from "./fuzz/ledger";
 import { procedureRequests, routeRequests, type FuzzRequest } from "./fuzz/requests";
 import { makeWorld } from "./fuzz/world";
 
@@ -76,7 +76,7 @@ describe(`fuzz (seed ${SEED})`, () => {
     );
     const types = new Map(procedures.map((p) => [p.path, p.type]));
     const databaseUrl = process.env.DATABASE_URL!;
-    const before = await countRows(databaseUrl);
+    const before = await snapshot(databaseUrl);
     const ledger = new Ledger();
     const failures: string[] = [];
     const statuses = new Map<number, number>();
@@ -144,7 +144,7 @@ describe(`fuzz (seed ${SEED})`, () => {
       }),
     );
     for (const a of agents) a.destroy();
-    const after = await countRows(databaseUrl);
+    const after = await snapshot(databaseUrl);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const byStatus = [...statuses]
       .sort(([a], [b]) => a - b)
