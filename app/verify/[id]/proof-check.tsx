@@ -145,13 +145,13 @@ function rowOf(id: CheckId, step: Step, v: Verification, log: LogInfo | null): C
         detail: `Quorum not met: cosigned by ${cosigners(w) || "no witness"}, but the policy requires ${w.rule}.`,
       };
     if (id === "timestamp") return { id, state: "fail", detail: `The time-stamp does not verify: ${step.detail}.` };
-    if (id === "page_match")
-      return { id, state: "fail", detail: `The bundle does not belong to this page: ${step.detail.replace(/^[^:]*: /, "")}.` };
+    if (id === "page_match") return { id, state: "fail", detail: `${step.detail[0]!.toUpperCase()}${step.detail.slice(1)}.` };
     return { id, state: "fail", detail: step.detail };
   }
   if (step.state === "skipped") {
     if (step.why === "no_witnesses")
       return { id, state: "skipped", detail: "This log names no witnesses: its checkpoints are signed by the log alone." };
+    if (step.why === "no_tsa") return notRun(id, v);
     const every = log?.timestamping?.interval_seconds;
     return { id, state: "skipped", detail: `Not yet time-stamped: the log asks its authority at most every ${every ?? "few"} seconds.` };
   }
