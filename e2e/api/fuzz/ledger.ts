@@ -111,6 +111,19 @@ const VERIFICATION: Writes = {
   changes: ["verification_packs", "protections"],
 };
 
+/** What deleting an account removes beside its user row; its tenant stays, renamed. */
+const ACCOUNT_DATA: Table[] = [
+  "sessions",
+  "email_tokens",
+  "registrations",
+  "api_keys",
+  "fingerprints",
+  "protections",
+  "protection_verifiers",
+  "usage_counters",
+  "idempotency_records",
+];
+
 /** REST: "METHOD template". Reads not listed write nothing. */
 const REST: Record<string, Writes> = {
   "POST /v1/issuers": { issuers: 1, signing_keys: 1 },
@@ -123,7 +136,8 @@ const REST: Record<string, Writes> = {
   "POST /v1/consumer/verify-email": VERIFY_EMAIL,
   "POST /v1/consumer/password-reset": MAIL_LINK,
   "POST /v1/consumer/password-reset/confirm": RESET,
-  "PATCH /v1/consumer/account": { changes: ["users"] },
+  "PATCH /v1/consumer/account": { changes: ["users", "tenants"] }, // a personal tenant carries its person's name
+  "POST /v1/consumer/account/delete": { changes: [...ACCOUNT_DATA, "users", "tenants"] },
   "POST /v1/consumer/account/password": { changes: ["users", "sessions"] },
   "POST /v1/consumer/account/email": { ...MAIL_LINK, changes: ["email_tokens", "registrations", "users"] },
   "POST /v1/consumer/sessions/{id}/end": SESSIONS,
@@ -154,6 +168,7 @@ const PROCEDURES: Record<string, Writes> = {
   "consumerAuth.requestPasswordReset": MAIL_LINK,
   "consumerAuth.resetPassword": RESET,
   "account.rename": REST["PATCH /v1/consumer/account"]!,
+  "account.delete": REST["POST /v1/consumer/account/delete"]!,
   "account.changePassword": REST["POST /v1/consumer/account/password"]!,
   "account.changeEmail": REST["POST /v1/consumer/account/email"]!,
   "account.endSession": SESSIONS,
