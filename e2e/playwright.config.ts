@@ -1,12 +1,13 @@
-// The browser suite: real Chromium (Debian's, /usr/bin/chromium) against the `next start`
-// that scripts/test.mjs runs; it passes the server's URL in HALLMARK_TEST_BASE_URLS.
+// The browser suite: real Chromium (Debian's headless shell, or its full browser) against the
+// `next start` that scripts/test.mjs runs; it passes the server's URL in HALLMARK_TEST_BASE_URLS
+// and the Chromium it found in HALLMARK_CHROMIUM.
 import { defineConfig, devices } from "@playwright/test";
 
 const baseURL = (process.env.HALLMARK_TEST_BASE_URLS ?? "").split(",")[0];
 if (!baseURL) throw new Error("Run the browser suite through `npm test` (HALLMARK_TEST_BASE_URLS is not set).");
 
 const launchOptions = {
-  executablePath: process.env.HALLMARK_CHROMIUM ?? "/usr/bin/chromium",
+  executablePath: process.env.HALLMARK_CHROMIUM ?? "/usr/bin/chromium-headless-shell",
   args: [
     "--no-sandbox",
     "--disable-gpu",
