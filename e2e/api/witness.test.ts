@@ -122,10 +122,9 @@ describe("a witnessed log", () => {
     expect(seenByOperator.witnesses[0]!.last_error).toBeNull();
     // w1 alone is a quorum: publication goes on.
     await eventually(witnessing, (s) => s.published_tree_size >= before.tree_size + 10);
-    // w2 now holds every request unanswered. Five attestations are answered while the first
-    // request the log sent it is still open: none of them waited for w2, not even until the log
-    // gave up on it (it would have hung up). A witnessing round does wait for it, up to the
-    // client's timeout, before publishing.
+    // w2 now holds every request unanswered. Five attestations are answered, and published with
+    // w1's cosignature, while the first request the log sent w2 is still open: neither waited
+    // for w2, not even until the log gave up on it (it would have hung up).
     await control(1, "mode", "hold");
     const [first] = (
       await eventually(
@@ -134,6 +133,8 @@ describe("a witnessed log", () => {
       )
     ).held;
     for (let i = 0; i < 5; i++) await attest(key, issuerId);
+    const five = (await logInfo()).tree_size;
+    await eventually(witnessing, (s) => s.published_tree_size >= five);
     expect((await control(1, "submissions")).held, "the log still waits on its first request to w2").toContain(first);
     await control(1, "mode", "normal");
     const newest = (await logInfo()).tree_size;

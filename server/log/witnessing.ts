@@ -29,7 +29,9 @@ import { addCheckpoint, addCheckpointBody } from "./witness-client";
  *   witnessCadenceMs() (once a second by default), and a tick nudges them when idle, so the
  *   newest checkpoint is offered again until every witness has cosigned it.
  * - A witness that fails (down, slow, refusing, answering nonsense) is retried with exponential
- *   backoff, and never holds up the log or the other witnesses.
+ *   backoff, and never holds up the log or the other witnesses: each witness's submission runs
+ *   on its own, a round starts none for a witness whose last one is still under way, and the
+ *   published checkpoint moves as soon as the cosignatures stored meet the quorum.
  * - Once per checkpoint across instances: an instance submits to a witness only while it holds
  *   that witness's lease (a conditional update of its WitnessState row), and only if that
  *   witness's cosignature of this size is not stored yet.
@@ -55,7 +57,11 @@ const MAX_BACKOFF_MS = 5 * 60_000;
 /** Witnesses the log submits to: those of the policy with a submission URL. */
 const submitted = (policy: Policy) => policy.witnesses.filter((w): w is PolicyWitness & { url: string } => Boolean(w.url));
 
-const running = processWide("witnessing", () => ({ scheduler: undefined as Scheduler | undefined }));
+const running = processWide("witnessing", () => ({
+  scheduler: undefined as Scheduler | undefined,
+  /** Each witness's submission under way, by its key. */
+  busy: new Map<string, Promise<void>>(),
+}));
 
 class Scheduler {
   private running = false;
@@ -72,13 +78,14 @@ class Scheduler {
     this.nudge();
   }
 
-  /** No round starts after this; resolves once the one under way, if any, has ended. */
-  stop(): Promise<void> {
+  /** No round starts after this; resolves once the one under way and every submission have ended. */
+  async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.tick);
     clearTimeout(this.timer);
     this.timer = undefined;
-    return this.round;
+    await this.round;
+    await Promise.all(running.busy.values());
   }
 
   nudge(): void {
@@ -123,9 +130,12 @@ export async function stopWitnessing(): Promise<void> {
 
 /**
  * One round: the newest checkpoint (and the newest frozen shard's final one) signed with its
- * shard's ML-DSA-44 key, offered to every witness that has not cosigned it, then publication.
+ * shard's ML-DSA-44 key, then offered to every witness that has not cosigned it and has no
+ * submission under way. Resolves once those are started and what is stored is published; each
+ * submission publishes again when it ends, so one slow witness never delays publication by
+ * the others.
  */
-export async function witnessRound(policy: Policy | null): Promise<void> {
+async function witnessRound(policy: Policy | null): Promise<void> {
   const cp = await getStore().reads.latestCheckpoint();
   if (!cp) return;
   let signed = await signWithMlDsa((await shardOrThrow(shardOf(cp.treeSize))).origin, cp);
@@ -133,7 +143,19 @@ export async function witnessRound(policy: Policy | null): Promise<void> {
   if (frozen && (await signWithMlDsa(frozen.origin, frozen.checkpoint))) signed = true;
   if (signed) forgetPublished();
   if (!policy) return;
-  await Promise.all(submitted(policy).map((w) => witnessOne(w, cp)));
+  for (const w of submitted(policy)) {
+    const key = w.key.vkey;
+    if (running.busy.has(key)) continue;
+    const submission = witnessOne(w, cp)
+      .then(() => publishWitnessed(policy))
+      .catch((err) => logger.error({ err, witness: w.name }, "witnessing failed"))
+      .finally(() => {
+        running.busy.delete(key);
+        running.scheduler?.nudge();
+      });
+    running.busy.set(key, submission);
+  }
+  // Cosignatures another instance stored count as much as ours.
   await publishWitnessed(policy);
 }
 
