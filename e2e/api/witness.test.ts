@@ -124,12 +124,14 @@ describe("a witnessed log", () => {
     await eventually(witnessing, (s) => s.published_tree_size >= before.tree_size + 10);
     // w2 now holds every request unanswered. Five attestations are answered, and published with
     // w1's cosignature, while the first request the log sent w2 is still open: neither waited
-    // for w2, not even until the log gave up on it (it would have hung up).
+    // for w2, not even until the log gave up on it (it would have hung up). That first request
+    // comes when w2's backoff from being down ends: up to 16 s after a few failures.
     await control(1, "mode", "hold");
     const [first] = (
       await eventually(
         () => control(1, "submissions"),
         (s) => s.held.length > 0,
+        40_000,
       )
     ).held;
     for (let i = 0; i < 5; i++) await attest(key, issuerId);
@@ -138,12 +140,13 @@ describe("a witnessed log", () => {
     expect((await control(1, "submissions")).held, "the log still waits on its first request to w2").toContain(first);
     await control(1, "mode", "normal");
     const newest = (await logInfo()).tree_size;
-    // Backoff doubles from 1 s; a witness out for a few seconds is back within about 16 s.
-    await eventually(witnessing, (s) => (s.witnesses[1]!.cosigned_tree_size ?? 0) >= newest && s.witnesses[1]!.failures === 0, 40_000);
+    // Backoff doubles from 1 s: after the held request's timeout, five or six failures in a row
+    // put the next attempt up to 64 s away.
+    await eventually(witnessing, (s) => (s.witnesses[1]!.cosigned_tree_size ?? 0) >= newest && s.witnesses[1]!.failures === 0, 75_000);
     const seen = await control(1, "submissions");
     // It caught up from the size it had cosigned, with a consistency proof.
     expect(seen.submissions.some((x) => x.status === 200 && x.old > 0 && x.size > x.old)).toBe(true);
-  }, 90_000);
+  }, 150_000);
 
   it.runIf(baseUrls.length > 1)(
     "several instances submit each checkpoint to a witness once",
