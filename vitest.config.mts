@@ -6,6 +6,10 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 export default defineConfig({
   resolve: { alias: { "@": root } },
   test: {
+    // Every core: Vitest's default leaves one free (one worker on these two-core machines), and
+    // the unit files, each on a database and log of its own, run side by side. The REST files of
+    // one lane still run one at a time (fileParallelism below).
+    maxWorkers: "100%",
     projects: [
       {
         // Server modules import "server-only", which throws outside React's server condition.
