@@ -17,6 +17,8 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["lib/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts"],
+          // Migrations applied once per run; each test log starts from a copy.
+          globalSetup: ["server/test-support/migrated-templates.ts"],
           environment: "node",
           // A guard against hangs, not a speed check: the exhaustive and property tests take up
           // to 8 s while the other files run beside them on two cores.

@@ -8,7 +8,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe, inject, it } from "vitest";
+import { copyToPrivateFile } from "../private-files.mjs";
 
 export interface TestLog {
   db: typeof import("../db");
@@ -49,7 +50,9 @@ export async function useTemporaryPostgres(name: string): Promise<{ dir: string;
     return null;
   }
   const database = `hallmark_unit_${name.replace(/\W/g, "_")}_${process.pid}_${Date.now()}`;
-  await admin.query(`CREATE DATABASE ${database}`);
+  const template = inject("postgresTemplate");
+  await admin.query(`CREATE DATABASE ${database}${template ? ` TEMPLATE ${template}` : ""}`);
+  migrated = Boolean(template);
   const dir = useTemporaryDataDir(name);
   const url = new URL(adminUrl);
   url.pathname = `/${database}`;
@@ -63,9 +66,20 @@ export async function useTemporaryPostgres(name: string): Promise<{ dir: string;
   };
 }
 
-/** Migrates the data directory set by useTemporaryDataDir and creates the log, a tenant and an issuer. */
+/** Whether the PostgreSQL database useTemporaryPostgres made is a copy of the migrated template. */
+let migrated = false;
+
+/**
+ * Migrates the data directory set by useTemporaryDataDir (a copy of the run's migrated template,
+ * server/test-support/migrated-templates.ts, else Prisma's migrations) and creates the log, a
+ * tenant and an issuer.
+ */
 export async function openTestLog(dir: string): Promise<TestLog> {
-  execFileSync("node", ["scripts/prisma.mjs", "deploy"], { env: process.env, stdio: "ignore" });
+  const url = process.env.DATABASE_URL ?? "";
+  const sqliteTemplate = inject("sqliteTemplate");
+  if (url.startsWith("file:") && sqliteTemplate) copyToPrivateFile(sqliteTemplate, url.slice("file:".length));
+  else if (!(url.startsWith("postgres") && migrated))
+    execFileSync("node", ["scripts/prisma.mjs", "deploy"], { env: process.env, stdio: "ignore" });
   const [db, store, append, identity, sequencer, tenants, issuers] = await Promise.all([
     import("../db"),
     import("../store"),
