@@ -17,6 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
+import { HeldRequests } from "../peers/held-requests";
 
 const MAX_QUERY_BYTES = 16 * 1024;
 export const TSA_POLICY = "1.3.6.1.4.1.55555.1";
@@ -73,9 +74,8 @@ export class TestTsa {
   readonly dir: string;
   readonly name: string;
   mode: TsaMode = "ok";
-  /** Requests kept unanswered in "hold" mode, answered when the mode changes; one leaves when its client hangs up. */
-  private readonly held = new Map<number, () => void>();
-  private heldCount = 0;
+  /** Requests kept unanswered in "hold" mode, answered when the mode changes. */
+  private readonly held = new HeldRequests();
   /** Requests answered, by kind, to show what a client sent. */
   readonly seen = { granted: 0, rejected: 0, refused: 0 };
   private server: http.Server | undefined;
@@ -217,16 +217,10 @@ export class TestTsa {
     const close = { connection: "close" };
     if (req.url === "/_test/mode" && req.method === "POST") {
       this.mode = text.trim() as TsaMode;
-      if (this.mode !== "hold") {
-        const held = [...this.held.values()];
-        this.held.clear();
-        for (const go of held) go();
-      }
+      if (this.mode !== "hold") this.held.release();
       res.writeHead(204, close).end();
     } else if (req.url === "/_test/seen")
-      res
-        .writeHead(200, { ...close, "content-type": "application/json" })
-        .end(JSON.stringify({ ...this.seen, held: [...this.held.keys()] }));
+      res.writeHead(200, { ...close, "content-type": "application/json" }).end(JSON.stringify({ ...this.seen, held: this.held.ids() }));
     else res.writeHead(404, { ...close, "content-type": "text/plain" }).end("no such control\n");
   }
 
@@ -247,12 +241,7 @@ export class TestTsa {
       res.writeHead(status, { "content-type": "text/plain", ...headers }).end(`${status}\n`);
     };
     if (this.testControl && req.url?.startsWith("/_test/")) return this.control(req, res);
-    if (this.mode === "hold") {
-      const id = ++this.heldCount;
-      this.held.set(id, () => void this.handle(req, res));
-      res.on("close", () => this.held.delete(id));
-      return;
-    }
+    if (this.mode === "hold") return this.held.hold(res, () => void this.handle(req, res));
     if (this.mode === "down") return refuse(503, { "retry-after": "1" });
     if (req.method !== "POST") return refuse(405, { allow: "POST" });
     if (req.headers["content-type"] !== "application/timestamp-query") return refuse(415);

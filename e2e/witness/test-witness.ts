@@ -7,6 +7,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import fs from "node:fs";
 import http from "node:http";
 import { ml_dsa44 } from "@noble/post-quantum/ml-dsa.js";
+import { HeldRequests } from "../peers/held-requests";
 
 export type Algorithm = "ed25519" | "ml-dsa-44";
 /**
@@ -110,9 +111,8 @@ export class TestWitness {
   private queue: Promise<unknown> = Promise.resolve();
   private server?: http.Server;
   mode: Mode = "normal";
-  /** Requests kept unanswered in "hold" mode, answered when the mode changes; one leaves when its client hangs up. */
-  private held = new Map<number, () => void>();
-  private heldCount = 0;
+  /** Requests kept unanswered in "hold" mode, answered when the mode changes. */
+  private readonly held = new HeldRequests();
   /** Every add-checkpoint answered: the sizes asked for and the status given. */
   readonly submissions: { origin: string; old: number; size: number; status: number; lost?: boolean }[] = [];
 
@@ -288,7 +288,7 @@ export class TestWitness {
       else if (url.pathname === "/_test/fork" && req.method === "POST") this.forkView();
       else if (url.pathname === "/_test/forget" && req.method === "POST") this.forget();
       else if (url.pathname !== "/_test/submissions") return send(404, "text/plain", "no such control\n");
-      const view = { mode: this.mode, vkey: this.vkey, submissions: this.submissions, held: [...this.held.keys()] };
+      const view = { mode: this.mode, vkey: this.vkey, submissions: this.submissions, held: this.held.ids() };
       return send(200, "application/json", JSON.stringify(view));
     }
     if (url.pathname === "/add-checkpoint") {
@@ -322,10 +322,7 @@ export class TestWitness {
 
   private setMode(mode: Mode): void {
     this.mode = mode;
-    if (mode === "hold") return;
-    const held = [...this.held.values()];
-    this.held.clear();
-    for (const go of held) go();
+    if (mode !== "hold") this.held.release();
   }
 
   listen(port: number, host = "127.0.0.1"): Promise<string> {
@@ -336,11 +333,8 @@ export class TestWitness {
         const control = req.url?.startsWith("/_test/");
         if (!control && this.mode === "down") return req.socket.destroy();
         const go = () => this.handle(req, res, Buffer.concat(chunks).toString("utf8")).catch(() => res.writeHead(500).end());
-        if (!control && this.mode === "hold") {
-          const id = ++this.heldCount;
-          this.held.set(id, go);
-          res.on("close", () => this.held.delete(id));
-        } else void go();
+        if (!control && this.mode === "hold") this.held.hold(res, go);
+        else void go();
       });
     });
     return new Promise((resolve) =>
