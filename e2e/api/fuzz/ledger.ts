@@ -102,7 +102,10 @@ const VERIFY_EMAIL: Writes = {
 const TEMPLATES: Writes = { verification_packs: [0, 7] }; // a tenant's first read of its packs makes the templates
 const SESSIONS: Writes = { changes: ["sessions"] };
 const MAIL_LINK: Writes = { email_tokens: [0, 1], changes: ["email_tokens"] }; // a new link voids the earlier one
-const RESET: Writes = { changes: ["email_tokens", "users", "sessions"] }; // a new password ends every session
+/** A pending registration's new link replaces its earlier one on the registration's row. */
+const RESEND: Writes = { ...MAIL_LINK, changes: ["email_tokens", "registrations"] };
+/** A new password ends every session; following the link verifies an unverified account, revoking its keys. */
+const RESET: Writes = { changes: ["email_tokens", "users", "sessions", "api_keys"] };
 const PACKS: Writes = { ...TEMPLATES, changes: ["verification_packs"] };
 const VERIFICATION: Writes = {
   verifications: 1,
@@ -129,10 +132,14 @@ const REST: Record<string, Writes> = {
   "POST /v1/issuers": { issuers: 1, signing_keys: 1 },
   "POST /v1/issuers/{id}/keys": { signing_keys: 1, changes: ["signing_keys", "issuers"] },
   "POST /v1/attestations": ATTEST,
+  // Up to 1,000 items, one group commit: one checkpoint for all of them (appends count calls).
+  "POST /v1/attestations/batch": { ...ATTEST, attestations: [1, 1000], leaves: [1, 1000] },
+  // Hallmark as a witness of other logs: what it cosigned lives in tables of its own, not read here.
+  "POST /v1/witness/add-checkpoint": {},
   "POST /v1/api-keys": { api_keys: 1, changes: ["tenants"] }, // the tenant's row, locked to bound its keys
   "POST /v1/api-keys/{id}/revoke": { changes: ["api_keys", "tenants"] },
   "POST /v1/consumer/signup": SIGNUP,
-  "POST /v1/consumer/resend-verification": MAIL_LINK,
+  "POST /v1/consumer/resend-verification": RESEND,
   "POST /v1/consumer/verify-email": VERIFY_EMAIL,
   "POST /v1/consumer/password-reset": MAIL_LINK,
   "POST /v1/consumer/password-reset/confirm": RESET,
@@ -161,6 +168,8 @@ const PROCEDURES: Record<string, Writes> = {
   "apiKeys.create": REST["POST /v1/api-keys"]!,
   "apiKeys.revoke": REST["POST /v1/api-keys/{id}/revoke"]!,
   "attestations.create": ATTEST,
+  "attestations.createBatch": REST["POST /v1/attestations/batch"]!,
+  "witness.addCheckpoint": REST["POST /v1/witness/add-checkpoint"]!,
   "consumer.mint": MINT,
   "consumer.setVisibility": REST["PATCH /v1/consumer/protections/{id}"]!,
   "consumerAuth.signup": SIGNUP,
@@ -173,7 +182,7 @@ const PROCEDURES: Record<string, Writes> = {
   "account.changeEmail": REST["POST /v1/consumer/account/email"]!,
   "account.endSession": SESSIONS,
   "account.endOtherSessions": SESSIONS,
-  "consumerAuth.resendVerification": MAIL_LINK,
+  "consumerAuth.resendVerification": RESEND,
   "consumerAuth.login": REST["POST /v1/consumer/login"]!,
   "consumerAuth.logout": SESSIONS,
   "issuers.create": REST["POST /v1/issuers"]!,
