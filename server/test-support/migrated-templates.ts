@@ -21,24 +21,31 @@ declare module "vitest" {
 const deploy = (env: Record<string, string>) =>
   execFileSync("node", ["scripts/prisma.mjs", "deploy"], { env: { ...process.env, ...env }, stdio: "ignore" });
 
+/** The PostgreSQL server's admin URL (HALLMARK_TEST_PG_URL, else the local one). */
+export const adminUrl = process.env.HALLMARK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
 export default async function setup(project: TestProject) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-unit-template-"));
   const file = path.join(dir, "hallmark.db");
   deploy({ DATABASE_URL: `file:${file}`, HALLMARK_DATA_DIR: dir });
   project.provide("sqliteTemplate", file);
 
-  const adminUrl = process.env.HALLMARK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
   let template = "";
-  try {
-    await admin.connect();
-    template = `hallmark_unit_template_${process.pid}_${Date.now()}`;
-    await admin.query(`CREATE DATABASE ${template}`);
+  // No server: no template, and the PostgreSQL files skip (or, under HALLMARK_TEST_STRICT, fail)
+  // on their own. A server that answers but cannot be migrated fails the run here.
+  if (
+    await admin.connect().then(
+      () => true,
+      () => false,
+    )
+  ) {
+    const name = `hallmark_unit_template_${process.pid}_${Date.now()}`;
+    await admin.query(`CREATE DATABASE ${name}`);
     const url = new URL(adminUrl);
-    url.pathname = `/${template}`;
+    url.pathname = `/${name}`;
     deploy({ DATABASE_URL: url.toString(), HALLMARK_DATA_DIR: dir });
-  } catch {
-    // No server: the PostgreSQL files skip (or, under HALLMARK_TEST_STRICT, fail) on their own.
+    template = name;
   }
   project.provide("postgresTemplate", template);
 

@@ -10,6 +10,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, inject, it } from "vitest";
 import { copyToPrivateFile } from "../private-files.mjs";
+import { adminUrl } from "./migrated-templates";
 
 export interface TestLog {
   db: typeof import("../db");
@@ -40,7 +41,6 @@ export function useTemporaryDataDir(name: string): string {
  * except under HALLMARK_TEST_STRICT=1 (CI), where a missing server fails the file.
  */
 export async function useTemporaryPostgres(name: string): Promise<{ dir: string; drop(): Promise<void> } | null> {
-  const adminUrl = process.env.HALLMARK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
   try {
     await admin.connect();
@@ -52,7 +52,6 @@ export async function useTemporaryPostgres(name: string): Promise<{ dir: string;
   const database = `hallmark_unit_${name.replace(/\W/g, "_")}_${process.pid}_${Date.now()}`;
   const template = inject("postgresTemplate");
   await admin.query(`CREATE DATABASE ${database}${template ? ` TEMPLATE ${template}` : ""}`);
-  migrated = Boolean(template);
   const dir = useTemporaryDataDir(name);
   const url = new URL(adminUrl);
   url.pathname = `/${database}`;
@@ -66,9 +65,6 @@ export async function useTemporaryPostgres(name: string): Promise<{ dir: string;
   };
 }
 
-/** Whether the PostgreSQL database useTemporaryPostgres made is a copy of the migrated template. */
-let migrated = false;
-
 /**
  * Migrates the data directory set by useTemporaryDataDir (a copy of the run's migrated template,
  * server/test-support/migrated-templates.ts, else Prisma's migrations) and creates the log, a
@@ -78,7 +74,8 @@ export async function openTestLog(dir: string): Promise<TestLog> {
   const url = process.env.DATABASE_URL ?? "";
   const sqliteTemplate = inject("sqliteTemplate");
   if (url.startsWith("file:") && sqliteTemplate) copyToPrivateFile(sqliteTemplate, url.slice("file:".length));
-  else if (!(url.startsWith("postgres") && migrated))
+  // useTemporaryPostgres made the database from the template when there is one.
+  else if (!(url.startsWith("postgres") && inject("postgresTemplate")))
     execFileSync("node", ["scripts/prisma.mjs", "deploy"], { env: process.env, stdio: "ignore" });
   const [db, store, append, identity, sequencer, tenants, issuers] = await Promise.all([
     import("../db"),
