@@ -39,6 +39,10 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // One module graph per lane, not per file: every file imports the account factory's
+          // server modules (Prisma and its engine), which cost about 1.5 s of CPU to load each
+          // time. The files share no state through modules (no mocks, no environment writes).
+          isolate: false,
         },
       },
     ],

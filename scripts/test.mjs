@@ -223,25 +223,45 @@ const secondServerLane = ["crash", "account-ownership", "restart", "witness", "o
   (n) => `e2e/api/${n}.test.ts`,
 );
 
-// Files whose subject does not depend on the database (drawing images and PDFs, the HTTP edge's
-// answers to hostile requests, the OpenAPI document, a heap leak in Next's tracer): they run on
-// SQLite only; the PostgreSQL run keeps every file that stores, reads or locks.
-const databaseAgnostic = [
-  "og-image",
-  "badge",
-  "oembed",
-  "hostile-http",
-  "base-host",
-  "cross-origin",
-  "openapi",
-  "certificate",
-  "tracer-leak",
+// The PostgreSQL run (two instances on one database) keeps the files whose subject is the
+// database or its sharing: the log's writes and reads (attestations, batches, mints, quotas,
+// sealed entries, the log, tiles), the queries written in SQL (lookups, similar lookups,
+// verifications, readiness), the two instances sharing one log, sessions, rate limits and
+// witness state (instances, crash, restart, witness, Hallmark as a witness, consumer sessions,
+// login throttling, limits), a rotation under load, the backup commands' refusal, and hostile input
+// reaching every column (fuzz, deep JSON). Every other file's subject is the same code above the
+// store, which the SQLite run covers; each domain rule also runs on PostgreSQL in the unit suite
+// (`*.pg.test.ts`), as does the store (`server/store/pg-store.test.ts`, `hot-reads.cases.ts`).
+const onPostgres = [
+  "attestations",
+  "attestation-batch",
+  "mint",
+  "quotas",
+  "sealed-entries",
+  "log",
+  "tiles",
+  "lookup",
+  "similar-lookup",
+  "verifications",
+  "operations",
+  "instances",
+  "crash",
+  "restart",
+  "witness",
+  "hallmark-witness",
+  "consumer-auth",
+  "login-throttle",
+  "limits",
+  "log-rotation",
+  "backup",
+  "fuzz",
+  "deep-json",
 ].map((n) => `e2e/api/${n}.test.ts`);
 /**
  * @param {string | undefined} kind
  * @param {string[]} files
  */
-const onDatabase = (kind, files) => (kind === "sqlite" ? files : files.filter((f) => !databaseAgnostic.includes(f)));
+const onDatabase = (kind, files) => (kind === "sqlite" ? files : files.filter((f) => onPostgres.includes(f)));
 
 /**
  * @param {Env} env
@@ -258,8 +278,9 @@ async function restSuite(env, label) {
   );
   const elsewhere = [...sideLanes.flat(), ...aloneLane, ...secondServerLane];
   const main = all.filter((f) => !elsewhere.includes(f));
-  await Promise.all([vitest("rest", env, label, main), ...sideLanes.map((lane, i) => vitest("rest", env, `${label}-side${i + 1}`, lane))]);
-  await vitest("rest", env, `${label}-alone`, aloneLane);
+  const sides = sideLanes.map((lane) => onDatabase(env.HALLMARK_TEST_DB, lane)).filter((lane) => lane.length);
+  await Promise.all([vitest("rest", env, label, main), ...sides.map((lane, i) => vitest("rest", env, `${label}-side${i + 1}`, lane))]);
+  await vitest("rest", env, `${label}-alone`, onDatabase(env.HALLMARK_TEST_DB, aloneLane));
 }
 
 /**
