@@ -5,9 +5,12 @@ import { defineConfig, devices } from "@playwright/test";
 
 const baseURL = (process.env.HALLMARK_TEST_BASE_URLS ?? "").split(",")[0];
 if (!baseURL) throw new Error("Run the browser suite through `npm test` (HALLMARK_TEST_BASE_URLS is not set).");
+// scripts/test.mjs chooses the Chromium (its one default) and passes it.
+const executablePath = process.env.HALLMARK_CHROMIUM;
+if (!executablePath) throw new Error("Run the browser suite through `npm test` (HALLMARK_CHROMIUM is not set).");
 
 const launchOptions = {
-  executablePath: process.env.HALLMARK_CHROMIUM ?? "/usr/bin/chromium-headless-shell",
+  executablePath,
   args: [
     "--no-sandbox",
     "--disable-gpu",

@@ -280,7 +280,11 @@ async function restSuite(env, label) {
   const main = all.filter((f) => !elsewhere.includes(f));
   const sides = sideLanes.map((lane) => onDatabase(env.HALLMARK_TEST_DB, lane)).filter((lane) => lane.length);
   await Promise.all([vitest("rest", env, label, main), ...sides.map((lane, i) => vitest("rest", env, `${label}-side${i + 1}`, lane))]);
-  await vitest("rest", env, `${label}-alone`, onDatabase(env.HALLMARK_TEST_DB, aloneLane));
+  // The fuzz suite on PostgreSQL sends a third of its requests per target (HALLMARK_FUZZ_PER_TARGET):
+  // there its subject is hostile values reaching the database's columns, which every target still
+  // gets; the SQLite run sends them all.
+  const aloneEnv = env.HALLMARK_TEST_DB === "postgres" ? { HALLMARK_FUZZ_PER_TARGET: "20", ...env } : env;
+  await vitest("rest", aloneEnv, `${label}-alone`, onDatabase(env.HALLMARK_TEST_DB, aloneLane));
 }
 
 /**

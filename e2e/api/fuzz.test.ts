@@ -37,7 +37,10 @@ function shuffled<T>(xs: T[], seed: number): T[] {
 const describeRequest = (r: FuzzRequest, instance: number) =>
   `${r.method} ${r.path.slice(0, 300)} on instance ${instance}\n    headers ${JSON.stringify(r.headers).slice(0, 400)}\n    body ${JSON.stringify(r.body?.slice(0, 300) ?? null)}`;
 
-describe(`fuzz (seed ${SEED})`, () => {
+// What replays a run: its seed and its requests per target.
+const REPLAY = `HALLMARK_FUZZ_SEED=${SEED} HALLMARK_FUZZ_PER_TARGET=${PER_TARGET}`;
+
+describe(`fuzz (${REPLAY})`, () => {
   it(`answers hostile requests at every route, page and procedure without a 5xx, and only 2xx answers write`, async () => {
     const world = await makeWorld();
     const ids = [...Object.values(world.own), ...Object.values(world.foreign)];
@@ -151,18 +154,18 @@ describe(`fuzz (seed ${SEED})`, () => {
       .map(([s, n]) => `${s}×${n}`)
       .join(" ");
     console.log(
-      `[fuzz] seed ${SEED}: ${requests.length - dropped} requests at ${targets.length} targets in ${seconds} s (${dropped} dropped at the time limit): ${byStatus}`,
+      `[fuzz] ${REPLAY}: ${requests.length - dropped} requests at ${targets.length} targets in ${seconds} s (${dropped} dropped at the time limit): ${byStatus}`,
     );
     // HALLMARK_FUZZ_REPORT=1: the answers per target, to see how deep the generated requests get.
     if (process.env.HALLMARK_FUZZ_REPORT)
       for (const [name, counts] of Object.entries(byTarget).sort()) console.log(`[fuzz] ${name}: ${JSON.stringify(counts)}`);
-    expect(failures.slice(0, 25), `seed ${SEED}: ${failures.length} failures; the first: ${failures[0]}`).toEqual([]);
+    expect(failures.slice(0, 25), `${REPLAY}: ${failures.length} failures; the first: ${failures[0]}`).toEqual([]);
     // The findings go in the message too: a failed run's log keeps only its first line.
-    expect(ledger.unknown, `seed ${SEED}: ${ledger.unknown.join("; ")}`).toEqual([]);
+    expect(ledger.unknown, `${REPLAY}: ${ledger.unknown.join("; ")}`).toEqual([]);
     const unexplained = ledger.unexplained(before, after);
-    expect(unexplained, `seed ${SEED}: rows the 2xx answers do not account for: ${unexplained.join("; ")}`).toEqual([]);
+    expect(unexplained, `${REPLAY}: rows the 2xx answers do not account for: ${unexplained.join("; ")}`).toEqual([]);
     // Bounded, but not by giving up: nearly everything was sent.
-    expect(dropped, `seed ${SEED}: requests dropped at the time limit`).toBeLessThan(requests.length / 10);
+    expect(dropped, `${REPLAY}: requests dropped at the time limit`).toBeLessThan(requests.length / 10);
   }, 240_000);
 
   describe("odd but valid payloads", () => {
