@@ -7,8 +7,9 @@
 //      match every checkpoint)
 //   3. on the same SQLite server, the browser suite: Playwright driving Debian's Chromium
 //      headless shell (e2e/web), skipped with the reason printed when no Chromium is installed
-//   4. the REST suite against a fresh PostgreSQL database with TWO app instances sharing it,
-//      skipped with the reason printed when no PostgreSQL answers
+//   4. the REST files whose subject is the database or what instances share (onPostgres)
+//      against a fresh PostgreSQL database with TWO app instances sharing it, skipped with the
+//      reason printed when no PostgreSQL answers
 // Ends with the line `N passed, N failed`.
 // Env: HALLMARK_TEST_PG_URL (admin URL of a PostgreSQL server; default the local one),
 //      HALLMARK_SKIP_BUILD=1 to reuse an existing build, HALLMARK_DIST_DIR for its folder,
