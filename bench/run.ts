@@ -6,7 +6,8 @@
 // for the writes' latency runs, --against DIR to compare this tree with another checkout's build
 // in the same rounds (with --sealed, the writes sealed and not instead: attestations, mints and
 // batches of 100, against the same requests unsealed on the other side), --no-build to measure
-// the last benchmark build instead of building the working tree. --only memory runs only the memory benchmark (bench/memory.ts: --minutes M of
+// the last benchmark build instead of building the working tree, --cpu-prof DIR to write the
+// batch benchmark's server CPU profile there. --only memory runs only the memory benchmark (bench/memory.ts: --minutes M of
 // mixed load, default 10; --env "K=V …" and/or --node-args="FLAGS" add a server with that
 // environment and those node flags beside it; --heap-diff takes a heap snapshot under
 // load after the first minute too, for a diff); it is not part of the default run.
@@ -46,6 +47,7 @@ const { values } = parseArgs({
     build: { type: "boolean", default: true },
     against: { type: "string" },
     sealed: { type: "boolean", default: false },
+    "cpu-prof": { type: "string" },
   },
   allowNegative: true,
 });
@@ -409,7 +411,9 @@ async function batches(): Promise<string[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-b-"));
   migrate(dir);
   const creds = seed(dir, 1);
-  const server = await startServer(dir);
+  // --cpu-prof DIR: the server's V8 CPU profile of the whole run, written to DIR when it stops.
+  const profDir = values["cpu-prof"] && path.resolve(values["cpu-prof"]);
+  const server = await startServer(dir, profDir ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profDir}`] } : {});
   const clients = 4;
   try {
     await batchLoad(server, creds, clients, 1); // warm-up: JIT, caches, the issuer's signer
