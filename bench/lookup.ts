@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { postgresAdminUrl } from "../server/test-support/postgres-admin-url.mjs";
 import { PDQ_WINDOW_COLUMNS, pdqWindows } from "../lib/fingerprint/pdq-index";
 import { mintPublic } from "./mint-public";
 import { migrate, type Server, startServer } from "./server";
@@ -201,7 +202,7 @@ export async function lookupBench(deps: Deps): Promise<string[]> {
     `similar-image lookup: ${QUERIES} sequential queries of each kind per size (random PDQ hashes stored; see bench/lookup.ts)`,
   ];
   lines.push(...(await onDatabase("sqlite", deps)));
-  const adminUrl = process.env.HALLMARK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const adminUrl = postgresAdminUrl;
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
   try {
     await admin.connect();

@@ -20,6 +20,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { postgresAdminUrl } from "../server/test-support/postgres-admin-url.mjs";
 import { compare, fmtRatio } from "./compare";
 import { generator, load, type LoadResult } from "./load";
 import { DIST_DIR, envFor, migrate, startServer, type Server } from "./server";
@@ -280,7 +281,7 @@ function writeWorkloads(urls: string[], creds: Creds) {
  * made for the run and dropped after.
  */
 async function postgresWrites(): Promise<string[]> {
-  const adminUrl = process.env.HALLMARK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const adminUrl = postgresAdminUrl;
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
   try {
     await admin.connect();
@@ -660,7 +661,7 @@ async function startups(): Promise<string[]> {
   fs.rmSync(small, { recursive: true, force: true });
   const big = await bigLog();
   lines.push(line(`npm start, SQLite, ${BIG.toLocaleString("en")} leaves`, await startup(big.dir, runs)));
-  const admin = process.env.HALLMARK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const admin = postgresAdminUrl;
   const name = `hallmark_bench_start_${process.pid}`;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();

@@ -30,6 +30,7 @@ import pg from "pg";
 import { Redis } from "ioredis";
 import { SMTPServer } from "smtp-server";
 import { serverNodeArgs } from "../server/env.mjs";
+import { postgresAdminUrl } from "../server/test-support/postgres-admin-url.mjs";
 
 /** @typedef {NodeJS.ProcessEnv} Env */
 /** @typedef {"sqlite" | "postgres"} DbKind */
@@ -549,7 +550,7 @@ async function databaseSuites(kind, databaseUrlFor, instances) {
 }
 
 async function postgresSuites() {
-  const adminUrl = process.env.HALLMARK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const adminUrl = postgresAdminUrl;
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
   try {
     await admin.connect();

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import pg from "pg";
+import { postgresAdminUrl } from "@/server/test-support/postgres-admin-url.mjs";
 import { afterAll, describe, expect, it } from "vitest";
 import { api, attest, baseUrl, createKey, dbKind, expectProblem, orgWithIssuer } from "./helpers";
 import { OwnServer, ownSqliteEnv } from "./own-server";
@@ -196,7 +197,7 @@ describe(`operations (${dbKind})`, () => {
       gone = async () => fs.renameSync(file, `${file}.away`);
       back = async () => fs.renameSync(`${file}.away`, file);
     } else {
-      const admin = process.env.HALLMARK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+      const admin = postgresAdminUrl;
       const name = `hallmark_readyz_${process.pid}`;
       const client = new pg.Client({ connectionString: admin });
       await client.connect();

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { postgresAdminUrl as adminUrl } from "./postgres-admin-url.mjs";
 import type { TestProject } from "vitest/node";
 
 declare module "vitest" {
@@ -20,9 +21,6 @@ declare module "vitest" {
 
 const deploy = (env: Record<string, string>) =>
   execFileSync("node", ["scripts/prisma.mjs", "deploy"], { env: { ...process.env, ...env }, stdio: "ignore" });
-
-/** The PostgreSQL server's admin URL (HALLMARK_TEST_PG_URL, else the local one). */
-export const adminUrl = process.env.HALLMARK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 export default async function setup(project: TestProject) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-unit-template-"));

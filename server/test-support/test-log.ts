@@ -10,7 +10,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, inject, it } from "vitest";
 import { copyToPrivateFile } from "../private-files.mjs";
-import { adminUrl } from "./migrated-templates";
+import { postgresAdminUrl as adminUrl } from "./postgres-admin-url.mjs";
 
 export interface TestLog {
   db: typeof import("../db");
