@@ -19,8 +19,9 @@
  */
 export const MAX_JSON_DEPTH = 64;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
+/** Character codes the JSON scanners here and in server/http/json-text.ts read. */
+export const QUOTE = 0x22;
+export const BACKSLASH = 0x5c;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const OPEN_OBJECT = 0x7b;

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { isSafeNumber } from "lossless-json";
 import { describe, expect, it } from "vitest";
 import type { AppError } from "../errors";
-import { numberProblem, parseJsonText } from "./json-text";
+import { hasIJsonProblem, ijsonProblems, numberProblem, parseJsonText } from "./json-text";
 
 const refusal = (text: string) => {
   try {
@@ -88,5 +88,58 @@ describe("numberProblem against lossless-json (an independent implementation)", 
       }),
       { numRuns: 20_000 },
     );
+  });
+});
+
+describe("hasIJsonProblem against ijsonProblems (the jsonc-parser visitor that reports them)", () => {
+  // JSON text written with what trips a reader: escapes of every kind (a name escaped two ways
+  // is one name), surrogates raw and escaped, paired and lone, numerals long, fractional and
+  // exponential, names repeated within an object and across objects, "__proto__" included.
+  const unit = fc.oneof(
+    // As written in the text: escapes, raw characters, raw and escaped surrogates.
+    fc.constantFrom("a", "k", "é", "😀", "\\ud83d", "\\ude00", "\\uD83D\\uDE00", "\\\\", '\\"', "\\n", "\\u0061", "\\u00e9", "/", "\\/"),
+    fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)),
+    fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => `\\u${c.toString(16)}`),
+  );
+  const str = fc.array(unit, { maxLength: 4 }).map((parts) => `"${parts.join("")}"`);
+  const name = fc.oneof(fc.constantFrom('"a"', '"\\u0061"', '"k"', '"__proto__"', '"\\u005f_proto__"'), str);
+  const numeral = fc.oneof(
+    fc.integer().map(String),
+    fc.stringMatching(/^-?(0|[1-9]\d{0,22})(\.\d{1,22})?([eE][+-]?\d{1,3})?$/),
+    fc.constantFrom("-0", "0.30000000000000004", "0.30000000000000000001", "9007199254740993", "1e400", "1e-400", "5e-324"),
+  );
+  const { value } = fc.letrec<{ value: string }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      numeral,
+      str,
+      fc.constantFrom("true", "false", "null"),
+      fc.array(tie("value"), { maxLength: 4 }).map((vs) => `[ ${vs.join(" , ")} ]`),
+      fc.array(fc.tuple(name, tie("value")), { maxLength: 4 }).map((ms) => `{${ms.map(([k, v]) => `${k} : ${v}`).join(",")}}`),
+    ),
+  }));
+
+  it("finds something exactly when the visitor reports something", () => {
+    fc.assert(
+      fc.property(value, (text) => {
+        const parsed = JSON.parse(text);
+        expect(hasIJsonProblem(text, parsed)).toBe(ijsonProblems(text).length > 0);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('agrees on a name given twice, "__proto__" once and twice, lone surrogates escaped and raw, numerals that print otherwise', () => {
+    for (const text of [
+      '{"a":1,"a":2}',
+      '{"__proto__":1}',
+      '{"__proto__":1,"__proto__":2}',
+      '["\\ud800"]',
+      '"\ud800"',
+      '{"n":1.0}',
+      "[1e2]",
+    ]) {
+      expect(hasIJsonProblem(text, JSON.parse(text))).toBe(ijsonProblems(text).length > 0);
+    }
   });
 });
