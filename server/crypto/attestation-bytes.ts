@@ -18,18 +18,37 @@ export interface CanonicalAttestation {
 
 const TYPE_PREFIX = `DSSEv1 ${Buffer.byteLength(ATTESTATION_PAYLOAD_TYPE)} ${ATTESTATION_PAYLOAD_TYPE} `;
 
-function bodyWithoutClose(a: CanonicalAttestation): string {
+/**
+ * The canonical JSON of an attestation without its closing brace: its signing message and its
+ * leaf data both hold it, so a caller that makes both makes it once.
+ */
+export function canonicalBody(a: CanonicalAttestation): string {
   const s = JSON.stringify;
   return `{"created_at":${s(a.created_at)},"id":${s(a.id)},"issuer_id":${s(a.issuer_id)},"kid":${s(a.kid)},"payload":${a.payloadJcs}`;
 }
 
-/** PAE(type, JCS({id, issuer_id, kid, payload, created_at})): the bytes the issuer key signs. */
-export function signingMessageOf(a: CanonicalAttestation): Buffer {
-  const body = Buffer.from(bodyWithoutClose(a) + "}", "utf8");
-  return Buffer.concat([Buffer.from(`${TYPE_PREFIX}${body.length} `, "utf8"), body]);
+const CLOSE = 0x7d; // }
+
+/**
+ * PAE(type, JCS({id, issuer_id, kid, payload, created_at})): the bytes the issuer key signs,
+ * written into one Buffer (from Node's pool when small).
+ */
+export function signingMessageOf(a: CanonicalAttestation, body = canonicalBody(a)): Buffer {
+  const length = Buffer.byteLength(body, "utf8") + 1;
+  const head = `${TYPE_PREFIX}${length} `; // ASCII
+  const out = Buffer.allocUnsafe(head.length + length);
+  out.write(head, 0, "latin1");
+  out.write(body, head.length, "utf8");
+  out[out.length - 1] = CLOSE;
+  return out;
 }
 
-/** JCS({id, issuer_id, kid, payload, created_at, signature}): the leaf data. */
-export function leafDataOf(a: CanonicalAttestation, signature: string): Buffer {
-  return Buffer.from(`${bodyWithoutClose(a)},"signature":${JSON.stringify(signature)}}`, "utf8");
+/** JCS({id, issuer_id, kid, payload, created_at, signature}): the leaf data, written into one Buffer. */
+export function leafDataOf(a: CanonicalAttestation, signature: string, body = canonicalBody(a)): Buffer {
+  const length = Buffer.byteLength(body, "utf8");
+  const tail = `,"signature":${JSON.stringify(signature)}}`;
+  const out = Buffer.allocUnsafe(length + Buffer.byteLength(tail, "utf8"));
+  out.write(body, 0, "utf8");
+  out.write(tail, length, "utf8");
+  return out;
 }

@@ -2,19 +2,23 @@
 // isomorphic lib/verify implementation, which stays the reference; hash.test.ts checks both agree).
 import crypto from "node:crypto";
 
-const LEAF = Buffer.from([0x00]);
+// One-shot hashing of the prefixed input (a pooled Buffer): no Hash object per hash, and the
+// answer is a plain Uint8Array over the digest's own memory, not a copy of it.
+const plain = (digest: Buffer): Uint8Array => new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength);
 
 export function leafHashNode(data: Uint8Array): Uint8Array {
-  return new Uint8Array(crypto.createHash("sha256").update(LEAF).update(data).digest());
+  const input = Buffer.allocUnsafe(1 + data.length);
+  input[0] = 0x00;
+  input.set(data, 1);
+  return plain(crypto.hash("sha256", input, "buffer"));
 }
 
 export function nodeHashNode(left: Uint8Array, right: Uint8Array): Uint8Array {
-  // One-shot hashing of 0x01 ‖ left ‖ right: no Hash object per node.
   const input = Buffer.allocUnsafe(1 + left.length + right.length);
   input[0] = 0x01;
   input.set(left, 1);
   input.set(right, 1 + left.length);
-  return new Uint8Array(crypto.hash("sha256", input, "buffer"));
+  return plain(crypto.hash("sha256", input, "buffer"));
 }
 
 /** Lowercase hex SHA-256 of a UTF-8 string: how tokens (sessions, e-mail links) are stored. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { canonicalJson } from "@/lib/verify/jcs";
-import { type CanonicalAttestation, leafDataOf, signingMessageOf } from "../crypto/attestation-bytes";
+import { type CanonicalAttestation, canonicalBody, leafDataOf, signingMessageOf } from "../crypto/attestation-bytes";
 import { leafHashNode } from "../crypto/hash";
 import { getStore } from "../store";
 import { signEd25519 } from "../crypto/key-custody";
@@ -109,6 +109,8 @@ export interface UnsignedAttestation {
   tenantId: string;
   createdAt: Date;
   signer: Signer;
+  /** canonicalBody(fields): the message and the leaf data are made from it. */
+  body: string;
   message: Buffer;
 }
 
@@ -125,14 +127,15 @@ export function prepareAttestation(
   if (createdAt.getTime() > Math.min(signer.expiresAt, sealer?.expiresAt ?? Infinity))
     throw new AppError("service_unavailable", "The issuer's key is being rotated; retry.");
   const fields = { id: newId(), issuer_id: opts.issuerId, kid: signer.kid, created_at: iso(createdAt), payloadJcs: opts.payloadJcs };
-  return { fields, tenantId: opts.tenantId, createdAt, signer, message: signingMessageOf(fields) };
+  const body = canonicalBody(fields);
+  return { fields, tenantId: opts.tenantId, createdAt, signer, body, message: signingMessageOf(fields, body) };
 }
 
 /** The entry the sequencer appends, with its signature; 422 (pointer /payload) when its leaf would be too large. */
 export function signedEntry(u: UnsignedAttestation, signatureBytes: Uint8Array): LogEntry {
   const { fields } = u;
   const signature = Buffer.from(signatureBytes).toString("base64");
-  const leaf = leafDataOf(fields, signature);
+  const leaf = leafDataOf(fields, signature, u.body);
   if (leaf.length > MAX_LEAF_BYTES) {
     const room = MAX_LEAF_BYTES - (leaf.length - Buffer.byteLength(fields.payloadJcs, "utf8"));
     throw new AppError("validation_failed", "The request body failed validation; see errors.", [
