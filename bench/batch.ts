@@ -6,6 +6,7 @@ import { generateKeyPairSync, randomBytes, randomUUID, sign } from "node:crypto"
 import Database from "better-sqlite3";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { cpuSeconds } from "./cpu";
 import type { Server } from "./server";
 
 const BATCH = 1000;
@@ -28,6 +29,8 @@ export function signingLimit(seconds: number): number {
 
 export interface BatchRun {
   itemsPerSecond: number;
+  /** The server's CPU time (all threads) per attestation answered in the run, in µs. */
+  serverCpuPerItem: number;
   batches: number;
   p50: number;
   p99: number;
@@ -43,7 +46,15 @@ function bodyOf(issuerId: string): string {
   return JSON.stringify({ items });
 }
 
-/** `clients` loops each sending batches of 1,000 for `seconds`; only answers that arrive in time count. */
+/** Distinct bodies a run cycles through: made before the clock starts, as wrk's requests are. */
+const BODIES = 32;
+
+/**
+ * `clients` loops each sending batches of 1,000 for `seconds`; only answers that arrive in time
+ * count. The load generator shares the machine with the server, so it does no more than a
+ * client must while the clock runs: bodies are made before it starts, and the answers' ids are
+ * read after it stops.
+ */
 export async function batchLoad(
   server: Server,
   creds: { api_key: string; issuer_id: string },
@@ -51,15 +62,18 @@ export async function batchLoad(
   seconds: number,
 ): Promise<BatchRun> {
   const headers = { "content-type": "application/json", "x-api-key": creds.api_key };
+  const bodies = Array.from({ length: BODIES }, () => bodyOf(creds.issuer_id));
   const latencies: number[] = [];
-  const acked: string[] = [];
+  const answers: string[] = [];
   let errors = 0;
+  let sent = 0;
+  const cpuBefore = cpuSeconds(server.pid);
   const start = performance.now();
   const end = start + seconds * 1000;
   await Promise.all(
     Array.from({ length: clients }, async () => {
       while (performance.now() < end) {
-        const body = bodyOf(creds.issuer_id);
+        const body = bodies[sent++ % BODIES]!;
         const t0 = performance.now();
         const res = await fetch(`${server.url}/v1/attestations/batch`, { method: "POST", headers, body });
         const text = await res.text();
@@ -68,16 +82,25 @@ export async function batchLoad(
           errors++;
           continue;
         }
-        const ids = (JSON.parse(text) as { attestations: { id: string }[] }).attestations.map((a) => a.id);
-        for (const id of ids) acked.push(id);
+        answers.push(text);
         if (t1 <= end) latencies.push(t1 - t0);
       }
     }),
   );
   const elapsed = (performance.now() - start) / 1000;
+  const cpu = cpuSeconds(server.pid) - cpuBefore;
+  const acked = answers.flatMap((text) => (JSON.parse(text) as { attestations: { id: string }[] }).attestations.map((a) => a.id));
   latencies.sort((a, b) => a - b);
   const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN;
-  return { itemsPerSecond: acked.length / elapsed, batches: latencies.length, p50: q(0.5), p99: q(0.99), errors, acked };
+  return {
+    itemsPerSecond: acked.length / elapsed,
+    serverCpuPerItem: (cpu / acked.length) * 1e6,
+    batches: latencies.length,
+    p50: q(0.5),
+    p99: q(0.99),
+    errors,
+    acked,
+  };
 }
 
 /** How many of `ids` have no row in the SQLite log of `dir`. */

@@ -11,6 +11,8 @@ export interface Comparison<K extends string> {
   p99s: Record<K, number[]>;
   /** Per-round requests/s of `a` over `b`. */
   ratio(a: K, b: K): { median: number; min: number; max: number };
+  /** With a `cpu` meter: each workload's CPU per 2xx answer, in µs, by the meter's groups of processes. */
+  cpuPerRequest: Record<K, Record<string, number>>;
 }
 
 const avg = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -35,11 +37,12 @@ function combine(rs: LoadResult[]): LoadResult {
 export async function compare<K extends string>(
   workloads: Record<K, Workload>,
   rounds: number,
-  { settleMs = 0 }: { settleMs?: number } = {},
+  { settleMs = 0, cpu }: { settleMs?: number; cpu?: () => Record<string, number> } = {},
 ): Promise<Comparison<K>> {
   const settle = () => new Promise((r) => setTimeout(r, settleMs));
   const names = Object.keys(workloads) as K[];
   const runs = Object.fromEntries(names.map((n) => [n, [] as LoadResult[]])) as Record<K, LoadResult[]>;
+  const spent = Object.fromEntries(names.map((n) => [n, {} as Record<string, number>])) as Record<K, Record<string, number>>;
   for (const n of names) {
     await load({ ...workloads[n], seconds: 2 }); // warm-up: JIT, connection setup
     await settle();
@@ -47,10 +50,16 @@ export async function compare<K extends string>(
   for (let i = 0; i < rounds; i++) {
     const order = [...names.slice(i % names.length), ...names.slice(0, i % names.length)];
     for (const n of order) {
+      const before = cpu?.();
       runs[n].push(await load(workloads[n]));
+      // Counted before the settle: what a run leaves in flight is not charged to the next one, nor to this one.
+      const after = cpu?.();
+      const sum: Record<string, number> = spent[n];
+      for (const g in after) sum[g] = (sum[g] ?? 0) + after[g]! - before![g]!;
       await settle();
     }
   }
+  const answered = (n: K) => runs[n].reduce((s, r) => s + r.ok, 0);
   return {
     mean: Object.fromEntries(names.map((n) => [n, combine(runs[n])])) as Record<K, LoadResult>,
     p99s: Object.fromEntries(names.map((n) => [n, runs[n].map((r) => r.p99)])) as Record<K, number[]>,
@@ -60,6 +69,9 @@ export async function compare<K extends string>(
       const median = rs.length % 2 ? rs[Math.floor(mid)]! : (rs[mid - 1]! + rs[mid]!) / 2;
       return { median, min: rs[0]!, max: rs[rs.length - 1]! };
     },
+    cpuPerRequest: Object.fromEntries(
+      names.map((n) => [n, Object.fromEntries(Object.entries(spent[n]).map(([g, s]) => [g, (s / answered(n)) * 1e6]))]),
+    ) as Record<K, Record<string, number>>,
   };
 }
 

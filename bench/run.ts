@@ -5,9 +5,10 @@
 // writes|reads|gate|postgres|witness|public|batch|startup|memory|node-cache|lookup (bench/lookup.ts: similar-image lookup at 10^4-10^6 fingerprints, not part of the default run), --latency-seconds L (default 20)
 // for the writes' latency runs, --against DIR to compare this tree with another checkout's build
 // in the same rounds (with --sealed, the writes sealed and not instead: attestations, mints and
-// batches of 100, against the same requests unsealed on the other side), --no-build to measure
+// batches of 100, against the same requests unsealed on the other side; with --only batch, the batch
+// benchmark on both), --no-build to measure
 // the last benchmark build instead of building the working tree, --cpu-prof DIR to write the
-// batch benchmark's server CPU profile there. --only memory runs only the memory benchmark (bench/memory.ts: --minutes M of
+// batch benchmark's server CPU profile there (with --only postgres: a PostgreSQL instance's and the SQLite one's). --only memory runs only the memory benchmark (bench/memory.ts: --minutes M of
 // mixed load, default 10; --env "K=V …" and/or --node-args="FLAGS" add a server with that
 // environment and those node flags beside it; --heap-diff takes a heap snapshot under
 // load after the first minute too, for a diff); it is not part of the default run.
@@ -27,7 +28,8 @@ import { DIST_DIR, envFor, migrate, startServer, type Server } from "./server";
 import { TestWitness } from "../e2e/witness/test-witness";
 import { mintPublic } from "./mint-public";
 import { publicBench } from "./public";
-import { batchLoad, missingFrom, signingLimit } from "./batch";
+import { type BatchRun, batchLoad, missingFrom, signingLimit } from "./batch";
+import { cpuSeconds, cpuSecondsOf, endedChildrenCpuSeconds } from "./cpu";
 import { startup } from "./startup";
 import { memoryBench } from "./memory";
 import { nodeCacheBench } from "./node-cache";
@@ -303,15 +305,40 @@ async function postgresWrites(): Promise<string[]> {
     const liteCreds = seed(liteDir, 1);
     // Several instances share their limits in Redis, as an operator runs them (docs/operating.md, "Limits").
     const shared = { databaseUrl: pgUrl, env: { HALLMARK_REDIS_URL: process.env.HALLMARK_TEST_REDIS_URL ?? "redis://127.0.0.1:6379" } };
-    servers.push(await startServer(pgDir, shared), await startServer(pgDir, shared), await startServer(liteDir));
+    // --cpu-prof DIR: the first PostgreSQL instance's and the SQLite instance's V8 CPU profiles, written to DIR when they stop.
+    const profDir = values["cpu-prof"] && path.resolve(values["cpu-prof"]);
+    const prof = profDir ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [];
+    servers.push(
+      await startServer(pgDir, { ...shared, nodeArgs: prof }),
+      await startServer(pgDir, shared),
+      await startServer(liteDir, { nodeArgs: prof }),
+    );
     const onPg = writeWorkloads([servers[0]!.url, servers[1]!.url], pgCreds);
     const onLite = writeWorkloads([servers[2]!.url], liteCreds);
-    const c = await compare({ pgAttest: onPg.attest, pgMint: onPg.mint, liteAttest: onLite.attest, liteMint: onLite.mint }, ROUNDS);
+    // Where the CPU goes: the instances, PostgreSQL (its server and backends), Redis and the load
+    // generator (wrk, a child of this process, counted once it has exited), all on these cores.
+    const cpu = () => ({
+      "PostgreSQL instances": cpuSeconds(servers[0]!.pid) + cpuSeconds(servers[1]!.pid),
+      "SQLite instance": cpuSeconds(servers[2]!.pid),
+      postgres: cpuSecondsOf("postgres"),
+      redis: cpuSecondsOf("redis-server"),
+      "load generator": endedChildrenCpuSeconds(),
+    });
+    const c = await compare({ pgAttest: onPg.attest, pgMint: onPg.mint, liteAttest: onLite.attest, liteMint: onLite.mint }, ROUNDS, {
+      cpu,
+    });
     const r = c.mean;
+    const usOf = (n: keyof typeof c.cpuPerRequest, groups: string[]) =>
+      groups.map((g) => `${g} ${c.cpuPerRequest[n][g]!.toFixed(0)}`).join(" + ") +
+      ` = ${groups.reduce((s, g) => s + c.cpuPerRequest[n][g]!, 0).toFixed(0)} µs`;
+    const onPgCpu = ["PostgreSQL instances", "postgres", "redis", "load generator"];
+    const onLiteCpu = ["SQLite instance", "load generator"];
     return [
       `PostgreSQL, two instances: POST /v1/attestations ${fmt(r.pgAttest)}; POST /v1/consumer/mint ${fmt(r.pgMint)}; errors ${r.pgAttest.errors + r.pgMint.errors}`,
       `SQLite, one instance, same rounds: POST /v1/attestations ${fmt(r.liteAttest)}; POST /v1/consumer/mint ${fmt(r.liteMint)}`,
-      `ratio PostgreSQL/SQLite: attestations ${fmtRatio(c.ratio("pgAttest", "liteAttest"))}; mint ${fmtRatio(c.ratio("pgMint", "liteMint"))} (issue asks >= 0.7)`,
+      `ratio PostgreSQL/SQLite: attestations ${fmtRatio(c.ratio("pgAttest", "liteAttest"))}; mint ${fmtRatio(c.ratio("pgMint", "liteMint"))} (target >= 0.9)`,
+      `CPU per answer on these cores, attestations: PostgreSQL ${usOf("pgAttest", onPgCpu)}; SQLite ${usOf("liteAttest", onLiteCpu)}`,
+      `CPU per answer on these cores, mint: PostgreSQL ${usOf("pgMint", onPgCpu)}; SQLite ${usOf("liteMint", onLiteCpu)}`,
     ];
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
@@ -406,40 +433,61 @@ async function witnessing(): Promise<string[]> {
 /**
  * POST /v1/attestations/batch (1,000 items a request) from a few clients, in rounds alternating
  * with node:crypto's signing rate on one core (the work's limit), so their ratio holds on a noisy
- * machine; then the durability check.
+ * machine; then the durability check. With --against DIR, the other checkout's server too, in
+ * the same rounds (the order rotating), each on its own database.
  */
 async function batches(): Promise<string[]> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-b-"));
-  migrate(dir);
-  const creds = seed(dir, 1);
-  // --cpu-prof DIR: the server's V8 CPU profile of the whole run, written to DIR when it stops.
+  const other = values.against && path.resolve(values.against);
+  const sides = other ? (["this", "other"] as const) : (["this"] as const);
+  if (other && !fs.existsSync(path.join(other, DIST_DIR, "BUILD_ID"))) throw new Error(`no build in ${other}/${DIST_DIR}`);
+  const dirs = sides.map(() => fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-b-")));
+  const creds = dirs.map((dir) => (migrate(dir), seed(dir, 1)));
+  // --cpu-prof DIR: this tree's server's V8 CPU profile of the whole run, written to DIR when it stops.
   const profDir = values["cpu-prof"] && path.resolve(values["cpu-prof"]);
-  const server = await startServer(dir, profDir ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profDir}`] } : {});
+  const servers = await Promise.all(
+    sides.map((side, i) =>
+      startServer(dirs[i]!, side === "this" ? { nodeArgs: profDir ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [] } : { root: other }),
+    ),
+  );
   const clients = 4;
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   try {
-    await batchLoad(server, creds, clients, 1); // warm-up: JIT, caches, the issuer's signer
-    const rates: number[] = [];
+    for (const [i, server] of servers.entries()) await batchLoad(server, creds[i]!, clients, 1); // warm-up: JIT, caches, the issuer's signer
     const limits: number[] = [];
-    const acked: string[] = [];
-    let last = { p50: 0, p99: 0, errors: 0, batches: 0 };
+    const runs = sides.map(() => [] as BatchRun[]);
     for (let round = 0; round < Math.min(ROUNDS, 4); round++) {
       limits.push(signingLimit(2));
-      const run = await batchLoad(server, creds, clients, SECONDS);
-      rates.push(run.itemsPerSecond);
-      acked.push(...run.acked);
-      last = run;
+      for (let k = 0; k < sides.length; k++) {
+        const i = (round + k) % sides.length;
+        runs[i]!.push(await batchLoad(servers[i]!, creds[i]!, clients, SECONDS));
+      }
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    const ratios = rates.map((r, i) => r / limits[i]!);
-    const missing = missingFrom(dir, acked);
+    const lines = sides.flatMap((side, i) => {
+      const rs = runs[i]!;
+      const rates = rs.map((r) => r.itemsPerSecond);
+      const ratios = rates.map((r, k) => r / limits[k]!);
+      const cpu = rs.map((r) => r.serverCpuPerItem);
+      const acked = rs.flatMap((r) => r.acked);
+      const last = rs.at(-1)!;
+      const name = other ? `${side}: ` : "";
+      return [
+        `${name}POST /v1/attestations/batch, 1,000 items a request, ${clients} clients: ${fmtList(rates)} attestations/s per round (median ${median(rates).toFixed(0)}); last round ${last.batches} batches, p50 ${last.p50.toFixed(0)} ms, p99 ${last.p99.toFixed(0)} ms, errors ${last.errors}`,
+        `${name}ratio batch/signing ${ratios.map((r) => r.toFixed(2)).join(", ")} (median ${median(ratios).toFixed(2)}; target >= 0.6)`,
+        `${name}server CPU per attestation (all its threads, signing included): ${cpu.map((c) => c.toFixed(0)).join(", ")} µs (median ${median(cpu).toFixed(0)})`,
+        `${name}durability: ${acked.length} attestations answered 201 in batches, ${missingFrom(dirs[i]!, acked)} of them missing from the log`,
+      ];
+    });
+    const thisOverOther = other ? runs[0]!.map((r, k) => r.itemsPerSecond / runs[1]![k]!.itemsPerSecond) : [];
     return [
-      `POST /v1/attestations/batch, 1,000 items a request, ${clients} clients: ${fmtList(rates)} attestations/s per round (median ${median(rates).toFixed(0)}; issue asks >= 15,000); last round ${last.batches} batches, p50 ${last.p50.toFixed(0)} ms, p99 ${last.p99.toFixed(0)} ms, errors ${last.errors}`,
-      `node:crypto Ed25519 signing alone on one core, same rounds: ${fmtList(limits)} signatures/s; ratio batch/signing ${ratios.map((r) => r.toFixed(2)).join(", ")} (median ${median(ratios).toFixed(2)})`,
-      `durability: ${acked.length} attestations answered 201 in batches, ${missing} of them missing from the log`,
+      `node:crypto Ed25519 signing alone on one core, each round: ${fmtList(limits)} signatures/s (${limits.map((l) => (1e6 / l).toFixed(0)).join(", ")} µs each)`,
+      ...lines,
+      ...(other
+        ? [`ratio this/other, per round: ${thisOverOther.map((r) => r.toFixed(2)).join(", ")} (median ${median(thisOverOther).toFixed(2)})`]
+        : []),
     ];
   } finally {
-    await server.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await Promise.all(servers.map((s) => s.stop()));
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   }
 }
 
