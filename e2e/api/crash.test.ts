@@ -51,7 +51,8 @@ class Instance {
   /** SIGKILL: no handler runs, nothing is flushed; the next start recovers from what is on disk. */
   async kill(): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null) return;
+    // Ended already: by its own exit (exitCode) or by a signal (signalCode; exitCode stays null).
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
     await new Promise((r) => (child.once("exit", r), child.kill("SIGKILL")));
   }
 }
