@@ -1,5 +1,6 @@
 import { randomFillSync } from "node:crypto";
 import { V7Generator } from "uuidv7";
+import { keepingLast } from "../keeping-last";
 
 /**
  * uuidv7's random source: node:crypto's CSPRNG drawn 1 KiB at a time. The library's default
@@ -44,18 +45,5 @@ export const newId = (): string => canonical(generator.generate().bytes);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string): boolean => UUID.test(value);
 
-let isoTime = Number.NaN;
-let isoText = "";
-
-/**
- * ISO 8601 UTC with milliseconds (ARCHITECTURE.md, "Formats"). The last answer is kept: a batch
- * dates its 1,000 items within a few milliseconds, so most calls repeat the one before.
- */
-export const iso = (date: Date): string => {
-  const time = date.getTime();
-  if (time !== isoTime) {
-    isoText = date.toISOString(); // throws on an invalid date, whose time (NaN) never matches
-    isoTime = time;
-  }
-  return isoText;
-};
+/** ISO 8601 UTC with milliseconds (ARCHITECTURE.md, "Formats"). */
+export const iso = keepingLast((date) => date.toISOString());

@@ -1,4 +1,5 @@
 import "server-only";
+import { keepingLast } from "../keeping-last";
 import { nodeKey } from "../merkle/merkle-tree";
 import { MIN_LEVEL } from "../merkle/cached-levels";
 import type { ApiKey, Attestation, Checkpoint, IdempotencyRecord, Issuer, NodeHashes, PublicSigningKey, SigningKey } from "./types";
@@ -9,17 +10,7 @@ import type { ApiKey, Attestation, Checkpoint, IdempotencyRecord, Issuer, NodeHa
 // PostgreSQL's values into that form.
 type Row = Record<string, unknown>;
 
-let sqliteTime = Number.NaN;
-let sqliteText = "";
-/** The last answer is kept, as iso's is (server/domain/ids.ts): the rows of a batch share a few milliseconds. */
-export const toSqliteDate = (d: Date): string => {
-  const time = d.getTime();
-  if (time !== sqliteTime) {
-    sqliteText = d.toISOString().replace("Z", "+00:00");
-    sqliteTime = time;
-  }
-  return sqliteText;
-};
+export const toSqliteDate = keepingLast((d) => d.toISOString().replace("Z", "+00:00"));
 const date = (v: unknown): Date => new Date(String(v));
 const dateOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : date(v));
 const bytes = (v: unknown): Uint8Array<ArrayBuffer> => new Uint8Array(v as Buffer) as Uint8Array<ArrayBuffer>;
