@@ -2,24 +2,22 @@
 // isomorphic lib/verify implementation, which stays the reference; hash.test.ts checks both agree).
 import crypto from "node:crypto";
 
-// One-shot hashing of the prefixed input (a pooled Buffer): no Hash object per hash, and the
-// answer is a plain Uint8Array over the digest's own memory, not a copy of it.
-const plain = (digest: Buffer): Uint8Array => new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength);
-
-export function leafHashNode(data: Uint8Array): Uint8Array {
-  const input = Buffer.allocUnsafe(1 + data.length);
-  input[0] = 0x00;
-  input.set(data, 1);
-  return plain(crypto.hash("sha256", input, "buffer"));
+/**
+ * SHA-256 of `prefix ‖ a ‖ b`, one-shot over a pooled Buffer (no Hash object per hash); the answer
+ * is a plain Uint8Array over the digest's own memory, not a copy of it.
+ */
+function prefixedHash(prefix: number, a: Uint8Array, b?: Uint8Array): Uint8Array {
+  const input = Buffer.allocUnsafe(1 + a.length + (b?.length ?? 0));
+  input[0] = prefix;
+  input.set(a, 1);
+  if (b) input.set(b, 1 + a.length);
+  const digest = crypto.hash("sha256", input, "buffer");
+  return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength);
 }
 
-export function nodeHashNode(left: Uint8Array, right: Uint8Array): Uint8Array {
-  const input = Buffer.allocUnsafe(1 + left.length + right.length);
-  input[0] = 0x01;
-  input.set(left, 1);
-  input.set(right, 1 + left.length);
-  return plain(crypto.hash("sha256", input, "buffer"));
-}
+export const leafHashNode = (data: Uint8Array): Uint8Array => prefixedHash(0x00, data);
+
+export const nodeHashNode = (left: Uint8Array, right: Uint8Array): Uint8Array => prefixedHash(0x01, left, right);
 
 /** Lowercase hex SHA-256 of a UTF-8 string: how tokens (sessions, e-mail links) are stored. */
 export function sha256Hex(text: string): string {
