@@ -2,12 +2,15 @@
 // a rate moves with the host's speed from run to run, the CPU a request costs much less.
 import fs from "node:fs";
 
-/** CPU seconds a process has used, all its threads (/proc/<pid>/stat: user and system time, in ticks of 10 ms). */
-export function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+/** Seconds in two adjacent time fields of a /proc stat file (ticks of 10 ms), counted from after the command name. */
+function statSeconds(file: string, first: number): number {
+  const stat = fs.readFileSync(file, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return (Number(fields[first]) + Number(fields[first + 1])) / 100;
 }
+
+/** CPU seconds a process has used, all its threads (/proc/<pid>/stat: utime and stime). */
+export const cpuSeconds = (pid: number): number => statSeconds(`/proc/${pid}/stat`, 11);
 
 /** CPU seconds used by every live process whose command name is `comm` (e.g. postgres: the server and its backends). */
 export function cpuSecondsOf(comm: string): number {
@@ -27,8 +30,4 @@ export function cpuSecondsOf(comm: string): number {
  * CPU seconds used by this process's children that have ended and been waited for (/proc/self/stat:
  * cutime and cstime): a load generator run per measurement, such as wrk, once it has exited.
  */
-export function endedChildrenCpuSeconds(): number {
-  const stat = fs.readFileSync("/proc/self/stat", "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[13]) + Number(fields[14])) / 100;
-}
+export const endedChildrenCpuSeconds = (): number => statSeconds("/proc/self/stat", 13);

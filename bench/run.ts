@@ -305,9 +305,8 @@ async function postgresWrites(): Promise<string[]> {
     const liteCreds = seed(liteDir, 1);
     // Several instances share their limits in Redis, as an operator runs them (docs/operating.md, "Limits").
     const shared = { databaseUrl: pgUrl, env: { HALLMARK_REDIS_URL: process.env.HALLMARK_TEST_REDIS_URL ?? "redis://127.0.0.1:6379" } };
-    // --cpu-prof DIR: the first PostgreSQL instance's and the SQLite instance's V8 CPU profiles, written to DIR when they stop.
-    const profDir = values["cpu-prof"] && path.resolve(values["cpu-prof"]);
-    const prof = profDir ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [];
+    // --cpu-prof DIR: the first PostgreSQL instance's and the SQLite instance's V8 CPU profiles.
+    const prof = cpuProfArgs();
     servers.push(
       await startServer(pgDir, { ...shared, nodeArgs: prof }),
       await startServer(pgDir, shared),
@@ -430,6 +429,9 @@ async function witnessing(): Promise<string[]> {
   }
 }
 
+/** Node flags for a server whose V8 CPU profile --cpu-prof DIR asks for: written to DIR when it stops. */
+const cpuProfArgs = (): string[] => (values["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(values["cpu-prof"])}`] : []);
+
 /**
  * POST /v1/attestations/batch (1,000 items a request) from a few clients, in rounds alternating
  * with node:crypto's signing rate on one core (the work's limit), so their ratio holds on a noisy
@@ -442,12 +444,9 @@ async function batches(): Promise<string[]> {
   if (other && !fs.existsSync(path.join(other, DIST_DIR, "BUILD_ID"))) throw new Error(`no build in ${other}/${DIST_DIR}`);
   const dirs = sides.map(() => fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-bench-b-")));
   const creds = dirs.map((dir) => (migrate(dir), seed(dir, 1)));
-  // --cpu-prof DIR: this tree's server's V8 CPU profile of the whole run, written to DIR when it stops.
-  const profDir = values["cpu-prof"] && path.resolve(values["cpu-prof"]);
+  // --cpu-prof DIR: this tree's server's V8 CPU profile of the whole run.
   const servers = await Promise.all(
-    sides.map((side, i) =>
-      startServer(dirs[i]!, side === "this" ? { nodeArgs: profDir ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [] } : { root: other }),
-    ),
+    sides.map((side, i) => startServer(dirs[i]!, side === "this" ? { nodeArgs: cpuProfArgs() } : { root: other })),
   );
   const clients = 4;
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
