@@ -25,8 +25,12 @@ export type Tx = Prisma.TransactionClient;
  */
 export interface Database {
   kind: "sqlite" | "postgres";
-  /** SQLite only: the database file, and the raw connection under `write` (set once connected) for the log's append. */
-  sqlite?: { file: string; writer: RawHandle };
+  /**
+   * SQLite only: the database file, the raw connection under `write` (set once connected), and
+   * `exclusive`, which runs fn while no `write` of this process is open and holds off any `write`
+   * until fn settles (the log's append, on its own connection: server/store/sqlite-writer.ts).
+   */
+  sqlite?: { file: string; writer: RawHandle; exclusive<T>(fn: () => Promise<T>): Promise<T> };
   /** PostgreSQL only: the connection pool Prisma uses, shared with server/store/pg-store.ts. */
   pg?: pg.Pool;
   read: Client;
@@ -92,12 +96,27 @@ function takeWriteLock(handle: RawHandle): void {
 }
 const lockStatements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();
 
+/**
+ * Runs the functions given one at a time, in the order given. Two write transactions of one
+ * process on two connections must not overlap: the second would wait for SQLite's lock by
+ * sleeping on the thread, and if that is the event loop, the first could never finish.
+ */
+function takingTurns(): <T>(fn: () => Promise<T>) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (fn) => {
+    const turn = last.then(fn);
+    last = turn.catch(() => {});
+    return turn;
+  };
+}
+
 function openSqlite(url: string): Database {
   const file = url.replace(/^file:/, "");
   makePrivateDir(path.dirname(path.resolve(file)));
   // Owner-only from its creation: SQLite creates the -wal and -shm with the database file's mode.
   createPrivateFile(file);
-  const handles = { file, writer: { connection: null } };
+  const exclusive = takingTurns();
+  const handles = { file, writer: { connection: null }, exclusive };
   const writer = new SqliteClient({ adapter: new SqliteAdapter(url, false, handles.writer) });
   // A second connection for reads: under WAL it sees only committed transactions.
   const reader = new SqliteClient({ adapter: new SqliteAdapter(url, true) });
@@ -106,10 +125,12 @@ function openSqlite(url: string): Database {
     sqlite: handles,
     read: reader,
     write: (fn) =>
-      writer.$transaction(async (tx) => {
-        takeWriteLock(handles.writer);
-        return fn(tx);
-      }, TX_OPTIONS),
+      exclusive(() =>
+        writer.$transaction(async (tx) => {
+          takeWriteLock(handles.writer);
+          return fn(tx);
+        }, TX_OPTIONS),
+      ),
     close: async () => {
       await Promise.all([writer.$disconnect(), reader.$disconnect()]);
     },

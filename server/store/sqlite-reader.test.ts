@@ -79,7 +79,7 @@ describe("SQLite read worker", () => {
     const sent = expect(reads.get("SELECT 4 AS four", [])).rejects.toThrow(/not iterable|exited/);
     await turn();
     // A malformed message kills the worker after the batch above and before any later one.
-    (reads as unknown as { worker: import("node:worker_threads").Worker }).worker.postMessage(42);
+    (reads as unknown as { worker: { worker: import("node:worker_threads").Worker } }).worker.worker.postMessage(42);
     await sent.catch(() => {}); // the batch may already be answered: then it resolved
     await new Promise((r) => setTimeout(r, 200));
     expect(logged).toHaveBeenCalledWith({ err: expect.any(Error) }, "SQLite read worker failed");

@@ -1,7 +1,5 @@
 import "server-only";
 import { NO_PDQ_WINDOWS, PDQ_WINDOW_COLUMNS } from "@/lib/fingerprint/pdq-index";
-import type BetterSqlite3 from "better-sqlite3";
-import { rawConnection, type Database } from "../db";
 import { nodeKey, type NodePosition } from "../merkle/merkle-tree";
 import {
   apiKeyRow,
@@ -16,25 +14,15 @@ import {
   toSqliteDate,
 } from "./raw-rows";
 import type { ReadExecutor } from "./sqlite-reader";
+import type { WorkerWrites, WriteTx } from "./sqlite-writer";
 import type { BundleRows, EntryWriter, LogWriter, NodeHashes, Store } from "./types";
 import { SHARD_BITS } from "../merkle/positions";
 
 /**
  * The hot paths as prepared statements (measured: a Prisma findUnique costs ~0.9 ms here, the
- * prepared statement ~10 µs). Reads go to a ReadExecutor (sqlite-reader.ts: a worker thread
- * with its own connection); writes run on the writer connection inside db.write, so they
- * share Prisma's transaction and its mutex.
+ * prepared statement ~10 µs), each on a worker thread with its own connection: reads on the
+ * ReadExecutor (sqlite-reader.ts), the log's append on the writer (sqlite-writer.ts).
  */
-type Stmt = BetterSqlite3.Statement;
-const cache = new WeakMap<BetterSqlite3.Database, Map<string, Stmt>>();
-
-function stmt(conn: BetterSqlite3.Database, sql: string): Stmt {
-  let m = cache.get(conn);
-  if (!m) cache.set(conn, (m = new Map()));
-  let s = m.get(sql);
-  if (!s) m.set(sql, (s = conn.prepare(sql)));
-  return s;
-}
 
 /**
  * One statement for all the nodes: a UNION ALL of primary-key seeks, O(log n) each whatever
@@ -107,56 +95,65 @@ function bundleRowsOf(r: Expanded | undefined, id: string): BundleRows | null {
   };
 }
 
-function entryWriter(conn: BetterSqlite3.Database): EntryWriter {
+function entryWriter(tx: WriteTx): EntryWriter {
   return {
     idempotencyRecord: async (tenantId, key) => {
-      const row = stmt(conn, "SELECT * FROM idempotency_records WHERE tenant_id = ? AND key = ?").get(tenantId, key) as
+      const row = (await tx.get("SELECT * FROM idempotency_records WHERE tenant_id = ? AND key = ?", [tenantId, key])) as
         | Record<string, unknown>
         | undefined;
       return row ? idempotencyRow(row) : null;
     },
     putIdempotencyRecord: async (r) => {
-      stmt(
-        conn,
+      tx.run(
         `INSERT INTO idempotency_records (tenant_id, key, request_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (tenant_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
            response = excluded.response, created_at = excluded.created_at`,
-      ).run(r.tenantId, r.key, r.requestHash, r.status, r.response, toSqliteDate(r.createdAt));
+        [r.tenantId, r.key, r.requestHash, r.status, r.response, toSqliteDate(r.createdAt)],
+      );
     },
     takeUsageUnit: async (userId, month, limit) => {
-      stmt(conn, 'INSERT INTO usage_counters (user_id, month, "count") VALUES (?, ?, 0) ON CONFLICT DO NOTHING').run(userId, month);
-      const taken = stmt(
-        conn,
+      tx.run('INSERT INTO usage_counters (user_id, month, "count") VALUES (?, ?, 0) ON CONFLICT DO NOTHING', [userId, month]);
+      const changed = await tx.changes(
         'UPDATE usage_counters SET "count" = "count" + 1 WHERE user_id = ? AND month = ? AND (? IS NULL OR "count" < ?)',
-      ).run(userId, month, limit, limit);
-      return taken.changes === 1;
+        [userId, month, limit, limit],
+      );
+      return changed === 1;
     },
     insertProtection: async (p) => {
-      stmt(
-        conn,
+      tx.run(
         `INSERT INTO protections (id, tenant_id, user_id, attestation_id, content_hash, title, description, content_type, file_name,
            file_size, category, visibility, ai_metadata, verification_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
-      ).run(
-        p.id,
-        p.tenantId,
-        p.userId,
-        p.attestationId,
-        p.contentHash,
-        p.title,
-        p.description,
-        p.contentType,
-        p.fileName,
-        p.fileSize,
-        p.category,
-        p.visibility,
-        p.aiMetadata,
-        toSqliteDate(p.createdAt),
+        [
+          p.id,
+          p.tenantId,
+          p.userId,
+          p.attestationId,
+          p.contentHash,
+          p.title,
+          p.description,
+          p.contentType,
+          p.fileName,
+          p.fileSize,
+          p.category,
+          p.visibility,
+          p.aiMetadata,
+          toSqliteDate(p.createdAt),
+        ],
       );
     },
     insertFingerprints: async (rows) => {
-      const insert = stmt(conn, FINGERPRINT_INSERT);
-      for (const f of rows)
-        insert.run(f.protectionId, f.alg, f.hash, f.quality, toSqliteDate(f.createdAt), ...(f.windows ?? NO_PDQ_WINDOWS), f.hashBytes);
+      tx.each(
+        FINGERPRINT_INSERT,
+        rows.map((f) => [
+          f.protectionId,
+          f.alg,
+          f.hash,
+          f.quality,
+          toSqliteDate(f.createdAt),
+          ...(f.windows ?? NO_PDQ_WINDOWS),
+          f.hashBytes,
+        ]),
+      );
     },
   };
 }
@@ -164,44 +161,59 @@ function entryWriter(conn: BetterSqlite3.Database): EntryWriter {
 const FINGERPRINT_INSERT = `INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${PDQ_WINDOW_COLUMNS.join(", ")}, hash_bytes)
   VALUES (?, ?, ?, ?, ?, ${PDQ_WINDOW_COLUMNS.map(() => "?").join(", ")}, ?)`;
 
-function writer(conn: BetterSqlite3.Database): LogWriter {
+const ATTESTATION_INSERT =
+  "INSERT INTO attestations (id, tenant_id, issuer_id, kid, payload, signature, status, log_index, created_at, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+/** The append's statements, on the writer thread (sqlite-writer.ts): the writes travel with the next read, or the commit. */
+function writer(tx: WriteTx): LogWriter {
   return {
-    entries: entryWriter(conn),
+    entries: entryWriter(tx),
     lockHead: async () => {
-      const row = stmt(conn, "UPDATE log SET updated_at = ? WHERE id = 1 RETURNING tree_size").get(toSqliteDate(new Date())) as {
+      const row = (await tx.get("UPDATE log SET updated_at = ? WHERE id = 1 RETURNING tree_size", [toSqliteDate(new Date())])) as {
         tree_size: bigint;
       };
       return Number(row.tree_size);
     },
-    nodes: async (positions) => nodeMap(nodeQueries(positions).map((q) => stmt(conn, q.sql).all(...q.args))),
+    nodes: async (positions) => nodeMap(await Promise.all(nodeQueries(positions).map((q) => tx.all(q.sql, q.args)))),
     insertAttestations: async (rows) => {
-      const s = stmt(
-        conn,
-        "INSERT INTO attestations (id, tenant_id, issuer_id, kid, payload, signature, status, log_index, created_at, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      tx.each(
+        ATTESTATION_INSERT,
+        rows.map((a) => [
+          a.id,
+          a.tenantId,
+          a.issuerId,
+          a.kid,
+          a.payload,
+          a.signature,
+          a.status,
+          a.logIndex,
+          toSqliteDate(a.createdAt),
+          a.seal ?? null,
+        ]),
       );
-      for (const a of rows)
-        s.run(a.id, a.tenantId, a.issuerId, a.kid, a.payload, a.signature, a.status, a.logIndex, toSqliteDate(a.createdAt), a.seal ?? null);
     },
     insertNodes: async (nodes) => {
-      const s = stmt(conn, 'INSERT INTO log_nodes (level, "index", hash) VALUES (?, ?, ?)');
-      for (const n of nodes) s.run(n.level, BigInt(n.index), n.hash);
+      tx.each(
+        'INSERT INTO log_nodes (level, "index", hash) VALUES (?, ?, ?)',
+        nodes.map((n) => [n.level, BigInt(n.index), n.hash]),
+      );
     },
     insertCheckpoint: async (cp) => {
-      stmt(conn, "INSERT INTO checkpoints (tree_size, root_hash, note, signature, timestamp) VALUES (?, ?, ?, ?, ?)").run(
+      tx.run("INSERT INTO checkpoints (tree_size, root_hash, note, signature, timestamp) VALUES (?, ?, ?, ?, ?)", [
         cp.treeSize,
         cp.rootHash,
         cp.note,
         cp.signature,
         toSqliteDate(cp.timestamp),
-      );
+      ]);
     },
     setHead: async (size, root) => {
-      stmt(conn, "UPDATE log SET tree_size = ?, root_hash = ? WHERE id = 1").run(BigInt(size), root);
+      tx.run("UPDATE log SET tree_size = ?, root_hash = ? WHERE id = 1", [BigInt(size), root]);
     },
   };
 }
 
-export function sqliteStore(db: Database & { sqlite: NonNullable<Database["sqlite"]> }, exec: ReadExecutor): Store {
+export function sqliteStore(exec: ReadExecutor, writes: WorkerWrites): Store {
   const one = async <T>(sql: string, map: (r: Record<string, unknown>) => T, ...args: unknown[]): Promise<T | null> => {
     const row = (await exec.get(sql, args)) as Record<string, unknown> | undefined;
     return row ? map(row) : null;
@@ -217,9 +229,9 @@ export function sqliteStore(db: Database & { sqlite: NonNullable<Database["sqlit
       bundleRows: async (id, tenantId) =>
         bundleRowsOf((await exec.get(BUNDLE_SQL, [id, tenantId], { expand: true })) as Expanded | undefined, id),
     },
-    // The Prisma transaction opens BEGIN/COMMIT and holds the adapter's mutex; the writer's
-    // statements run on the same connection, inside it.
-    append: (fn) => db.write(() => fn(writer(rawConnection(db.sqlite.writer)))),
-    close: () => exec.close(),
+    append: (fn) => writes.transaction((tx) => fn(writer(tx))),
+    close: async () => {
+      await Promise.all([exec.close(), writes.close()]);
+    },
   };
 }
