@@ -1,11 +1,12 @@
 // @ts-check
 // Settings every Hallmark connection to the SQLite file reads with: the database handle's
-// connections (server/db.ts) and the read worker's (server/store/sqlite-reader.worker.mjs).
+// connections (server/db.ts) and the read and write workers' (server/store/sqlite.worker.mjs).
 // Plain JavaScript, so the worker, which Next.js bundles as its own entry, can import it.
 // cacheMb: HALLMARK_SQLITE_CACHE_MB. Each connection's page cache fills up to it as the
 // database grows (the writer's with every page it writes), so it is part of the memory a
-// long-running server settles at: three connections, the writer's and the reader's on the main
-// thread and the read worker's on its own.
+// long-running server settles at: four connections, the writer's and the reader's on the main
+// thread (the writer's stays small: the log's appends run on the write worker) and the read and
+// write workers', each on its own thread.
 // mmapMb: HALLMARK_SQLITE_MMAP_MB. How much of the file each connection maps instead of
 // read()ing it page by page; 0 maps nothing. Each connection maps on its own, and the mapped
 // pages it reads count in the process's RSS (file-backed: the kernel reclaims them), up to the

@@ -167,6 +167,7 @@ export async function mintProtection(opts: {
             if (idempotency) await storeIdempotentAnswer(w, idempotency, 201, view, row.createdAt);
           },
           idempotencyKey: idempotency && { tenantId: idempotency.tenantId, key: idempotency.key },
+          usageKey: { userId: user.id, month: monthOf(row.createdAt) },
         };
       },
     });

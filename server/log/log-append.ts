@@ -65,6 +65,8 @@ export interface EntryEffects {
    * one statement before the admits run (EntryWriter.preloadIdempotencyRecords).
    */
   idempotencyKey?: { tenantId: string; key: string };
+  /** The month's usage counter admit takes a unit of, if any: read ahead with the batch's others (EntryWriter.preloadUsage). */
+  usageKey?: { userId: string; month: string };
 }
 
 /** Each unit's fate in its batch: the stored position (../merkle/positions.ts) of its (first) entry, or why it was refused. */
@@ -104,6 +106,8 @@ export async function appendBatch(w: LogWriter, identity: LogIdentity, all: LogU
   const scope: BatchScope = new Map();
   const keys = all.flatMap((u) => (u.effects?.idempotencyKey ? [u.effects.idempotencyKey] : []));
   if (keys.length && w.entries.preloadIdempotencyRecords) await w.entries.preloadIdempotencyRecords(keys);
+  const usage = all.flatMap((u) => (u.effects?.usageKey ? [u.effects.usageKey] : []));
+  if (usage.length && w.entries.preloadUsage) await w.entries.preloadUsage(usage);
   for (const [i, unit] of all.entries()) {
     try {
       await unit.effects?.admit?.(w.entries, scope, head + entries.length);

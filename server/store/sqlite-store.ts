@@ -15,7 +15,7 @@ import {
 } from "./raw-rows";
 import type { ReadExecutor } from "./sqlite-reader";
 import type { WorkerWrites, WriteTx } from "./sqlite-writer";
-import type { BundleRows, EntryWriter, LogWriter, NodeHashes, Store } from "./types";
+import type { BundleRows, EntryWriter, IdempotencyRecord, LogWriter, NodeHashes, Store } from "./types";
 import { SHARD_BITS } from "../merkle/positions";
 
 /**
@@ -95,10 +95,45 @@ function bundleRowsOf(r: Expanded | undefined, id: string): BundleRows | null {
   };
 }
 
+const IDEMPOTENCY_SELECT = "SELECT * FROM idempotency_records";
+/** The pairs of a JSON array of [a, b] pairs, for a row-value IN. */
+const PAIRS = "SELECT value ->> 0, value ->> 1 FROM json_each(?)";
+const pairKey = (a: string, b: string) => `${a}\n${b}`;
+
+/**
+ * A transaction's own rows. Within one transaction the writer holds SQLite's write lock, so what
+ * it read cannot change but through it: records and counters read once (or read ahead for the
+ * whole batch) are kept here, current with this transaction's writes, and an admit decides
+ * without a round trip to the writer thread.
+ */
 function entryWriter(tx: WriteTx): EntryWriter {
+  const records = new Map<string, IdempotencyRecord | null>();
+  const counts = new Map<string, number>();
+  const countOf = async (userId: string, month: string): Promise<number> => {
+    const known = counts.get(pairKey(userId, month));
+    if (known !== undefined) return known;
+    const row = (await tx.get('SELECT "count" FROM usage_counters WHERE user_id = ? AND month = ?', [userId, month])) as
+      | { count: bigint }
+      | undefined;
+    const count = Number(row?.count ?? 0);
+    counts.set(pairKey(userId, month), count);
+    return count;
+  };
   return {
+    preloadIdempotencyRecords: async (keys) => {
+      const rows = (await tx.all(`${IDEMPOTENCY_SELECT} WHERE (tenant_id, key) IN (${PAIRS})`, [
+        JSON.stringify(keys.map((k) => [k.tenantId, k.key])),
+      ])) as Record<string, unknown>[];
+      for (const k of keys) records.set(pairKey(k.tenantId, k.key), null);
+      for (const r of rows) {
+        const record = idempotencyRow(r);
+        records.set(pairKey(record.tenantId, record.key), record);
+      }
+    },
     idempotencyRecord: async (tenantId, key) => {
-      const row = (await tx.get("SELECT * FROM idempotency_records WHERE tenant_id = ? AND key = ?", [tenantId, key])) as
+      const known = records.get(pairKey(tenantId, key));
+      if (known !== undefined) return known;
+      const row = (await tx.get(`${IDEMPOTENCY_SELECT} WHERE tenant_id = ? AND key = ?`, [tenantId, key])) as
         | Record<string, unknown>
         | undefined;
       return row ? idempotencyRow(row) : null;
@@ -110,14 +145,24 @@ function entryWriter(tx: WriteTx): EntryWriter {
            response = excluded.response, created_at = excluded.created_at`,
         [r.tenantId, r.key, r.requestHash, r.status, r.response, toSqliteDate(r.createdAt)],
       );
+      records.set(pairKey(r.tenantId, r.key), r);
+    },
+    preloadUsage: async (keys) => {
+      const rows = (await tx.all(`SELECT user_id, month, "count" FROM usage_counters WHERE (user_id, month) IN (${PAIRS})`, [
+        JSON.stringify(keys.map((k) => [k.userId, k.month])),
+      ])) as { user_id: string; month: string; count: bigint }[];
+      for (const k of keys) counts.set(pairKey(k.userId, k.month), 0);
+      for (const r of rows) counts.set(pairKey(r.user_id, r.month), Number(r.count));
     },
     takeUsageUnit: async (userId, month, limit) => {
-      tx.run('INSERT INTO usage_counters (user_id, month, "count") VALUES (?, ?, 0) ON CONFLICT DO NOTHING', [userId, month]);
-      const changed = await tx.changes(
-        'UPDATE usage_counters SET "count" = "count" + 1 WHERE user_id = ? AND month = ? AND (? IS NULL OR "count" < ?)',
-        [userId, month, limit, limit],
+      const count = await countOf(userId, month);
+      if (limit !== null && count >= limit) return false;
+      counts.set(pairKey(userId, month), count + 1);
+      tx.run(
+        'INSERT INTO usage_counters (user_id, month, "count") VALUES (?, ?, 1) ON CONFLICT (user_id, month) DO UPDATE SET "count" = "count" + 1',
+        [userId, month],
       );
-      return changed === 1;
+      return true;
     },
     insertProtection: async (p) => {
       tx.run(

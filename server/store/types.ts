@@ -68,6 +68,11 @@ export interface EntryWriter {
   preloadIdempotencyRecords?(keys: { tenantId: string; key: string }[]): Promise<void>;
   /** Inserts the record, or replaces the one with the same (tenant, key). */
   putIdempotencyRecord(row: IdempotencyRecord): Promise<void>;
+  /**
+   * Reads the usage counters of a whole batch ahead of its admits, so each takeUsageUnit after it
+   * decides without another statement (where a statement is a round trip, to the SQLite writer thread).
+   */
+  preloadUsage?(keys: { userId: string; month: string }[]): Promise<void>;
   /** Counts one mint for the user's month unless that makes more than `limit` (null: no limit); false when refused. */
   takeUsageUnit(userId: string, month: string, limit: number | null): Promise<boolean>;
   insertProtection(row: ProtectionInsert): Promise<void>;
