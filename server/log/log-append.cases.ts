@@ -33,6 +33,48 @@ export function appendCases(name: string, log: () => TestLog): void {
       expect(after.nodes).toBeGreaterThan(before.nodes + 2);
     });
 
+    it("extends the tree from the frontier it left when the head is where it left it, and from the stored nodes when not", async () => {
+      const id = await log().identity.getLogIdentity();
+      const store = log().store.getStore();
+      const memo: import("./log-append").FrontierMemo = { committed: null, pending: null };
+      let nodeReads = 0;
+      const counting = (w: import("../store/types").LogWriter) => {
+        const nodes = w.nodes.bind(w);
+        w.nodes = (positions) => {
+          nodeReads++;
+          return nodes(positions);
+        };
+        return w;
+      };
+      // The log's root against the one its stored nodes give at its head.
+      const storedRootMatches = async () => {
+        const { frontierPositions, rootFromFrontier, nodeKey } = await import("../merkle/merkle-tree");
+        const { storedNode, shardOf, localOf } = await import("../merkle/positions");
+        const head = await log()
+          .db.getDb()
+          .read.log.findUniqueOrThrow({ where: { id: 1 } });
+        const at = Number(head.treeSize);
+        const positions = frontierPositions(localOf(at)).map((p) => storedNode(shardOf(at), p));
+        const stored = await store.reads.nodes(positions);
+        const root = rootFromFrontier(positions.map((p) => stored.get(nodeKey(p.level, p.index))!));
+        return Buffer.from(root).equals(Buffer.from(head.rootHash!));
+      };
+      await store.append((w) => log().append.appendBatch(counting(w), id, [entry(), entry()], memo));
+      expect(nodeReads).toBe(1);
+      const size = (await state()).size;
+      expect(memo.pending?.end).toBe(size);
+      memo.committed = memo.pending;
+      // The head is where this memo left it: no node read.
+      await store.append((w) => log().append.appendBatch(counting(w), id, [entry()], memo));
+      expect(nodeReads).toBe(1);
+      expect(await storedRootMatches()).toBe(true);
+      // Another writer moved the head: the memo is not used.
+      await store.append((w) => log().append.appendBatch(w, id, [entry()]));
+      await store.append((w) => log().append.appendBatch(counting(w), id, [entry()], memo));
+      expect(nodeReads).toBe(2);
+      expect(await storedRootMatches()).toBe(true);
+    });
+
     it("writes nothing of a batch that fails midway, and the log stays appendable", async () => {
       const id = await log().identity.getLogIdentity();
       const dup = crypto.randomUUID();

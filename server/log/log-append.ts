@@ -87,13 +87,26 @@ const attestationInsert = (r: LogEntry["row"], position: number): AttestationIns
 });
 
 /**
+ * The frontier of the tree the last committed append of this process left (its stored position
+ * and hashes), so the next append, finding the log's head there, reads no nodes to extend it.
+ * Nodes are immutable and the head is read under the log's lock, so a frontier kept for that
+ * head is the stored one; any other head (another instance or process appended, a rotation)
+ * reads them. `pending` is what this append leaves; the caller promotes it once the
+ * transaction has committed, and never otherwise.
+ */
+export interface FrontierMemo {
+  committed: { end: number; hashes: Uint8Array[] } | null;
+  pending: { end: number; hashes: Uint8Array[] } | null;
+}
+
+/**
  * Appends a batch of units through `w`, inside one transaction: lock the log row, admit each
  * unit (in order; a refused one is left out), extend the tree from its stored frontier, write
  * the admitted attestations, their leaves and new nodes, one signed checkpoint, and each unit's
  * own rows. Nothing of it is visible until the transaction commits, and then all of it is.
  * Returns each unit's outcome, in order.
  */
-export async function appendBatch(w: LogWriter, identity: LogIdentity, all: LogUnit[]): Promise<EntryOutcome[]> {
+export async function appendBatch(w: LogWriter, identity: LogIdentity, all: LogUnit[], memo?: FrontierMemo): Promise<EntryOutcome[]> {
   const head = await w.lockHead();
   const shard = shardOf(head);
   const size = localOf(head);
@@ -120,13 +133,7 @@ export async function appendBatch(w: LogWriter, identity: LogIdentity, all: LogU
     for (const e of entriesOf(unit)) entries.push(e);
   }
   if (entries.length === 0) return outcomes;
-  const positions = frontierPositions(size).map((p) => storedNode(shard, p));
-  const stored = await w.nodes(positions);
-  const frontier = positions.map((at) => {
-    const hash = stored.get(nodeKey(at.level, at.index));
-    if (!hash) throw new Error(`log node ${at.level}:${at.index} is missing`);
-    return hash;
-  });
+  const frontier = memo?.committed?.end === head ? memo.committed.hashes : await storedFrontier(w, shard, size);
   const grown = appendLeaves(
     size,
     frontier,
@@ -138,6 +145,18 @@ export async function appendBatch(w: LogWriter, identity: LogIdentity, all: LogU
   const end = positionOf(shard, grown.size);
   await w.insertCheckpoint({ ...cp, treeSize: BigInt(end), rootHash: cp.rootHash as Uint8Array<ArrayBuffer> });
   await w.setHead(end, grown.root);
+  if (memo) memo.pending = { end, hashes: grown.frontier };
   for (const unit of admitted) await unit.effects?.write?.(w.entries);
   return outcomes;
+}
+
+/** The frontier of the tree of `size` leaves of `shard`, from the stored nodes. */
+async function storedFrontier(w: LogWriter, shard: number, size: number): Promise<Uint8Array[]> {
+  const positions = frontierPositions(size).map((p) => storedNode(shard, p));
+  const stored = await w.nodes(positions);
+  return positions.map((at) => {
+    const hash = stored.get(nodeKey(at.level, at.index));
+    if (!hash) throw new Error(`log node ${at.level}:${at.index} is missing`);
+    return hash;
+  });
 }

@@ -3,7 +3,7 @@ import { processWide } from "../process-wide";
 import { logger } from "../observability/logger.mjs";
 import { metrics } from "../observability/metrics.mjs";
 import { getStore } from "../store";
-import { appendBatch, type LogUnit, unitSize } from "./log-append";
+import { appendBatch, type FrontierMemo, type LogUnit, unitSize } from "./log-append";
 import { getLogIdentity } from "./log-identity";
 
 /**
@@ -33,6 +33,7 @@ class Sequencer {
   /** The drain in progress, if any: set whenever the queue is not empty. */
   private draining: Promise<void> | null = null;
   private listeners: (() => void)[] = [];
+  private readonly frontier: FrontierMemo = { committed: null, pending: null };
 
   /** Entries waiting for the next transaction. */
   queuedEntries(): number {
@@ -82,13 +83,17 @@ class Sequencer {
         const started = performance.now();
         try {
           const identity = await getLogIdentity();
+          this.frontier.pending = null;
           const outcomes = await getStore().append((w) =>
             appendBatch(
               w,
               identity,
               batch.map((x) => x.unit),
+              this.frontier,
             ),
           );
+          // A batch that appended nothing left the head, and its frontier, where they were.
+          this.frontier.committed = this.frontier.pending ?? this.frontier.committed;
           batch.forEach((w, i) => {
             const o = outcomes[i]!;
             if ("logIndex" in o) w.resolve(o.logIndex);

@@ -109,7 +109,16 @@ const pairKey = (a: string, b: string) => `${a}\n${b}`;
 function entryWriter(tx: WriteTx): EntryWriter {
   const records = new Map<string, IdempotencyRecord | null>();
   const counts = new Map<string, number>();
+  // The read-aheads are sent without waiting, so they travel with the next statement that does
+  // (one round trip for both); the first lookup that needs one waits for it.
+  let readAhead: Promise<unknown> = Promise.resolve();
+  const ahead = (read: Promise<unknown>) => {
+    readAhead = Promise.all([readAhead, read]);
+    // A failed read fails the transaction (the writer refuses all after it); the lookup that waits says why.
+    readAhead.catch(() => {});
+  };
   const countOf = async (userId: string, month: string): Promise<number> => {
+    await readAhead;
     const known = counts.get(pairKey(userId, month));
     if (known !== undefined) return known;
     const row = (await tx.get('SELECT "count" FROM usage_counters WHERE user_id = ? AND month = ?', [userId, month])) as
@@ -121,16 +130,20 @@ function entryWriter(tx: WriteTx): EntryWriter {
   };
   return {
     preloadIdempotencyRecords: async (keys) => {
-      const rows = (await tx.all(`${IDEMPOTENCY_SELECT} WHERE (tenant_id, key) IN (${PAIRS})`, [
-        JSON.stringify(keys.map((k) => [k.tenantId, k.key])),
-      ])) as Record<string, unknown>[];
-      for (const k of keys) records.set(pairKey(k.tenantId, k.key), null);
-      for (const r of rows) {
-        const record = idempotencyRow(r);
-        records.set(pairKey(record.tenantId, record.key), record);
-      }
+      ahead(
+        tx
+          .all(`${IDEMPOTENCY_SELECT} WHERE (tenant_id, key) IN (${PAIRS})`, [JSON.stringify(keys.map((k) => [k.tenantId, k.key]))])
+          .then((rows) => {
+            for (const k of keys) records.set(pairKey(k.tenantId, k.key), null);
+            for (const r of rows as Record<string, unknown>[]) {
+              const record = idempotencyRow(r);
+              records.set(pairKey(record.tenantId, record.key), record);
+            }
+          }),
+      );
     },
     idempotencyRecord: async (tenantId, key) => {
+      await readAhead;
       const known = records.get(pairKey(tenantId, key));
       if (known !== undefined) return known;
       const row = (await tx.get(`${IDEMPOTENCY_SELECT} WHERE tenant_id = ? AND key = ?`, [tenantId, key])) as
@@ -148,11 +161,17 @@ function entryWriter(tx: WriteTx): EntryWriter {
       records.set(pairKey(r.tenantId, r.key), r);
     },
     preloadUsage: async (keys) => {
-      const rows = (await tx.all(`SELECT user_id, month, "count" FROM usage_counters WHERE (user_id, month) IN (${PAIRS})`, [
-        JSON.stringify(keys.map((k) => [k.userId, k.month])),
-      ])) as { user_id: string; month: string; count: bigint }[];
-      for (const k of keys) counts.set(pairKey(k.userId, k.month), 0);
-      for (const r of rows) counts.set(pairKey(r.user_id, r.month), Number(r.count));
+      ahead(
+        tx
+          .all(`SELECT user_id, month, "count" FROM usage_counters WHERE (user_id, month) IN (${PAIRS})`, [
+            JSON.stringify(keys.map((k) => [k.userId, k.month])),
+          ])
+          .then((rows) => {
+            for (const k of keys) counts.set(pairKey(k.userId, k.month), 0);
+            for (const r of rows as { user_id: string; month: string; count: bigint }[])
+              counts.set(pairKey(r.user_id, r.month), Number(r.count));
+          }),
+      );
     },
     takeUsageUnit: async (userId, month, limit) => {
       const count = await countOf(userId, month);
