@@ -107,7 +107,12 @@ export interface FrontierMemo {
  * Returns each unit's outcome, in order.
  */
 export async function appendBatch(w: LogWriter, identity: LogIdentity, all: LogUnit[], memo?: FrontierMemo): Promise<EntryOutcome[]> {
-  const head = await w.lockHead();
+  const locking = w.lockHead();
+  // Issued right behind the lock, in the same transaction, before its answer: one round trip for both.
+  const preloading = preload(w, all);
+  preloading.catch(() => {}); // a failure surfaces through the lock's, or when awaited below
+  const head = await locking;
+  await preloading;
   const shard = shardOf(head);
   const size = localOf(head);
   // A rotation (on any instance) started a new shard since this process read its identity.
@@ -117,10 +122,6 @@ export async function appendBatch(w: LogWriter, identity: LogIdentity, all: LogU
   const entries: LogEntry[] = [];
   const admitted: LogUnit[] = [];
   const scope: BatchScope = new Map();
-  const keys = all.flatMap((u) => (u.effects?.idempotencyKey ? [u.effects.idempotencyKey] : []));
-  if (keys.length && w.entries.preloadIdempotencyRecords) await w.entries.preloadIdempotencyRecords(keys);
-  const usage = all.flatMap((u) => (u.effects?.usageKey ? [u.effects.usageKey] : []));
-  if (usage.length && w.entries.preloadUsage) await w.entries.preloadUsage(usage);
   for (const [i, unit] of all.entries()) {
     try {
       await unit.effects?.admit?.(w.entries, scope, head + entries.length);
@@ -159,4 +160,14 @@ async function storedFrontier(w: LogWriter, shard: number, size: number): Promis
     if (!hash) throw new Error(`log node ${at.level}:${at.index} is missing`);
     return hash;
   });
+}
+
+/** Reads ahead what the units' admits look up: their Idempotency-Keys and usage counters. */
+async function preload(w: LogWriter, all: LogUnit[]): Promise<void> {
+  const keys = all.flatMap((u) => (u.effects?.idempotencyKey ? [u.effects.idempotencyKey] : []));
+  const usage = all.flatMap((u) => (u.effects?.usageKey ? [u.effects.usageKey] : []));
+  await Promise.all([
+    keys.length && w.entries.preloadIdempotencyRecords ? w.entries.preloadIdempotencyRecords(keys) : undefined,
+    usage.length && w.entries.preloadUsage ? w.entries.preloadUsage(usage) : undefined,
+  ]);
 }
