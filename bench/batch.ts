@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import http from "node:http";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { cpuSeconds } from "./cpu";
+import { cpuSeconds, threadCpuSeconds } from "./cpu";
 import type { Server } from "./server";
 
 const BATCH = 1000;
@@ -32,6 +32,8 @@ export interface BatchRun {
   itemsPerSecond: number;
   /** The server's CPU time (all threads) per attestation answered in the run, in µs. */
   serverCpuPerItem: number;
+  /** The same for the event loop's thread, and for each other thread that used any, most first (signing and SQLite workers, V8's helpers). */
+  threadCpuPerItem: { eventLoop: number; others: number[] };
   batches: number;
   p50: number;
   p99: number;
@@ -89,6 +91,7 @@ export async function batchLoad(
   let errors = 0;
   let sent = 0;
   const cpuBefore = cpuSeconds(server.pid);
+  const threadsBefore = threadCpuSeconds(server.pid);
   const start = performance.now();
   const end = start + seconds * 1000;
   await Promise.all(
@@ -109,6 +112,7 @@ export async function batchLoad(
   );
   const elapsed = (performance.now() - start) / 1000;
   const cpu = cpuSeconds(server.pid) - cpuBefore;
+  const threads = [...threadCpuSeconds(server.pid)].map(([tid, s]) => [tid, s - (threadsBefore.get(tid) ?? 0)] as const);
   agent.destroy();
   const acked = answers.flatMap((bytes) =>
     (JSON.parse(bytes.toString("utf8")) as { attestations: { id: string }[] }).attestations.map((a) => a.id),
@@ -118,6 +122,13 @@ export async function batchLoad(
   return {
     itemsPerSecond: acked.length / elapsed,
     serverCpuPerItem: (cpu / acked.length) * 1e6,
+    threadCpuPerItem: {
+      eventLoop: ((threads.find(([tid]) => tid === server.pid)?.[1] ?? 0) / acked.length) * 1e6,
+      others: threads
+        .filter(([tid, s]) => tid !== server.pid && s > 0)
+        .map(([, s]) => (s / acked.length) * 1e6)
+        .sort((a, b) => b - a),
+    },
     batches: latencies.length,
     p50: q(0.5),
     p99: q(0.99),

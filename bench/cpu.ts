@@ -31,3 +31,16 @@ export function cpuSecondsOf(comm: string): number {
  * cutime and cstime): a load generator run per measurement, such as wrk, once it has exited.
  */
 export const endedChildrenCpuSeconds = (): number => statSeconds("/proc/self/stat", 13);
+
+/** CPU seconds of each live thread of a process, by thread id (/proc/<pid>/task/<tid>/stat). */
+export function threadCpuSeconds(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      out.set(Number(tid), statSeconds(`/proc/${pid}/task/${tid}/stat`, 11));
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return out;
+}

@@ -473,6 +473,7 @@ async function batches(): Promise<string[]> {
         `${name}POST /v1/attestations/batch, 1,000 items a request, ${clients} clients: ${fmtList(rates)} attestations/s per round (median ${median(rates).toFixed(0)}); last round ${last.batches} batches, p50 ${last.p50.toFixed(0)} ms, p99 ${last.p99.toFixed(0)} ms, errors ${last.errors}`,
         `${name}ratio batch/signing ${ratios.map((r) => r.toFixed(2)).join(", ")} (median ${median(ratios).toFixed(2)}; target >= 0.6)`,
         `${name}server CPU per attestation (all its threads, signing included): ${cpu.map((c) => c.toFixed(0)).join(", ")} µs (median ${median(cpu).toFixed(0)})`,
+        `${name}  by thread, last round: event loop ${last.threadCpuPerItem.eventLoop.toFixed(1)} µs; others ${last.threadCpuPerItem.others.map((c) => c.toFixed(1)).join(", ")} µs`,
         `${name}durability: ${acked.length} attestations answered 201 in batches, ${missingFrom(dirs[i]!, acked)} of them missing from the log`,
       ];
     });
