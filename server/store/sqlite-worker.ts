@@ -54,15 +54,19 @@ export class SqliteWorker {
     private readonly role: "read" | "write",
   ) {}
 
-  /** Posts `ops` in one message, in order. If it cannot (no worker starts), each waiting op is rejected. */
+  /**
+   * Posts `ops` in one message, in order. If it cannot (no worker starts, an argument that cannot
+   * be copied), none of them is sent and each waiting op is rejected.
+   */
   post(ops: Sent[]): void {
     if (ops.length === 0) return;
     const introduced: number[] = [];
+    const waiting: [number, Waiting][] = [];
     try {
       const worker = this.ensureWorker();
       const message = ops.map(({ sql, mode, args, rows, expand, resolve, reject }) => {
         let id = 0;
-        if (resolve && reject) this.inFlight.set((id = ++this.nextId), { resolve, reject });
+        if (resolve && reject) waiting.push([(id = ++this.nextId), { resolve, reject }]);
         if (sql === undefined) return { id, s: 0, mode };
         let s = this.statementIds.get(sql);
         if (s === undefined) this.statementIds.set(sql, (s = this.statementIds.size));
@@ -73,6 +77,8 @@ export class SqliteWorker {
         return { id, s, sql, mode, args, rows, expand };
       });
       worker.postMessage(message);
+      // Waited for only once sent: a message that could not be sent leaves nothing in flight.
+      for (const [id, w] of waiting) this.inFlight.set(id, w);
       worker.ref(); // while ops are out, the process waits for them
     } catch (err) {
       for (const s of introduced) this.sentToWorker.delete(s);

@@ -78,6 +78,35 @@ describe("SQLite write worker", () => {
     expect(rows()).toEqual([1, 2, 4, 13]);
   });
 
+  it("commits nothing after a failed answer the function went on from, nor after a message that could not be sent", async () => {
+    await expect(
+      writes.transaction(async (tx) => {
+        tx.run("INSERT INTO scratch (x) VALUES (?)", [50]);
+        await tx.get("SELECT * FROM nowhere", []).catch(() => null); // an admit that refuses its unit on any error
+        tx.run("INSERT INTO scratch (x) VALUES (?)", [51]);
+      }),
+    ).rejects.toThrow(/no such table: nowhere/);
+    await expect(
+      writes.transaction(async (tx) => {
+        await tx.get("SELECT 1", []); // the transaction is open on the worker
+        tx.run("INSERT INTO scratch (x) VALUES (?)", [52]);
+        tx.run("INSERT INTO scratch (x) VALUES (?)", [() => 53]); // cannot be copied to the worker: the message is not sent
+        await tx.get("SELECT 1", []).catch(() => null);
+        tx.run("INSERT INTO scratch (x) VALUES (?)", [54]);
+      }),
+    ).rejects.toThrow(/could not be cloned|DataCloneError/i);
+    expect(rows()).toEqual([1, 2, 4, 13]);
+  });
+
+  it("refuses a write issued after its transaction ended", async () => {
+    let late: import("./sqlite-writer").WriteTx | undefined;
+    await writes.transaction(async (tx) => {
+      late = tx;
+    });
+    expect(() => late!.run("INSERT INTO scratch (x) VALUES (?)", [55])).toThrow(/has ended/);
+    expect(rows()).toEqual([1, 2, 4, 13]);
+  });
+
   it("leaves nothing of a transaction whose worker died, though its later writes reach the next worker", async () => {
     const logged = vi.spyOn(logger, "error").mockImplementation(() => {});
     const dying = writes.transaction(async (tx) => {

@@ -44,14 +44,29 @@ export class WorkerWrites {
   transaction<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
     return this.exclusive(async () => {
       const pending: Sent[] = [{ mode: "begin" }];
+      // The first answer that failed: the transaction does not commit after it, even if `fn`
+      // went on (the worker refuses everything after a failure it saw; this covers a message
+      // that never reached it, whose writes are lost).
+      const state: { failure: { err: unknown } | null; ended: boolean } = { failure: null, ended: false };
       const ask = (op: Op): Promise<unknown> =>
         new Promise((resolve, reject) => {
-          pending.push({ ...op, resolve, reject });
+          pending.push({
+            ...op,
+            resolve,
+            reject: (err) => {
+              state.failure ??= { err };
+              reject(err);
+            },
+          });
           this.worker.post(pending.splice(0));
         });
+      const write = (op: Sent) => {
+        if (state.ended) throw new Error("the append's transaction has ended");
+        pending.push(op);
+      };
       const tx: WriteTx = {
-        run: (sql, args) => void pending.push({ sql, mode: "run", args }),
-        each: (sql, rows) => void pending.push({ sql, mode: "each", rows }),
+        run: (sql, args) => write({ sql, mode: "run", args }),
+        each: (sql, rows) => write({ sql, mode: "each", rows }),
         get: (sql, args) => ask({ sql, mode: "get", args }),
         all: (sql, args) => ask({ sql, mode: "all", args }) as Promise<unknown[]>,
         changes: (sql, args) => ask({ sql, mode: "run", args }) as Promise<number>,
@@ -59,6 +74,7 @@ export class WorkerWrites {
       let value: T;
       try {
         value = await fn(tx);
+        if (state.failure) throw state.failure.err;
         await ask({ mode: "commit" });
       } catch (err) {
         pending.length = 0; // what fn left unsent is not sent
@@ -66,6 +82,8 @@ export class WorkerWrites {
         // transaction died with its connection.
         await ask({ mode: "rollback" }).catch(() => {});
         throw err;
+      } finally {
+        state.ended = true;
       }
       return value;
     });
