@@ -46,7 +46,7 @@ export interface RawHandle {
 }
 
 /** The handle's connection; inside `db.write` it is always there (the transaction opened it). */
-export function rawConnection(handle: RawHandle): BetterSqlite3.Database {
+function rawConnection(handle: RawHandle): BetterSqlite3.Database {
   if (!handle.connection) throw new Error("SQLite connection is not available");
   return handle.connection;
 }
