@@ -71,6 +71,24 @@ describe("POST /v1/attestations/batch", () => {
     expect(await treeSize()).toBe(before);
   });
 
+  it("bounds each item's log entry as a single attestation's: 65,233 canonical bytes are logged, one more refuses the batch", async () => {
+    // As in attestations.test.ts: {"b":"…"} is 8 bytes around its string, the leaf adds 302.
+    // 100 items: composed and signed on the signing workers, not on the event loop.
+    const items = Array.from({ length: 100 }, (_, i) => item(issuerId, i));
+    const before = await treeSize();
+    items[40] = { issuer_id: issuerId, payload: { b: "x".repeat(65_234 - 8) } };
+    const over = await api("/v1/attestations/batch", { key, json: { items } });
+    expectProblem(over, 422, "validation_failed");
+    expect(over.body.errors).toEqual([{ pointer: "/items/40/payload", detail: expect.stringContaining("at most 65233") }]);
+    expect(await treeSize()).toBe(before);
+    items[40] = { issuer_id: issuerId, payload: { b: "x".repeat(65_233 - 8) } };
+    const largest = await api("/v1/attestations/batch", { key, json: { items } });
+    expect(largest.status, largest.text.slice(0, 300)).toBe(201);
+    const id = largest.body.attestations[40].id;
+    const bundle = await api(`/v1/attestations/${id}/proof-bundle`, { key });
+    expect(verifyProofBundle(bundle.body, { logPublicKey: await logKey() }).ok).toBe(true);
+  });
+
   it("bounds the batch: no items, more than 1,000 items and a body past 8 MiB are refused", async () => {
     const before = await treeSize();
     const empty = await api("/v1/attestations/batch", { key, json: { items: [] } });

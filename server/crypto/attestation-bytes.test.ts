@@ -1,12 +1,12 @@
 import crypto from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { leafData, signingMessage } from "@/lib/verify/attestation";
+import { ATTESTATION_PAYLOAD_TYPE, leafData, signingMessage } from "@/lib/verify/attestation";
 import { bytesToHex } from "@/lib/verify/encoding";
 import { canonicalJson } from "@/lib/verify/jcs";
 import { leafHash, nodeHash } from "@/lib/verify/merkle";
 import { MAX_LEAF_BYTES, MAX_PAYLOAD_BYTES } from "../domain/leaf-bounds";
-import { leafDataOf, signingMessageOf } from "./attestation-bytes";
+import { attest, leafDataOf, PAYLOAD_TYPE, SIGNATURE_CHARS, signingMessageOf } from "./attestation-bytes.mjs";
 import { leafHashNode, nodeHashNode, toHex } from "./hash";
 
 const payloadArb = fc.dictionary(fc.string({ unit: "grapheme" }), fc.jsonValue({ maxDepth: 4 }), { maxKeys: 8 }).map(
@@ -62,6 +62,52 @@ describe("attestation bytes composed from the canonical payload", () => {
       expect(signingMessageOf({ ...f, [key]: f[key] + "x" }).equals(base)).toBe(false);
     }
     expect(signingMessageOf({ ...f, payloadJcs: '{"a":2}' }).equals(base)).toBe(false);
+  });
+});
+
+describe("attest: a batch composed, signed and hashed in one pass", () => {
+  const keys = Array.from({ length: 3 }, (_, i) => ({ kid: `kid-${i}`, ...crypto.generateKeyPairSync("ed25519") }));
+  const joined = (values: string[]) => {
+    const ends = new Uint32Array(values.length);
+    values.reduce((at, v, i) => (ends[i] = at + v.length), 0);
+    return { text: values.join(""), ends };
+  };
+
+  it("makes for each item lib/verify's signature, leaf hash and leaf size", () => {
+    expect(PAYLOAD_TYPE).toBe(ATTESTATION_PAYLOAD_TYPE);
+    const itemArb = fc.record({ f: fieldArb, key: fc.nat(2) });
+    fc.assert(
+      fc.property(fc.array(itemArb, { minLength: 1, maxLength: 12 }), (items) => {
+        const fields = items.map(({ f, key }) => ({ ...f, kid: keys[key]!.kid }));
+        const signers = [...new Set(fields.map((f) => `${f.issuer_id} ${f.kid}`))].map((s) => s.split(" ") as [string, string]);
+        const ids = joined(fields.map((f) => f.id));
+        const times = joined(fields.map((f) => f.created_at));
+        const payloads = joined(fields.map((f) => canonicalJson(f.payload)));
+        const out = attest(
+          {
+            signers,
+            signerOf: Uint32Array.from(fields, (f) => signers.findIndex(([i, k]) => i === f.issuer_id && k === f.kid)),
+            ids: ids.text,
+            idEnds: ids.ends,
+            createdAts: times.text,
+            createdAtEnds: times.ends,
+            payloads: payloads.text,
+            payloadEnds: payloads.ends,
+          },
+          (kid) => keys.find((k) => k.kid === kid)!.privateKey,
+        );
+        expect(out.signatures).toHaveLength(SIGNATURE_CHARS * fields.length);
+        fields.forEach((f, i) => {
+          const signature = out.signatures.slice(SIGNATURE_CHARS * i, SIGNATURE_CHARS * (i + 1));
+          const key = keys.find((k) => k.kid === f.kid)!;
+          expect(crypto.verify(null, signingMessage(f), key.publicKey, Buffer.from(signature, "base64"))).toBe(true);
+          const leaf = leafData({ ...f, signature });
+          expect(out.leafSizes[i]).toBe(leaf.length);
+          expect(Buffer.from(out.leafHashes.subarray(32 * i, 32 * (i + 1)))).toEqual(Buffer.from(leafHash(leaf)));
+        });
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 

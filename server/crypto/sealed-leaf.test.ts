@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { leafData } from "@/lib/verify/attestation";
 import { canonicalJson } from "@/lib/verify/jcs";
 import { checkSealOpening, sealedPayload } from "@/lib/verify/sealed";
-import { leafDataOf } from "./attestation-bytes";
+import { leafDataOf } from "./attestation-bytes.mjs";
 import { loggedLeafDataOf, sealedFields, storedSeal } from "./sealed-leaf";
 
 const fieldArb = fc.record({

@@ -3,7 +3,7 @@
 // both give the same commitment and leaf on random attestations.
 import crypto from "node:crypto";
 import { SEAL_SALT_BYTES, SEALED_PAYLOAD_TYPE, type SealedPayload } from "../../lib/verify/sealed";
-import { type CanonicalAttestation, leafDataOf } from "./attestation-bytes";
+import { type CanonicalAttestation, leafDataOf } from "./attestation-bytes.mjs";
 
 /** What the attestations.seal column holds (JSON): the sealed leaf's own fields and the salt. */
 export interface SealColumn {

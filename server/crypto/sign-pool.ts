@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { signEd25519 } from "./key-custody";
+import { type AttestRequest, type Attested, attest } from "./attestation-bytes.mjs";
 
 // Next.js's build recognises this path and bundles the worker as its own entry; tsx and Vitest
 // run the file itself.
@@ -20,7 +21,8 @@ export interface SignJob {
 /** Fewer messages than this are signed on the calling thread: a round trip would cost more. */
 const MIN_POOLED = 64;
 
-type Pending = { resolve: (sigs: Uint8Array) => void; reject: (err: Error) => void };
+type Pending = { resolve: (answer: Answer) => void; reject: (err: Error) => void };
+type Answer = { signatures?: Uint8Array; attested?: Attested; error?: string };
 
 /** One worker and what was sent to it. */
 class Slot {
@@ -28,7 +30,7 @@ class Slot {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
 
-  sign(jobs: SignJob[]): Promise<Uint8Array> {
+  async sign(jobs: SignJob[]): Promise<Uint8Array> {
     const keys = new Map<string, KeyObject>();
     const ends: number[] = [];
     let total = 0;
@@ -43,12 +45,24 @@ class Slot {
       data.set(j.message, at);
       at += j.message.length;
     }
+    const answer = await this.request({ keys: [...keys], kids: jobs.map((j) => j.kid), data, ends }, [data.buffer]);
+    if (!answer.signatures) throw new Error("the signing worker answered no signatures");
+    return answer.signatures;
+  }
+
+  async attest(keys: [string, KeyObject][], req: AttestRequest): Promise<Attested> {
+    const answer = await this.request({ keys, attest: req }, []);
+    if (!answer.attested) throw new Error("the signing worker answered no attestations");
+    return answer.attested;
+  }
+
+  private request(message: object, transfer: ArrayBuffer[]): Promise<Answer> {
     const worker = this.ensure();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       worker.ref();
-      worker.postMessage({ id, keys: [...keys], kids: jobs.map((j) => j.kid), data, ends }, [data.buffer]);
+      worker.postMessage({ id, ...message }, transfer);
     });
   }
 
@@ -62,12 +76,12 @@ class Slot {
   private ensure(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(WORKER_FILE);
-    worker.on("message", (m: { id: number; signatures?: Uint8Array; error?: string }) => {
+    worker.on("message", (m: Answer & { id: number }) => {
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);
-      if (m.signatures) p.resolve(m.signatures);
-      else p.reject(new Error(m.error ?? "the signing worker failed"));
+      if (m.error === undefined) p.resolve(m);
+      else p.reject(new Error(m.error));
       if (this.pending.size === 0) worker.unref();
     });
     worker.on("error", (err) => this.stopped(worker, err));
@@ -100,6 +114,92 @@ class SignPool {
     const signed = await Promise.all(chunks.map((c) => this.slots[this.next++ % this.slots.length]!.sign(c)));
     return signed.flatMap((sigs) => Array.from({ length: sigs.length / 64 }, (_, i) => sigs.subarray(64 * i, 64 * i + 64)));
   }
+
+  async attestAll(jobs: AttestJob[]): Promise<Attested> {
+    const per = Math.max(MIN_POOLED, Math.ceil(jobs.length / this.slots.length));
+    const chunks: Promise<Attested>[] = [];
+    for (let i = 0; i < jobs.length; i += per) {
+      const { keys, req } = requestOf(jobs.slice(i, i + per));
+      chunks.push(this.slots[this.next++ % this.slots.length]!.attest(keys, req));
+    }
+    return joinAttested(await Promise.all(chunks));
+  }
+}
+
+/** An attestation to compose, sign and hash (attestation-bytes.mjs, attest). */
+export interface AttestJob {
+  id: string;
+  issuerId: string;
+  kid: string;
+  privateKey: KeyObject;
+  /** RFC 3339, as signed. */
+  createdAt: string;
+  payloadJcs: string;
+}
+
+/** `values` joined, and where each ends. */
+function joined(values: string[]): { text: string; ends: Uint32Array } {
+  const ends = new Uint32Array(values.length);
+  let at = 0;
+  for (let i = 0; i < values.length; i++) ends[i] = at += values[i]!.length;
+  return { text: values.join(""), ends };
+}
+
+/** The keys and the AttestRequest for `jobs`. */
+function requestOf(jobs: AttestJob[]): { keys: [string, KeyObject][]; req: AttestRequest } {
+  const keys = new Map<string, KeyObject>();
+  const signers: [string, string][] = [];
+  const signerOf = new Uint32Array(jobs.length);
+  let last = -1;
+  jobs.forEach((j, i) => {
+    const known = signers[last];
+    if (!known || known[0] !== j.issuerId || known[1] !== j.kid) {
+      last = signers.findIndex(([issuer, kid]) => issuer === j.issuerId && kid === j.kid);
+      if (last < 0) last = signers.push([j.issuerId, j.kid]) - 1;
+      keys.set(j.kid, j.privateKey);
+    }
+    signerOf[i] = last;
+  });
+  const ids = joined(jobs.map((j) => j.id));
+  const createdAts = joined(jobs.map((j) => j.createdAt));
+  const payloads = joined(jobs.map((j) => j.payloadJcs));
+  return {
+    keys: [...keys],
+    req: {
+      signers,
+      signerOf,
+      ids: ids.text,
+      idEnds: ids.ends,
+      createdAts: createdAts.text,
+      createdAtEnds: createdAts.ends,
+      payloads: payloads.text,
+      payloadEnds: payloads.ends,
+    },
+  };
+}
+
+function joinAttested(parts: Attested[]): Attested {
+  if (parts.length === 1) return parts[0]!;
+  const concat = <T extends Uint8Array | Uint32Array>(arrays: T[], make: (n: number) => T): T => {
+    const out = make(arrays.reduce((n, a) => n + a.length, 0));
+    let at = 0;
+    for (const a of arrays) {
+      out.set(a, at);
+      at += a.length;
+    }
+    return out;
+  };
+  return {
+    signatures: parts.map((p) => p.signatures).join(""),
+    leafHashes: concat(
+      parts.map((p) => p.leafHashes),
+      (n) => new Uint8Array(n),
+    ),
+    leafSizes: concat(
+      parts.map((p) => p.leafSizes),
+      (n) => new Uint32Array(n),
+    ),
+  };
 }
 
 /**
@@ -108,12 +208,33 @@ class SignPool {
  */
 export async function signAll(jobs: SignJob[]): Promise<Uint8Array[]> {
   if (jobs.length >= MIN_POOLED) {
-    const pool = processWide("sign-pool", () => new SignPool(Math.max(1, Math.min(4, os.availableParallelism() - 1))));
     try {
-      return await pool.signAll(jobs);
+      return await pool().signAll(jobs);
     } catch (err) {
       logger.error({ err }, "the signing workers failed; signing on the main thread");
     }
   }
   return jobs.map((j) => signEd25519(j.privateKey, j.message));
+}
+
+const pool = () => processWide("sign-pool", () => new SignPool(Math.max(1, Math.min(4, os.availableParallelism() - 1))));
+
+/**
+ * Each job composed, signed and its leaf hashed: its signature is
+ * `signatures.slice(SIGNATURE_CHARS * i, SIGNATURE_CHARS * (i + 1))`, its leaf hash
+ * `leafHashes.subarray(32 * i, 32 * (i + 1))`. Many go to the worker pool, where the garbage
+ * composing them makes is cheap to collect; a few, or any the pool fails on, are made here by
+ * the same code.
+ */
+export async function attestAll(jobs: AttestJob[]): Promise<Attested> {
+  if (jobs.length >= MIN_POOLED) {
+    try {
+      return await pool().attestAll(jobs);
+    } catch (err) {
+      logger.error({ err }, "the signing workers failed; signing on the main thread");
+    }
+  }
+  const { keys, req } = requestOf(jobs);
+  const byKid = new Map(keys);
+  return attest(req, (kid) => byKid.get(kid)!);
 }

@@ -1,8 +1,10 @@
 import "server-only";
 import type { LogEntry, LogGroup } from "../log/log-append";
 import { getSequencer } from "../log/sequencer";
-import { canonicalPayload, prepareAttestation, signedEntry, type UnsignedAttestation, viewOf, type AttestationView } from "./attestations";
-import { signAll } from "../crypto/sign-pool";
+import { attestationTime, canonicalPayload, fieldsOf, leafTooLarge, viewOf, type AttestationView } from "./attestations";
+import { type AttestJob, attestAll, signAll } from "../crypto/sign-pool";
+import { SIGNATURE_CHARS } from "../crypto/attestation-bytes.mjs";
+import { iso, newId } from "./ids";
 import { AppError, type FieldError } from "../errors";
 import { checkIdempotencyKey, holdIdempotencyKey, IdempotentReplay, storeIdempotentAnswer } from "./idempotency";
 import { getActiveIssuer } from "./issuer-cache";
@@ -42,8 +44,8 @@ async function signersOf(tenantId: string, items: BatchItem[]): Promise<Map<stri
 }
 
 /** Seals the entries of the items that ask for it, their sealed leaves signed in the signing pool. */
-async function sealAll(entries: LogEntry[], unsigned: UnsignedAttestation[], items: BatchItem[], sealer: Sealer): Promise<void> {
-  const seals = entries.flatMap((e, i) => (items[i]!.sealed ? [{ entry: e, seal: prepareSeal(e, unsigned[i]!.fields, sealer) }] : []));
+async function sealAll(entries: LogEntry[], items: BatchItem[], sealer: Sealer): Promise<void> {
+  const seals = entries.flatMap((e, i) => (items[i]!.sealed ? [{ entry: e, seal: prepareSeal(e, fieldsOf(e.row), sealer) }] : []));
   const signatures = await signAll(
     seals.map(({ seal }) => ({ kid: sealer.signer.kid, privateKey: sealer.signer.privateKey, message: seal.message })),
   );
@@ -75,32 +77,49 @@ export async function createAttestationBatch(opts: {
   const signers = await signersOf(tenantId, items);
   const sealer = items.some((i) => i.sealed) ? await getSealer() : undefined;
   const problems: FieldError[] = [];
-  const unsigned: UnsignedAttestation[] = [];
+  // Dated and identified here; composed, signed and hashed where they are signed (attestAll).
+  const jobs: AttestJob[] = [];
+  const dates: Date[] = [];
   items.forEach((item, i) => {
     const signer = signers.get(item.issuer_id)!;
     if (typeof signer === "string") problems.push({ pointer: `/items/${i}/issuer_id`, detail: signer });
     try {
       const payloadJcs = canonicalPayload(item.payload);
-      if (typeof signer !== "string")
-        unsigned.push(
-          prepareAttestation(signer, { tenantId, issuerId: item.issuer_id, payloadJcs }, item.sealed ? sealer?.signer : undefined),
-        );
+      if (typeof signer === "string") return;
+      const createdAt = attestationTime(signer, item.sealed ? sealer?.signer : undefined);
+      dates.push(createdAt);
+      jobs.push({
+        id: newId(),
+        issuerId: item.issuer_id,
+        kid: signer.kid,
+        privateKey: signer.privateKey,
+        createdAt: iso(createdAt),
+        payloadJcs,
+      });
     } catch (err) {
       problems.push(...itemProblems(err, i));
     }
   });
   if (problems.length) throw invalid(problems);
-  const signatures = await signAll(unsigned.map((u) => ({ kid: u.signer.kid, privateKey: u.signer.privateKey, message: u.message })));
-  const entries: LogEntry[] = [];
-  unsigned.forEach((u, i) => {
-    try {
-      entries.push(signedEntry(u, signatures[i]!));
-    } catch (err) {
-      problems.push(...itemProblems(err, i));
-    }
+  const { signatures, leafHashes, leafSizes } = await attestAll(jobs);
+  const entries = jobs.map((j, i): LogEntry => {
+    const tooLarge = leafTooLarge(leafSizes[i]!, j.payloadJcs);
+    if (tooLarge) problems.push(...itemProblems(tooLarge, i));
+    return {
+      row: {
+        id: j.id,
+        tenantId,
+        issuerId: j.issuerId,
+        kid: j.kid,
+        payload: j.payloadJcs,
+        signature: signatures.slice(SIGNATURE_CHARS * i, SIGNATURE_CHARS * (i + 1)),
+        createdAt: dates[i]!,
+      },
+      leafHash: leafHashes.subarray(32 * i, 32 * (i + 1)),
+    };
   });
   if (problems.length) throw invalid(problems);
-  if (sealer) await sealAll(entries, unsigned, items, sealer);
+  if (sealer) await sealAll(entries, items, sealer);
 
   const views = (first: number) => entries.map((e, i) => viewOf(e, items[i]!.payload, first + i));
   const group: LogGroup = { entries };

@@ -1,6 +1,6 @@
 import "server-only";
 import { canonicalJson } from "@/lib/verify/jcs";
-import { type CanonicalAttestation, canonicalBody, leafDataOf, signingMessageOf } from "../crypto/attestation-bytes";
+import { type CanonicalAttestation, canonicalBody, leafDataOf, signingMessageOf } from "../crypto/attestation-bytes.mjs";
 import { leafHashNode } from "../crypto/hash";
 import { getStore } from "../store";
 import { signEd25519 } from "../crypto/key-custody";
@@ -115,20 +115,38 @@ export interface UnsignedAttestation {
 }
 
 /**
- * Dates an attestation of a payload already in RFC 8785 form now (never before the key's
- * not_before, nor the sealing key's when `sealer` will seal it).
+ * Now, for an attestation `signer` signs: never before its key's not_before, nor the sealing
+ * key's when `sealer` will seal it; 503 while either key is past its expiry (being rotated).
  */
+export function attestationTime(signer: Signer, sealer?: Signer): Date {
+  const createdAt = new Date(Math.max(Date.now(), signer.notBefore, sealer?.notBefore ?? 0));
+  if (createdAt.getTime() > Math.min(signer.expiresAt, sealer?.expiresAt ?? Infinity))
+    throw new AppError("service_unavailable", "The issuer's key is being rotated; retry.");
+  return createdAt;
+}
+
+/** Dates an attestation of a payload already in RFC 8785 form now (attestationTime). */
 export function prepareAttestation(
   signer: Signer,
   opts: { tenantId: string; issuerId: string; payloadJcs: string },
   sealer?: Signer,
 ): UnsignedAttestation {
-  const createdAt = new Date(Math.max(Date.now(), signer.notBefore, sealer?.notBefore ?? 0));
-  if (createdAt.getTime() > Math.min(signer.expiresAt, sealer?.expiresAt ?? Infinity))
-    throw new AppError("service_unavailable", "The issuer's key is being rotated; retry.");
+  const createdAt = attestationTime(signer, sealer);
   const fields = { id: newId(), issuer_id: opts.issuerId, kid: signer.kid, created_at: iso(createdAt), payloadJcs: opts.payloadJcs };
   const body = canonicalBody(fields);
   return { fields, tenantId: opts.tenantId, createdAt, signer, body, message: signingMessageOf(fields, body) };
+}
+
+/** The 422 (pointer /payload) for a payload whose leaf would be `leafSize` bytes, past MAX_LEAF_BYTES; null within it. */
+export function leafTooLarge(leafSize: number, payloadJcs: string): AppError | null {
+  if (leafSize <= MAX_LEAF_BYTES) return null;
+  const room = MAX_LEAF_BYTES - (leafSize - Buffer.byteLength(payloadJcs, "utf8"));
+  return new AppError("validation_failed", "The request body failed validation; see errors.", [
+    {
+      pointer: "/payload",
+      detail: `its log entry would be ${leafSize} bytes, at most ${MAX_LEAF_BYTES} allowed: the canonical JSON of the payload may be at most ${room} bytes`,
+    },
+  ]);
 }
 
 /** The entry the sequencer appends, with its signature; 422 (pointer /payload) when its leaf would be too large. */
@@ -136,15 +154,8 @@ export function signedEntry(u: UnsignedAttestation, signatureBytes: Uint8Array):
   const { fields } = u;
   const signature = Buffer.from(signatureBytes).toString("base64");
   const leaf = leafDataOf(fields, signature, u.body);
-  if (leaf.length > MAX_LEAF_BYTES) {
-    const room = MAX_LEAF_BYTES - (leaf.length - Buffer.byteLength(fields.payloadJcs, "utf8"));
-    throw new AppError("validation_failed", "The request body failed validation; see errors.", [
-      {
-        pointer: "/payload",
-        detail: `its log entry would be ${leaf.length} bytes, at most ${MAX_LEAF_BYTES} allowed: the canonical JSON of the payload may be at most ${room} bytes`,
-      },
-    ]);
-  }
+  const tooLarge = leafTooLarge(leaf.length, fields.payloadJcs);
+  if (tooLarge) throw tooLarge;
   return {
     row: {
       id: fields.id,
@@ -157,6 +168,11 @@ export function signedEntry(u: UnsignedAttestation, signatureBytes: Uint8Array):
     },
     leafHash: leafHashNode(leaf),
   };
+}
+
+/** The signed fields of a logged entry's row (what sealing commits to). */
+export function fieldsOf(row: LogEntry["row"]): CanonicalAttestation {
+  return { id: row.id, issuer_id: row.issuerId, kid: row.kid, created_at: iso(row.createdAt), payloadJcs: row.payload };
 }
 
 /** Signs an attestation of a payload already in RFC 8785 form with `signer`, on this thread: the entry the sequencer appends. */

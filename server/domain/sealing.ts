@@ -2,7 +2,7 @@ import "server-only";
 import { getDb } from "../db";
 import { signEd25519 } from "../crypto/key-custody";
 import { leafHashNode } from "../crypto/hash";
-import { leafDataOf, signingMessageOf, type CanonicalAttestation } from "../crypto/attestation-bytes";
+import { leafDataOf, signingMessageOf, type CanonicalAttestation } from "../crypto/attestation-bytes.mjs";
 import { newSalt, type SealColumn, sealedFields } from "../crypto/sealed-leaf";
 import type { LogEntry } from "../log/log-append";
 import { processWide } from "../process-wide";
