@@ -269,7 +269,10 @@ export function appendCases(name: string, log: () => TestLog): void {
       expect(await state()).toEqual(before);
       expect(await log().db.getDb().read.idempotencyRecord.count()).toBe(records);
     });
-    it("takes usage units exactly up to the limit, refusing the entries beyond it alone", async () => {
+    it.each([
+      ["read by each admit", false],
+      ["read ahead with the lock (usageKey)", true],
+    ])("takes usage units exactly up to the limit, refusing the entries beyond it alone: counters %s", async (_, readAhead) => {
       const seq = log().sequencer.getSequencer();
       const before = await state();
       const userId = crypto.randomUUID();
@@ -280,6 +283,7 @@ export function appendCases(name: string, log: () => TestLog): void {
           admit: async (w) => {
             if (!(await w.takeUsageUnit(userId, month, limit))) throw new Error("quota");
           },
+          ...(readAhead ? { usageKey: { userId, month } } : {}),
         };
         return e;
       };

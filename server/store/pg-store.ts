@@ -190,7 +190,9 @@ f AS (INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, $
 i AS (INSERT INTO idempotency_records (tenant_id, key, request_hash, status, response, created_at)
   SELECT * FROM unnest($32::text[], $33::text[], $34::text[], $35::int[], $36::text[], $37::timestamp(3)[])
   ON CONFLICT (tenant_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
-    response = excluded.response, created_at = excluded.created_at)
+    response = excluded.response, created_at = excluded.created_at),
+u AS (INSERT INTO usage_counters (user_id, month, "count") SELECT * FROM unnest($48::text[], $49::text[], $50::int[])
+  ON CONFLICT (user_id, month) DO UPDATE SET "count" = usage_counters."count" + excluded."count")
 UPDATE log SET tree_size = $38::bigint, root_hash = $39::bytea WHERE id = 1 AND $38::bigint IS NOT NULL`;
 
 // One statement: a new month's row starts at one; an existing row grows only below the limit.
@@ -208,6 +210,8 @@ class Pending {
   fingerprints: FingerprintInsert[] = [];
   /** Keyed by (tenant, key): a later put of the same key replaces the earlier, as an upsert would. */
   records = new Map<string, IdempotencyRecord>();
+  /** Units taken from usage counters read ahead, by (user, month): added to each counter, or a new one started at it. */
+  usage = new Map<string, { userId: string; month: string; taken: number }>();
   head: { size: number; root: Uint8Array } | null = null;
 
   get empty(): boolean {
@@ -218,6 +222,7 @@ class Pending {
       !this.protections.length &&
       !this.fingerprints.length &&
       !this.records.size &&
+      !this.usage.size &&
       !this.head
     );
   }
@@ -276,6 +281,9 @@ class Pending {
       f.map((x) => iso(x.createdAt)),
       f.flatMap((x) => x.windows ?? NO_PDQ_WINDOWS),
       f.map((x) => x.hashBytes),
+      [...this.usage.values()].map((x) => x.userId),
+      [...this.usage.values()].map((x) => x.month),
+      [...this.usage.values()].map((x) => x.taken),
     ];
   }
 }
@@ -296,6 +304,8 @@ class PgWriter implements LogWriter {
 
   /** Records read ahead by preloadIdempotencyRecords (null: read, none), kept current by puts. */
   private knownRecords = new Map<string, IdempotencyRecord | null>();
+  /** Usage counters read ahead by preloadUsage, by (user, month), with the units this transaction took. */
+  private knownCounts = new Map<string, number>();
 
   constructor(private readonly client: pg.PoolClient) {
     const id = (tenantId: string, key: string) => `${tenantId}\n${key}`;
@@ -328,10 +338,34 @@ class PgWriter implements LogWriter {
         this.open().records.set(id(r.tenantId, r.key), r);
         this.knownRecords.set(id(r.tenantId, r.key), r);
       },
+      preloadUsage: async (keys) => {
+        await this.flush();
+        const rows = await run(
+          this.db,
+          "hm_usage_many",
+          `SELECT c.user_id, c.month, c."count" FROM usage_counters c
+            JOIN unnest($1::text[], $2::text[]) AS k(user_id, month) ON c.user_id = k.user_id AND c.month = k.month`,
+          [keys.map((k) => k.userId), keys.map((k) => k.month)],
+        );
+        for (const k of keys) this.knownCounts.set(id(k.userId, k.month), 0);
+        for (const r of rows) this.knownCounts.set(id(r.user_id as string, r.month as string), Number(r.count));
+      },
       takeUsageUnit: async (userId, month, limit) => {
         if (limit !== null && limit < 1) return false;
-        await this.flush();
-        return (await run(this.db, "hm_usage", USAGE_SQL, [userId, month, limit])).length === 1;
+        const key = id(userId, month);
+        const known = this.knownCounts.get(key);
+        if (known === undefined) {
+          await this.flush();
+          return (await run(this.db, "hm_usage", USAGE_SQL, [userId, month, limit])).length === 1;
+        }
+        // Exact: the counter was read under the log's lock, which every writer of a counter holds.
+        if (limit !== null && known >= limit) return false;
+        this.knownCounts.set(key, known + 1);
+        const pending = this.open().usage;
+        const taken = pending.get(key);
+        if (taken) taken.taken++;
+        else pending.set(key, { userId, month, taken: 1 });
+        return true;
       },
       insertProtection: async (p) => void this.open().protections.push(p),
       insertFingerprints: async (rows) => void this.open().fingerprints.push(...rows),
