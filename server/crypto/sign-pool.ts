@@ -85,6 +85,12 @@ class Slot {
       if (this.pending.size === 0) worker.unref();
     });
     worker.on("error", (err) => this.stopped(worker, err));
+    // An answer that could not be read is lost: fail what is out (its callers sign on this
+    // thread instead) rather than leave it waiting, and start over with a new worker.
+    worker.on("messageerror", (err) => {
+      this.stopped(worker, err);
+      void worker.terminate();
+    });
     worker.on("exit", (code) => this.stopped(worker, new Error(`signing worker exited (code ${code})`)));
     // Idle, it never keeps a process alive.
     worker.unref();

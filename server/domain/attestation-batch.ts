@@ -102,6 +102,7 @@ export async function createAttestationBatch(opts: {
   });
   if (problems.length) throw invalid(problems);
   const { signatures, leafHashes, leafSizes } = await attestAll(jobs);
+  // Job i is item i: any problem above refused the batch before a job was signed.
   const entries = jobs.map((j, i): LogEntry => {
     const tooLarge = leafTooLarge(leafSizes[i]!, j.payloadJcs);
     if (tooLarge) problems.push(...itemProblems(tooLarge, i));

@@ -358,7 +358,8 @@ class PgWriter implements LogWriter {
           await this.flush();
           return (await run(this.db, "hm_usage", USAGE_SQL, [userId, month, limit])).length === 1;
         }
-        // Exact: the counter was read under the log's lock, which every writer of a counter holds.
+        // Exact: the counter was read under the log's lock, which every writer that raises a counter
+        // holds (deleting an account removes its counters without it, which can only lower them).
         if (limit !== null && known >= limit) return false;
         this.knownCounts.set(key, known + 1);
         const pending = this.open().usage;
