@@ -1,4 +1,5 @@
 import "server-only";
+import { pairKey } from "./pair-key";
 import { NO_PDQ_WINDOWS, PDQ_WINDOW_COLUMNS, PDQ_WINDOWS } from "@/lib/fingerprint/pdq-index";
 import { SHARD_BITS } from "../merkle/positions";
 import pg from "pg";
@@ -308,7 +309,6 @@ class PgWriter implements LogWriter {
   private knownCounts = new Map<string, number>();
 
   constructor(private readonly client: pg.PoolClient) {
-    const id = (tenantId: string, key: string) => `${tenantId}\n${key}`;
     this.entries = {
       preloadIdempotencyRecords: async (keys) => {
         await this.flush();
@@ -319,11 +319,11 @@ class PgWriter implements LogWriter {
             JOIN unnest($1::text[], $2::text[]) AS k(tenant_id, key) ON r.tenant_id = k.tenant_id AND r.key = k.key`,
           [keys.map((k) => k.tenantId), keys.map((k) => k.key)],
         );
-        for (const k of keys) this.knownRecords.set(id(k.tenantId, k.key), null);
-        for (const r of rows) this.knownRecords.set(id(r.tenant_id as string, r.key as string), idempotencyRow(r));
+        for (const k of keys) this.knownRecords.set(pairKey(k.tenantId, k.key), null);
+        for (const r of rows) this.knownRecords.set(pairKey(r.tenant_id as string, r.key as string), idempotencyRow(r));
       },
       idempotencyRecord: async (tenantId, key) => {
-        const known = this.knownRecords.get(id(tenantId, key));
+        const known = this.knownRecords.get(pairKey(tenantId, key));
         if (known !== undefined) return known;
         await this.flush();
         return one(
@@ -335,8 +335,8 @@ class PgWriter implements LogWriter {
         );
       },
       putIdempotencyRecord: async (r) => {
-        this.open().records.set(id(r.tenantId, r.key), r);
-        this.knownRecords.set(id(r.tenantId, r.key), r);
+        this.open().records.set(pairKey(r.tenantId, r.key), r);
+        this.knownRecords.set(pairKey(r.tenantId, r.key), r);
       },
       preloadUsage: async (keys) => {
         await this.flush();
@@ -347,12 +347,12 @@ class PgWriter implements LogWriter {
             JOIN unnest($1::text[], $2::text[]) AS k(user_id, month) ON c.user_id = k.user_id AND c.month = k.month`,
           [keys.map((k) => k.userId), keys.map((k) => k.month)],
         );
-        for (const k of keys) this.knownCounts.set(id(k.userId, k.month), 0);
-        for (const r of rows) this.knownCounts.set(id(r.user_id as string, r.month as string), Number(r.count));
+        for (const k of keys) this.knownCounts.set(pairKey(k.userId, k.month), 0);
+        for (const r of rows) this.knownCounts.set(pairKey(r.user_id as string, r.month as string), Number(r.count));
       },
       takeUsageUnit: async (userId, month, limit) => {
         if (limit !== null && limit < 1) return false;
-        const key = id(userId, month);
+        const key = pairKey(userId, month);
         const known = this.knownCounts.get(key);
         if (known === undefined) {
           await this.flush();

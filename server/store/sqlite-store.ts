@@ -1,4 +1,5 @@
 import "server-only";
+import { pairKey } from "./pair-key";
 import { NO_PDQ_WINDOWS, PDQ_WINDOW_COLUMNS } from "@/lib/fingerprint/pdq-index";
 import { nodeKey, type NodePosition } from "../merkle/merkle-tree";
 import {
@@ -98,7 +99,6 @@ function bundleRowsOf(r: Expanded | undefined, id: string): BundleRows | null {
 const IDEMPOTENCY_SELECT = "SELECT * FROM idempotency_records";
 /** The pairs of a JSON array of [a, b] pairs, for a row-value IN. */
 const PAIRS = "SELECT value ->> 0, value ->> 1 FROM json_each(?)";
-const pairKey = (a: string, b: string) => `${a}\n${b}`;
 
 /**
  * A transaction's own rows. Within one transaction the writer holds SQLite's write lock, so what
