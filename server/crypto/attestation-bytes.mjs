@@ -19,6 +19,15 @@ import crypto from "node:crypto";
  * @property {string} payloadJcs RFC 8785 canonical JSON of the payload.
  */
 
+/**
+ * The signed fields of a stored attestation row (or a logged entry's row).
+ * @param {{ id: string, issuerId: string, kid: string, createdAt: Date, payload: string }} row
+ * @returns {CanonicalAttestation}
+ */
+export function canonicalFieldsOf(row) {
+  return { id: row.id, issuer_id: row.issuerId, kid: row.kid, created_at: row.createdAt.toISOString(), payloadJcs: row.payload };
+}
+
 /** lib/verify/attestation.ts's ATTESTATION_PAYLOAD_TYPE (attestation-bytes.test.ts holds them equal). */
 export const PAYLOAD_TYPE = "application/vnd.hallmark.attestation.v1+json";
 

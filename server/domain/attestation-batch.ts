@@ -1,9 +1,9 @@
 import "server-only";
 import type { LogEntry, LogGroup } from "../log/log-append";
 import { getSequencer } from "../log/sequencer";
-import { attestationTime, canonicalPayload, fieldsOf, leafTooLarge, viewOf, type AttestationView } from "./attestations";
+import { attestationTime, canonicalPayload, leafTooLarge, viewOf, type AttestationView } from "./attestations";
 import { type AttestJob, attestAll, signAll } from "../crypto/sign-pool";
-import { SIGNATURE_CHARS } from "../crypto/attestation-bytes.mjs";
+import { canonicalFieldsOf, SIGNATURE_CHARS } from "../crypto/attestation-bytes.mjs";
 import { iso, newId } from "./ids";
 import { AppError, type FieldError } from "../errors";
 import { checkIdempotencyKey, holdIdempotencyKey, IdempotentReplay, storeIdempotentAnswer } from "./idempotency";
@@ -45,7 +45,7 @@ async function signersOf(tenantId: string, items: BatchItem[]): Promise<Map<stri
 
 /** Seals the entries of the items that ask for it, their sealed leaves signed in the signing pool. */
 async function sealAll(entries: LogEntry[], items: BatchItem[], sealer: Sealer): Promise<void> {
-  const seals = entries.flatMap((e, i) => (items[i]!.sealed ? [{ entry: e, seal: prepareSeal(e, fieldsOf(e.row), sealer) }] : []));
+  const seals = entries.flatMap((e, i) => (items[i]!.sealed ? [{ entry: e, seal: prepareSeal(e, canonicalFieldsOf(e.row), sealer) }] : []));
   const signatures = await signAll(
     seals.map(({ seal }) => ({ kid: sealer.signer.kid, privateKey: sealer.signer.privateKey, message: seal.message })),
   );

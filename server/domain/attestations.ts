@@ -170,11 +170,6 @@ export function signedEntry(u: UnsignedAttestation, signatureBytes: Uint8Array):
   };
 }
 
-/** The signed fields of a logged entry's row (what sealing commits to). */
-export function fieldsOf(row: LogEntry["row"]): CanonicalAttestation {
-  return { id: row.id, issuer_id: row.issuerId, kid: row.kid, created_at: iso(row.createdAt), payloadJcs: row.payload };
-}
-
 /** Signs an attestation of a payload already in RFC 8785 form with `signer`, on this thread: the entry the sequencer appends. */
 export function signAttestation(signer: Signer, opts: { tenantId: string; issuerId: string; payloadJcs: string }): LogEntry {
   const u = prepareAttestation(signer, opts);

@@ -3,6 +3,7 @@ import { leafData } from "@/lib/verify/attestation";
 import { bytesToBase64, utf8Encode } from "@/lib/verify/encoding";
 import { canonicalJson } from "@/lib/verify/jcs";
 import { storedSeal } from "../crypto/sealed-leaf";
+import { canonicalFieldsOf } from "../crypto/attestation-bytes.mjs";
 import { formatTlogProof } from "@/lib/verify/tlog-proof";
 import { getConfig } from "../config";
 import { getDb } from "../db";
@@ -14,7 +15,6 @@ import { proveInclusion } from "../log/log-proofs";
 import { checkpointForProof, type WitnessRequirement } from "../log/proof-checkpoint";
 import type { BundleRows } from "../store/types";
 import { toAttestationView } from "./attestations";
-import { iso } from "./ids";
 import { notFound } from "../errors";
 import { toIssuerView } from "./issuers";
 import { toTreeHeadView } from "./log";
@@ -99,7 +99,7 @@ export async function getProofBundle({ tenantId, id }: { tenantId: string; id: s
  * Only ever put in a bundle its reader may see whole: the owner's, or a public protection's.
  */
 async function sealOf(row: BundleRows["attestation"] & { seal: string }) {
-  const inner = { id: row.id, issuer_id: row.issuerId, kid: row.kid, created_at: iso(row.createdAt), payloadJcs: row.payload };
+  const inner = canonicalFieldsOf(row);
   const { leaf, salt } = storedSeal(inner, row.signature, row.seal);
   const reads = getStore().reads;
   const [issuer, key] = await Promise.all([reads.issuer(leaf.issuer_id), reads.signingKey(leaf.kid)]);

@@ -2,6 +2,7 @@ import "server-only";
 import { LRUCache } from "lru-cache";
 import { encodeEntryBundle, leavesPerTileHash, TILE_HEIGHT, TILE_WIDTH, tileExists, type TileAddress } from "@/lib/verify/tiles";
 import { loggedLeafDataOf } from "../crypto/sealed-leaf";
+import { canonicalFieldsOf } from "../crypto/attestation-bytes.mjs";
 import { getDb } from "../db";
 import { getStore } from "../store";
 import { processWide } from "../process-wide";
@@ -58,13 +59,5 @@ async function buildEntryBundle(shard: number, t: TileAddress): Promise<Uint8Arr
     select: { id: true, issuerId: true, kid: true, payload: true, signature: true, createdAt: true, logIndex: true, seal: true },
   });
   if (rows.length !== t.width) throw new Error(`log entries ${first}…${first + t.width - 1} are incomplete`);
-  return encodeEntryBundle(
-    rows.map((r) =>
-      loggedLeafDataOf(
-        { id: r.id, issuer_id: r.issuerId, kid: r.kid, created_at: r.createdAt.toISOString(), payloadJcs: r.payload },
-        r.signature,
-        r.seal,
-      ),
-    ),
-  );
+  return encodeEntryBundle(rows.map((r) => loggedLeafDataOf(canonicalFieldsOf(r), r.signature, r.seal)));
 }
