@@ -234,6 +234,7 @@ class Pending {
     const r = [...this.records.values()];
     const cp = this.checkpoints;
     const f = this.fingerprints;
+    const u = [...this.usage.values()];
     return [
       a.map((x) => x.id),
       a.map((x) => x.tenantId),
@@ -282,9 +283,9 @@ class Pending {
       f.map((x) => iso(x.createdAt)),
       f.flatMap((x) => x.windows ?? NO_PDQ_WINDOWS),
       f.map((x) => x.hashBytes),
-      [...this.usage.values()].map((x) => x.userId),
-      [...this.usage.values()].map((x) => x.month),
-      [...this.usage.values()].map((x) => x.taken),
+      u.map((x) => x.userId),
+      u.map((x) => x.month),
+      u.map((x) => x.taken),
     ];
   }
 }
