@@ -14,6 +14,9 @@
 //   seal_signature           the sealing issuer's key signed the sealed leaf
 // key_validity then covers both keys.
 // Size and root are always taken from the verified checkpoint, never from the proof.
+// A bundle whose attestation is itself a sealed leaf (no `seal`: someone took it from the log's
+// tiles) verifies as any entry, and says so (kind "sealed"): what it seals is its owner's, and
+// nothing in it names an attestation.
 import { type SignedAttestationFields, verifyAttestationSignature } from "./attestation";
 import { loggedLeafData, parseProofBundle, type ProofBundle } from "./bundle-shape";
 import { parseSignedNote, type VerifiedCheckpoint } from "./checkpoint";
@@ -23,7 +26,7 @@ import { jwkThumbprint, parsePublicKeyPem } from "./keys";
 import { resolveLogKey, type LogPublicKey } from "./log-key";
 import { verifyLogCheckpoint, type LogKey } from "./log-signature";
 import { leafHash, verifyInclusion } from "./merkle";
-import { checkSealOpening } from "./sealed";
+import { checkSealOpening, type EntryKind, entryKindOf } from "./sealed";
 import { compareInstants, parseTimestamp } from "./timestamp";
 
 export type CheckName = "checkpoint_signature" | "seal_opening" | "inclusion" | "seal_signature" | "attestation_signature" | "key_validity";
@@ -52,7 +55,7 @@ export interface Check {
 }
 
 export type BundleVerification =
-  | { ok: true; checks: Check[]; treeSize: number; rootHash: string; logIndex: number }
+  | { ok: true; checks: Check[]; treeSize: number; rootHash: string; logIndex: number; kind: EntryKind }
   | { ok: false; code: VerifyErrorCode; message: string; checks: Check[] };
 
 export interface VerifyBundleOptions {
@@ -195,7 +198,14 @@ export function verifyProofBundle(bundle: unknown, opts: VerifyBundleOptions): B
       detail: `created_at ${b.attestation.created_at} is within the validity window of the key${seal ? " and of the sealing key" : ""}`,
     });
 
-    return { ok: true, checks, treeSize: cp.treeSize, rootHash: bytesToHex(cp.rootHash), logIndex: b.attestation.log_index };
+    return {
+      ok: true,
+      checks,
+      treeSize: cp.treeSize,
+      rootHash: bytesToHex(cp.rootHash),
+      logIndex: b.attestation.log_index,
+      kind: entryKindOf(seal !== undefined, b.attestation.payload),
+    };
   } catch (e) {
     // Anything unexpected (e.g. a payload too deep to canonicalize) fails closed as malformed input.
     const err = e instanceof VerifyError ? e : new VerifyError("malformed_bundle", "the bundle could not be processed");

@@ -21,8 +21,18 @@ export type { LogKey } from "./log-signature";
 export type { LogPublicKey } from "./log-key";
 export { PolicyError, describeQuorum, parsePolicy, quorumMet } from "./policy";
 export type { Policy, PolicyGroup, PolicyLog, PolicyWitness } from "./policy";
-export { SEALED_PAYLOAD_TYPE, checkSealOpening, isSealedPayload, sealCommitment, sealedPayload } from "./sealed";
-export type { SealOpening } from "./sealed";
+export {
+  SEALED_PAYLOAD_TYPE,
+  SEALED_V1,
+  SEALED_V2,
+  checkSealOpening,
+  entryKindOf,
+  isSealedPayload,
+  sealCommitment,
+  sealedCreatedAt,
+  sealedPayload,
+} from "./sealed";
+export type { EntryKind, SealOpening, SealedType } from "./sealed";
 export { TILE_WIDTH, decodeEntryBundle, entriesMatchTile, tileHashes, tilePath } from "./tiles";
 export type { TileAddress } from "./tiles";
 export { parseTlogProof, verifyTlogProof } from "./tlog-proof";

@@ -6,7 +6,7 @@
 // rebuilt from `sealed`, and the opening is checked against its commitment.
 import { leafData } from "./attestation";
 import { canonicalJson } from "./jcs";
-import { checkSealOpening, type SealOpening } from "./sealed";
+import { checkSealOpening, type EntryKind, entryKindOf, type SealOpening } from "./sealed";
 import { base64ToBytes, bytesEqual, bytesToBase64, utf8Decode } from "./encoding";
 import { VerifyError } from "./errors";
 import { HASH_SIZE, leafHash, verifyInclusion } from "./merkle";
@@ -86,8 +86,10 @@ export interface TlogProofVerification {
   index: number;
   /** The attestation: the leaf's own, or for a sealed entry the one its opening gives. */
   attestation: LoggedAttestation;
-  /** For a sealed entry: the sealed leaf the log holds (its signature is the sealing issuer's). */
+  /** For a sealed entry with its opening: the sealed leaf the log holds (its signature is the sealing issuer's). */
   sealed?: LoggedAttestation;
+  /** open, opened (a sealed entry with its opening), or sealed (a sealed leaf alone: `attestation` is that leaf). */
+  kind: EntryKind;
   /** With a policy: the witnesses that cosigned (the quorum is met, or verification failed). */
   cosigners: Cosigner[];
   quorum?: string;
@@ -187,6 +189,7 @@ export function verifyTlogProof(
     index: p.index,
     attestation: extra.opening ? (extra.opening.attestation as LoggedAttestation) : extra.leaf,
     ...(extra.opening ? { sealed: extra.leaf } : {}),
+    kind: entryKindOf(extra.opening !== undefined, extra.leaf.payload),
     cosigners,
     ...(quorum ? { quorum } : {}),
   };

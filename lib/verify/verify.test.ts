@@ -95,6 +95,42 @@ describe("verify: a proof bundle", () => {
       "attestation_signature:pass",
       "key_validity:pass",
     ]);
+    expect(v.kind).toBe("opened");
+  });
+
+  it("verifies a sealed leaf alone, as a bundle or a tlog-proof, and says its content is its owner's", async () => {
+    const sealed = makeBundle({ logKey: base.logKey, sealedBy: makeKey() }).bundle;
+    const alone = clone(sealed);
+    alone.attestation = { ...sealed.seal.leaf, status: "VALID", log_index: sealed.attestation.log_index };
+    alone.issuer = sealed.seal.issuer;
+    alone.key = sealed.seal.key;
+    delete alone.seal;
+    const v = await verify({ kind: "bundle", bundle: alone }, pinned);
+    expect(v.ok).toBe(true);
+    expect(v.sealed).toBe(false);
+    expect(v.kind).toBe("sealed");
+    expect(summary(v.steps)).toEqual([
+      "checkpoint_signature:pass",
+      "inclusion:pass",
+      "attestation_signature:pass",
+      "key_validity:pass",
+      "sealed_entry:skipped",
+    ]);
+    expect(v.steps.at(-1)).toMatchObject({ why: "sealed", detail: expect.stringContaining("whose content is its owner's") });
+    const proof = formatTlogProof({
+      extra: leafData(sealed.seal.leaf),
+      index: sealed.inclusion_proof.log_index,
+      proof: sealed.inclusion_proof.hashes.map(hexToBytes),
+      checkpoint: sealed.signed_tree_head.checkpoint,
+    });
+    const t = await verify({ kind: "tlog-proof", text: proof }, pinned);
+    expect(t.ok).toBe(true);
+    expect(t.kind).toBe("sealed");
+    expect(summary(t.steps)).toEqual(["checkpoint_signature:pass", "inclusion:pass", "sealed_entry:skipped"]);
+    // The open entry's proof says nothing of the kind.
+    const open = await verify({ kind: "bundle", bundle: base.bundle }, pinned);
+    expect(open.kind).toBe("open");
+    expect(open.steps.some((x) => x.name === "sealed_entry")).toBe(false);
   });
 });
 

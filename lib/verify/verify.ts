@@ -9,6 +9,7 @@
 // reason of its own (no witnesses named, no TSA to check a time-stamp with) is "skipped", with why.
 import type { TimestampedEntry } from "./bundle-timestamp";
 import { type CheckName, verifyProofBundle } from "./bundle";
+import type { EntryKind } from "./sealed";
 import { hasSeal } from "./bundle-shape";
 import { utf8Decode } from "./encoding";
 import { isVerifyError, type VerifyErrorCode } from "./errors";
@@ -27,7 +28,9 @@ export type StepName =
   /** A certificate's two attachments prove the same attestation. */
   | "certificate_match"
   /** A certificate's page states the hash and the entry its attachments prove, and no other hash. */
-  | "certificate_text";
+  | "certificate_text"
+  /** The entry is a sealed leaf without its opening: what it seals cannot be checked (skipped, "sealed"). */
+  | "sealed_entry";
 
 /** Why a step did not run. */
 export type SkipReason =
@@ -36,7 +39,9 @@ export type SkipReason =
   /** There is a time-stamp (or a page's time-stamp line), but no TSA certificate to check it with. */
   | "no_tsa"
   /** A TSA is trusted, but the bundle carries no timestamp yet (it was not required). */
-  | "not_time_stamped";
+  | "not_time_stamped"
+  /** A sealed leaf without its opening: its content is its owner's, and only the owner's proof opens it. */
+  | "sealed";
 
 export type Step = {
   name: StepName;
@@ -76,8 +81,10 @@ export interface Verification {
   steps: Step[];
   /** The first failure. */
   failure?: { code: VerifyErrorCode; reason: string };
-  /** Whether the entry is a sealed one (its seal's checks are among the steps). */
+  /** Whether the entry is a sealed one with its opening (its seal's checks are among the steps). */
   sealed: boolean;
+  /** What the entry is, once its proof verified: open, opened (sealed, with its opening) or sealed (a sealed leaf alone). */
+  kind?: EntryKind;
   /** The bundle's entry, once the bundle verified. */
   entry?: { logIndex: number; treeSize: number; rootHash: string };
   /** The checkpoint's witnesses under the policy, once they were checked. */
@@ -130,12 +137,29 @@ async function bundleSteps(run: Run, input: unknown, trust: Trust, page?: PageFa
     if (c.ok) run.steps.push({ name: c.name, state: "pass", detail: c.detail, ...at });
     else fail(run, c.name, r.ok ? "malformed_bundle" : r.code, c.detail, part);
   if (!r.ok && r.checks.length === 0) fail(run, "evidence", r.code, r.message, part);
-  if (r.ok) run.entry = { logIndex: r.logIndex, treeSize: r.treeSize, rootHash: r.rootHash };
+  if (r.ok) {
+    run.entry = { logIndex: r.logIndex, treeSize: r.treeSize, rootHash: r.rootHash };
+    noteKind(run, r.kind, part);
+  }
   if (page && typeof bundle === "object" && bundle !== null) pageMatch(run, bundle, page);
   if (run.failure) return;
   const note = (bundle as { signed_tree_head: { checkpoint: string } }).signed_tree_head.checkpoint;
   if (trust.policy) witnessSteps(run, note, trust.policy, part);
   if (!run.failure) await timestampStep(run, bundle, key, trust, part);
+}
+
+/** What the entry is; for a sealed leaf alone, a step that says what cannot be checked, and why. */
+function noteKind(run: Run, kind: EntryKind, part?: string) {
+  run.kind = kind;
+  if (kind !== "sealed") return;
+  run.steps.push({
+    name: "sealed_entry",
+    state: "skipped",
+    why: "sealed",
+    detail:
+      "a sealed entry: the log holds only a commitment to an attestation, whose content is its owner's; its signature and inclusion verify, and only its owner's proof opens it",
+    ...(part ? { part } : {}),
+  });
 }
 
 /** A valid bundle of some other work must not pass as the one a page shows. */
@@ -248,6 +272,7 @@ function tlogProofSteps(run: Run, text: string, trust: Trust, part?: string): Tl
     }
     const r = verifyTlogProof(text, proofTrust, (name, detail) => run.steps.push({ name, state: "pass", detail, ...at }));
     run.sealed ||= r.sealed !== undefined;
+    noteKind(run, r.kind, part);
     if (trust.policy) run.witnesses = { cosigners: r.cosigners, rule: r.quorum ?? "", met: true };
     run.tlogProof = r;
     return r;

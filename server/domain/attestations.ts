@@ -114,12 +114,17 @@ export interface UnsignedAttestation {
   message: Buffer;
 }
 
+/** The first whole second at or after `ms`. */
+const secondAtOrAfter = (ms: number) => Math.ceil(ms / 1000) * 1000;
+
 /**
- * Now, for an attestation `signer` signs: never before its key's not_before, nor the sealing
- * key's when `sealer` will seal it; 503 while either key is past its expiry (being rotated).
+ * Now, for an attestation `signer` signs: never before its key's not_before, nor, when `sealer`
+ * will seal it, before the sealing key's first whole second (the sealed leaf is dated to the
+ * attestation's second, which must be within the sealing key's validity); 503 while either key
+ * is past its expiry (being rotated).
  */
 export function attestationTime(signer: Signer, sealer?: Signer): Date {
-  const createdAt = new Date(Math.max(Date.now(), signer.notBefore, sealer?.notBefore ?? 0));
+  const createdAt = new Date(Math.max(Date.now(), signer.notBefore, sealer ? secondAtOrAfter(sealer.notBefore) : 0));
   if (createdAt.getTime() > Math.min(signer.expiresAt, sealer?.expiresAt ?? Infinity))
     throw new AppError("service_unavailable", "The issuer's key is being rotated; retry.");
   return createdAt;

@@ -3,7 +3,7 @@ import { getDb } from "../db";
 import { signEd25519 } from "../crypto/key-custody";
 import { leafHashNode } from "../crypto/hash";
 import { leafDataOf, signingMessageOf, type CanonicalAttestation } from "../crypto/attestation-bytes.mjs";
-import { newSalt, type SealColumn, sealedFields } from "../crypto/sealed-leaf";
+import { newSalt, newSealedLeafId, type SealColumn, type SealFields, sealedFields } from "../crypto/sealed-leaf";
 import type { LogEntry } from "../log/log-append";
 import { processWide } from "../process-wide";
 import { newId } from "./ids";
@@ -71,26 +71,28 @@ export async function getSealer(): Promise<Sealer> {
 /** A sealed leaf composed for an entry, not yet signed: what the sealing key signs is `message`. */
 export interface UnsignedSeal {
   fields: CanonicalAttestation;
+  own: SealFields;
   salt: Buffer;
-  sealer: Sealer;
   message: Buffer;
 }
 
 /**
- * Composes the sealed leaf of a signed entry: it commits, with a fresh salt, to the entry's own
- * leaf data (`inner` is the entry's canonical attestation). The sealing key must be valid at the
- * entry's created_at (prepareAttestation dates it so).
+ * Composes the hallmark.sealed/v2 leaf of a signed entry: an id of its own (a random UUIDv4),
+ * the entry's created_at to the second, and a commitment, with a fresh salt, to the entry's own
+ * leaf data (`inner` is the entry's canonical attestation). The sealing key must be valid at
+ * that second (attestationTime dates the entry so).
  */
 export function prepareSeal(entry: LogEntry, inner: CanonicalAttestation, sealer: Sealer): UnsignedSeal {
   const salt = newSalt();
-  const fields = sealedFields(inner, leafDataOf(inner, entry.row.signature), { issuer_id: sealer.issuerId, kid: sealer.signer.kid }, salt);
-  return { fields, salt, sealer, message: signingMessageOf(fields) };
+  const own = { id: newSealedLeafId(), issuer_id: sealer.issuerId, kid: sealer.signer.kid };
+  const fields = sealedFields(inner, leafDataOf(inner, entry.row.signature), own, salt);
+  return { fields, own, salt, message: signingMessageOf(fields) };
 }
 
 /** The entry logged sealed: the log holds the sealed leaf, the row keeps the attestation and records the seal. */
 export function sealedEntry(entry: LogEntry, u: UnsignedSeal, signatureBytes: Uint8Array): LogEntry {
   const signature = Buffer.from(signatureBytes).toString("base64");
-  const seal: SealColumn = { issuer_id: u.sealer.issuerId, kid: u.sealer.signer.kid, salt: u.salt.toString("base64"), signature };
+  const seal: SealColumn = { ...u.own, salt: u.salt.toString("base64"), signature };
   entry.row.seal = JSON.stringify(seal);
   entry.leafHash = leafHashNode(leafDataOf(u.fields, signature));
   return entry;

@@ -328,12 +328,18 @@ export function appendCases(name: string, log: () => TestLog): void {
       const sealed = storedSealedLeaf({ ...row, seal: row.seal! });
       expect(sealed.issuer_id).not.toBe(log().issuerId);
       expect(sealed.kid).not.toBe(view.kid);
+      // hallmark.sealed/v2: an id of its own (a random UUIDv4), the attestation's second.
+      expect(sealed.payload.type).toBe("hallmark.sealed/v2");
+      expect(sealed.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(sealed.id).not.toBe(view.id);
+      expect(sealed.created_at).toBe(`${view.created_at.slice(0, 19)}.000Z`);
       // Another sealed entry of the same payload: the same sealing issuer and key, its own commitment (its own salt).
       const other = await createAttestation({ tenantId: log().tenantId, issuerId: log().issuerId, payload, sealed: true });
       const second = await read.attestation.findUniqueOrThrow({ where: { id: other.id } });
       const again = storedSealedLeaf({ ...second, seal: second.seal! });
       expect([again.issuer_id, again.kid]).toEqual([sealed.issuer_id, sealed.kid]);
       expect(again.payload.commitment).not.toBe(sealed.payload.commitment);
+      expect(again.id).not.toBe(sealed.id);
     });
   });
 }

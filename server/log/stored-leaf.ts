@@ -5,7 +5,7 @@
 import { leafData, type SignedAttestationFields } from "@/lib/verify/attestation";
 import { base64ToBytes } from "@/lib/verify/encoding";
 import { leafHash } from "@/lib/verify/merkle";
-import { type SealedPayload, sealedPayload } from "@/lib/verify/sealed";
+import { SEALED_V1, SEALED_V2, type SealedPayload, sealedCreatedAt, sealedPayload } from "@/lib/verify/sealed";
 import type { SealColumn } from "../crypto/sealed-leaf";
 
 export interface StoredAttestationFields {
@@ -30,15 +30,20 @@ export const storedAttestation = (a: StoredAttestationFields): SignedAttestation
   signature: a.signature,
 });
 
-/** The sealed leaf the log holds for a row logged sealed (its seal column parsed). */
+/**
+ * The sealed leaf the log holds for a row logged sealed (its seal column parsed): with an id of
+ * its own in the column, hallmark.sealed/v2 (that id, the row's second); else v1 (the row's).
+ */
 export function storedSealedLeaf(a: StoredAttestationFields & { seal: string }): SignedAttestationFields & { payload: SealedPayload } {
   const s = JSON.parse(a.seal) as SealColumn;
+  const createdAt = a.createdAt.toISOString();
+  const v2 = s.id !== undefined;
   return {
-    id: a.id,
+    id: s.id ?? a.id,
     issuer_id: s.issuer_id,
     kid: s.kid,
-    payload: sealedPayload(base64ToBytes(s.salt), storedAttestation(a)),
-    created_at: a.createdAt.toISOString(),
+    payload: sealedPayload(base64ToBytes(s.salt), storedAttestation(a), v2 ? SEALED_V2 : SEALED_V1),
+    created_at: v2 ? sealedCreatedAt(createdAt)! : createdAt,
     signature: s.signature,
   };
 }

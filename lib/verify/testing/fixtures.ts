@@ -5,7 +5,7 @@ import { leafData, signingMessage } from "../attestation";
 import { formatCheckpointBody, formatSignedNote } from "../checkpoint";
 import { bytesToBase64, bytesToHex, utf8Encode } from "../encoding";
 import { jwkThumbprint } from "../keys";
-import { sealedPayload } from "../sealed";
+import { SEALED_V1, SEALED_V2, type SealedType, sealedCreatedAt, sealedPayload } from "../sealed";
 import { refMth, refPath, leafDataFor } from "./merkle-reference";
 
 export interface TestKey {
@@ -58,6 +58,8 @@ export interface BundleOptions {
   sealedBy?: TestKey;
   /** Signs the sealed leaf with this key instead (its kid and public key stay sealedBy's): a forged seal, logged. */
   sealSignedBy?: TestKey;
+  /** The sealed leaf's version (default hallmark.sealed/v2: an id of its own, the attestation's second). */
+  sealType?: SealedType;
 }
 
 export const SEALING_ISSUER_ID = "0190f5a0-0000-7000-8000-00000000005e";
@@ -79,7 +81,7 @@ export function makeBundle(opts: BundleOptions = {}): BundleFixture {
   const signature = bytesToBase64(signBytes(issuerKey, signingMessage(fields)));
   const signed = (opts.beforeLogging ?? ((a) => a))({ ...fields, signature });
   const attestation = { ...signed, status: "active", log_index: index };
-  const seal = opts.sealedBy ? sealOf(signed, opts.sealedBy, opts.sealSignedBy ?? opts.sealedBy) : undefined;
+  const seal = opts.sealedBy ? sealOf(signed, opts.sealedBy, opts.sealSignedBy ?? opts.sealedBy, opts.sealType ?? SEALED_V2) : undefined;
   const logged = seal ? seal.leaf : signed;
 
   const leaves = Array.from({ length: treeSize }, (_, i) => (i === index ? leafData(logged as never) : leafDataFor(i)));
@@ -122,16 +124,20 @@ export function makeBundle(opts: BundleOptions = {}): BundleFixture {
   return { bundle, logKey, issuerKey };
 }
 
-/** The seal of `signed`: a sealed leaf signed by `key`, with a fixed salt, and the sealing issuer and key. */
-function sealOf(signed: Record<string, any>, key: TestKey, signer: TestKey) {
+/** A v2 sealed leaf's id in the fixtures: a random-looking UUIDv4 of its own. */
+export const SEALED_LEAF_ID = "6f1d2c3b-4a59-4e87-9b0c-1d2e3f405162";
+
+/** The seal of `signed`: a sealed leaf of `type` signed by `key`, with a fixed salt, and the sealing issuer and key. */
+function sealOf(signed: Record<string, any>, key: TestKey, signer: TestKey, type: SealedType) {
   const salt = new Uint8Array(32).map((_, i) => 255 - i);
   const kid = jwkThumbprint(key.publicKeyRaw);
+  const v1 = type === SEALED_V1;
   const fields = {
-    id: signed.id,
+    id: v1 ? signed.id : SEALED_LEAF_ID,
     issuer_id: SEALING_ISSUER_ID,
     kid,
-    payload: sealedPayload(salt, signed as never),
-    created_at: signed.created_at,
+    payload: sealedPayload(salt, signed as never, type),
+    created_at: v1 ? signed.created_at : (sealedCreatedAt(signed.created_at) ?? signed.created_at),
   };
   return {
     leaf: { ...fields, signature: bytesToBase64(signBytes(signer, signingMessage(fields))) },

@@ -78,17 +78,23 @@ export const ZProofBundle = z
       .object({
         leaf: z
           .object({
-            id: ZUuid,
+            id: ZUuid.meta({
+              description:
+                "hallmark.sealed/v2: a random UUID (version 4) of the sealed leaf's own, never the attestation's. hallmark.sealed/v1 (entries sealed before v2): the attestation's id.",
+            }),
             issuer_id: ZUuid,
             kid: z.string(),
-            payload: z.object({ commitment: z.string(), type: z.literal("hallmark.sealed/v1") }),
-            created_at: ZDateTime,
+            payload: z.object({ commitment: z.string(), type: z.enum(["hallmark.sealed/v2", "hallmark.sealed/v1"]) }),
+            created_at: ZDateTime.meta({
+              description:
+                "hallmark.sealed/v2: the attestation's created_at to the second (its milliseconds .000). hallmark.sealed/v1: the attestation's created_at.",
+            }),
             signature: z.string(),
           })
           .meta({ description: "The sealed leaf the log holds at log_index (its leaf data is the JCS of these six members)." }),
         salt: z.string().meta({
           description:
-            'base64 of the 32-byte salt: SHA-256("hallmark.sealed/v1" ‖ 0x00 ‖ salt ‖ leaf data of `attestation`) is the commitment.',
+            "base64 of the 32-byte salt: SHA-256(<seal.leaf.payload.type> ‖ 0x00 ‖ salt ‖ leaf data of `attestation`) is the commitment.",
         }),
         issuer: ZIssuer,
         key: ZSigningKey,
