@@ -1,8 +1,9 @@
 "use client";
 // "Who protected this file?": digest the file on this device, then ask GET /v1/lookup (public,
 // limited per address) and say the answer in words, the first claim first. When no one
-// protected these exact bytes and the file is a picture, ask again by its PDQ hash: who
-// protected a picture that looks like it.
+// protected these exact bytes publicly and the file is a picture, ask again by its PDQ hash: who
+// protected a picture that looks like it. A private protection is its owner's alone: the lookup
+// knows nothing of it, and the page says so where it says "no one".
 import type { inferRouterOutputs } from "@trpc/server";
 import { useEffect, useRef, useState } from "react";
 import type { FileDigest } from "@/app/_components/hash-file";
@@ -34,14 +35,17 @@ async function ask(query: string): Promise<Lookup> {
 
 /** Whether the bytes are a Hallmark protection, for the Content Credentials beside the answer. */
 const hallmarkWords = (lookup: Lookup) =>
-  lookup.total + lookup.private.count > 0
-    ? `these exact bytes are protected (first on ${longDate(lookup.first_protected_at!)})`
-    : "these exact bytes are not a Hallmark protection";
+  lookup.total > 0
+    ? `these exact bytes are protected publicly (first on ${longDate(lookup.first_protected_at!)})`
+    : "these exact bytes are not a public Hallmark protection";
 
-/** By the bytes first; by the picture only when the bytes were never protected. */
+/** What the page says wherever it says no one: a private protection is never shown, to anyone but its creator. */
+const PRIVATE_NOTE = "Private protections are their creators' alone: no one else can learn that they exist.";
+
+/** By the bytes first; by the picture only when the bytes were never protected publicly. */
 async function askAbout(digest: FileDigest): Promise<Extract<Answer, { phase: "found" }>> {
   const lookup = await ask(`content_hash=${digest.sha256}`);
-  const exact = lookup.total + lookup.private.count > 0;
+  const exact = lookup.total > 0;
   const { pdq } = digest;
   if (exact || !pdq) return { phase: "found", lookup, similar: null, pdqNote: digest.pdqNote };
   if (pdq.quality < PDQ_MIN_MATCH_QUALITY) {
@@ -52,43 +56,32 @@ async function askAbout(digest: FileDigest): Promise<Extract<Answer, { phase: "f
 
 /** The answer in one sentence: who came first, and how many since. */
 function Summary({ lookup, similar }: { lookup: Lookup; similar: Lookup | null }) {
-  const { items, total, private: hidden } = lookup;
-  const all = total + hidden.count;
-  if (all === 0) {
-    const alike = similar ? similar.total + similar.private.count : 0;
+  const { items, total } = lookup;
+  if (total === 0) {
+    const alike = similar ? similar.total : 0;
     return (
       <>
-        <p className="font-semibold">No one has protected {similar ? "exactly " : ""}this file with Hallmark</p>
+        <p className="font-semibold">No one has publicly protected {similar ? "exactly " : ""}this file with Hallmark</p>
         <p className="mt-1 text-sm" data-testid="similar-summary">
           {similar === null
-            ? "No protection of exactly these bytes is in the log. A re-saved or edited copy has a different fingerprint, so look up the original if you have it."
+            ? "No public protection of exactly these bytes is in the log. A re-saved or edited copy has a different fingerprint, so look up the original if you have it."
             : alike === 0
-              ? "No protection of these bytes is in the log, and no protected picture looks like this one."
-              : `No protection of these bytes is in the log, but ${plural(alike, "protected picture looks", "protected pictures look")} like this one${
-                  similar.total === 0
-                    ? ` (${plural(similar.private.count, "a private one", "private ones")}, whose creators keep them private)`
-                    : ""
-                }. A similar picture is not proof of copying: compare them yourself.`}
+              ? "No public protection of these bytes is in the log, and no publicly protected picture looks like this one."
+              : `No public protection of these bytes is in the log, but ${plural(alike, "publicly protected picture looks", "publicly protected pictures look")} like this one. A similar picture is not proof of copying: compare them yourself.`}{" "}
+          {PRIVATE_NOTE}
         </p>
       </>
     );
   }
-  const firstPublic = items[0];
-  const privateFirst = hidden.first_protected_at !== null && (!firstPublic || hidden.first_protected_at < firstPublic.protected_at);
+  const first = items[0]!;
   return (
     <>
       <p className="font-semibold" data-testid="lookup-summary">
-        {privateFirst
-          ? `First protected privately on ${longDate(hidden.first_protected_at!)}`
-          : `First protected by ${firstPublic!.creator.name} on ${longDate(firstPublic!.protected_at)}`}
-        {all > 1 ? `, ${plural(all - 1, "other", "others")} since` : ""}.
+        First protected by {first.creator.name} on {longDate(first.protected_at)}
+        {total > 1 ? `, ${plural(total - 1, "other", "others")} since` : ""}.
       </p>
       <p className="mt-1 text-sm">
-        {total > 0 ? `${plural(total, "public protection", "public protections")}` : "No public protection"}
-        {hidden.count > 0
-          ? `; ${plural(hidden.count, "private one", "private ones")}, whose creators keep their names and titles private`
-          : ""}
-        .
+        {plural(total, "public protection", "public protections")}. {PRIVATE_NOTE}
       </p>
     </>
   );

@@ -7,7 +7,7 @@ import { SEALED_V1, SEALED_V2 } from "./sealed";
 import { clone, makeBundle, makeKey, SEALED_LEAF_ID } from "./testing/fixtures";
 
 const sealer = makeKey();
-for (const sealType of [SEALED_V2, SEALED_V1]) describe(`a ${sealType} entry`, () => sealedBundleCases(sealType));
+for (const sealType of [SEALED_V2, SEALED_V1] as const) describe(`a ${sealType} entry`, () => sealedBundleCases(sealType));
 
 function sealedBundleCases(sealType: typeof SEALED_V1 | typeof SEALED_V2) {
   const { bundle, logKey } = makeBundle({ treeSize: 9, index: 3, sealedBy: sealer, sealType });

@@ -102,7 +102,10 @@ describe("sealed entries", () => {
     expect(codeOf(() => checkSealOpening({ ...sealed, id: "6f1d2c3b-4a59-7e87-9b0c-1d2e3f405162" }, opening))).toBe("seal_opening_invalid");
     // The millisecond, another second, or a time not in Hallmark's form does not pass.
     for (const created_at of ["2026-11-26T12:00:05.987Z", "2026-11-26T12:00:04.000Z", "2026-11-26T12:00:06.000Z", "2026-11-26T12:00:05Z"])
-      expect(codeOf(() => checkSealOpening({ ...sealed, created_at }, opening)), created_at).toBe("seal_opening_invalid");
+      expect(
+        codeOf(() => checkSealOpening({ ...sealed, created_at }, opening)),
+        created_at,
+      ).toBe("seal_opening_invalid");
     const unformatted = { ...attestation, created_at: "2026-11-26T12:00:05.9Z" };
     const unformattedSealed = { ...sealed, payload: sealedPayload(salt, unformatted, SEALED_V2) };
     expect(codeOf(() => checkSealOpening(unformattedSealed, { ...opening, attestation: unformatted }))).toBe("seal_opening_invalid");

@@ -65,7 +65,11 @@ export interface SealedPayload {
 }
 
 /** The payload of the sealed leaf that commits to `attestation` with `salt`. */
-export function sealedPayload(salt: Uint8Array, attestation: SignedAttestationFields, type: SealedType = SEALED_PAYLOAD_TYPE): SealedPayload {
+export function sealedPayload(
+  salt: Uint8Array,
+  attestation: SignedAttestationFields,
+  type: SealedType = SEALED_PAYLOAD_TYPE,
+): SealedPayload {
   return { commitment: `sha256:${bytesToHex(sealCommitment(salt, attestation, type))}`, type };
 }
 

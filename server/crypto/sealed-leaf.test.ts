@@ -18,7 +18,10 @@ const fieldArb = fc.record({
 });
 const sealerArb = fc.record({
   /** A v2 leaf's own id, or none (v1). */
-  id: fc.option(fc.constant(null).map(() => newSealedLeafId()), { nil: undefined }),
+  id: fc.option(
+    fc.constant(null).map(() => newSealedLeafId()),
+    { nil: undefined },
+  ),
   issuer_id: fc.uuid(),
   kid: fc.string({ minLength: 1 }),
   salt: fc.uint8Array({ minLength: 32, maxLength: 32 }),

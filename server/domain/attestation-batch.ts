@@ -43,9 +43,9 @@ async function signersOf(tenantId: string, items: BatchItem[]): Promise<Map<stri
   return out;
 }
 
-/** Seals the entries of the items that ask for it, their sealed leaves signed in the signing pool. */
-async function sealAll(entries: LogEntry[], items: BatchItem[], sealer: Sealer): Promise<void> {
-  const seals = entries.flatMap((e, i) => (items[i]!.sealed ? [{ entry: e, seal: prepareSeal(e, canonicalFieldsOf(e.row), sealer) }] : []));
+/** Seals every entry of a sealed batch, the sealed leaves signed in the signing pool. */
+async function sealAll(entries: LogEntry[], sealer: Sealer): Promise<void> {
+  const seals = entries.map((entry) => ({ entry, seal: prepareSeal(entry, canonicalFieldsOf(entry.row), sealer) }));
   const signatures = await signAll(
     seals.map(({ seal }) => ({ kid: sealer.signer.kid, privateKey: sealer.signer.privateKey, message: seal.message })),
   );
@@ -53,6 +53,23 @@ async function sealAll(entries: LogEntry[], items: BatchItem[], sealer: Sealer):
 }
 
 const invalid = (problems: FieldError[]) => new AppError("validation_failed", "The request body failed validation; see errors.", problems);
+
+/**
+ * A batch is all sealed or all open. Its entries are logged side by side with one signing time,
+ * so open entries, which name the account's issuer, would say whose the sealed ones beside them
+ * are: a mix is refused (422, a pointer to the first sealed item), before anything is signed.
+ */
+function refuseMixedSealing(items: BatchItem[]): void {
+  const first = items.findIndex((i) => i.sealed === true);
+  const open = items.findIndex((i) => i.sealed !== true);
+  if (first === -1 || open === -1) return;
+  throw invalid([
+    {
+      pointer: `/items/${first}/sealed`,
+      detail: `a batch is all sealed or all open: this item is sealed and item ${open} is not; send sealed items in a batch of their own`,
+    },
+  ]);
+}
 
 /** A field error thrown for one item, its pointer moved under /items/<i>; anything else rethrown. */
 function itemProblems(err: unknown, i: number): FieldError[] {
@@ -74,6 +91,7 @@ export async function createAttestationBatch(opts: {
   idempotency?: { key: string; requestHash: string };
 }): Promise<BatchResult> {
   const { tenantId, items } = opts;
+  refuseMixedSealing(items);
   const signers = await signersOf(tenantId, items);
   const sealer = items.some((i) => i.sealed) ? await getSealer() : undefined;
   const problems: FieldError[] = [];
@@ -120,7 +138,7 @@ export async function createAttestationBatch(opts: {
     };
   });
   if (problems.length) throw invalid(problems);
-  if (sealer) await sealAll(entries, items, sealer);
+  if (sealer) await sealAll(entries, sealer);
 
   const views = (first: number) => entries.map((e, i) => viewOf(e, items[i]!.payload, first + i));
   const group: LogGroup = { entries };

@@ -1,7 +1,7 @@
 // The lookups' rules, run against each database (lookup.test.ts on a SQLite file, lookup.pg.test.ts
-// on PostgreSQL). Who protected these bytes: public protections in log order, private ones
-// counted with their earliest time and nothing else. Similar pictures: the per-database query
-// finds every stored fingerprint within the distance and nothing beyond it, nearest first then
+// on PostgreSQL). Who protected these bytes: public protections in log order, and nothing of a
+// private one, which answers exactly as none. Similar pictures: the per-database query finds
+// every public fingerprint within the distance and nothing beyond it, nearest first then
 // oldest, with the same privacy; fingerprints too featureless to match are never candidates.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -64,7 +64,7 @@ export function lookupCases(label: string) {
       return lookupSimilar({ pdq, maxDistance, limit, offset });
     };
 
-    it("by content hash: public protections in log order with their creator, private ones only counted", async () => {
+    it("by content hash: public protections in log order with their creator, nothing of a private one", async () => {
       const { lookupContentHash } = await import("./lookup");
       const [alice, bob] = [await consumer(), await consumer()];
       const contentHash = randomBytes(32).toString("hex");
@@ -75,16 +75,21 @@ export function lookupCases(label: string) {
       expect(r.items.map((i) => i.protection_id)).toEqual([first, second]);
       expect(r.items[0]!.log_index).toBeLessThan(r.items[1]!.log_index);
       expect(r.total).toBe(2);
-      expect(r.private.count).toBe(1);
-      // The earliest protection is the private one: its time is said, nothing else of it.
-      expect(r.first_protected_at).toBe(r.private.first_protected_at);
+      // The earliest protection is the private one: the answer says the first public one's time.
+      expect(r.first_protected_at).toBe(r.items[0]!.protected_at);
       expect(JSON.stringify(r)).not.toContain(privateFirst);
+      expect(Object.keys(r).sort()).toEqual(["content_hash", "first_protected_at", "items", "total"]);
       expect((await lookupContentHash({ contentHash, limit: 1, offset: 1 })).items.map((i) => i.protection_id)).toEqual([second]);
       const none = await lookupContentHash({ contentHash: randomBytes(32).toString("hex"), limit: 100, offset: 0 });
-      expect(none).toMatchObject({ items: [], total: 0, first_protected_at: null, private: { count: 0, first_protected_at: null } });
+      expect(none).toEqual({ content_hash: none.content_hash, items: [], total: 0, first_protected_at: null });
+      // Bytes only a private protection holds answer exactly as bytes no one holds.
+      const privateOnly = randomBytes(32).toString("hex");
+      await mint(alice, randomBytes(32).toString("hex"), { visibility: "private", contentHash: privateOnly });
+      const hidden = await lookupContentHash({ contentHash: privateOnly, limit: 100, offset: 0 });
+      expect(hidden).toEqual({ ...none, content_hash: privateOnly });
     });
 
-    it("similar pictures: within the distance, nearest first then oldest, private ones only counted", async () => {
+    it("similar pictures: within the distance, nearest first then oldest, nothing of a private one", async () => {
       const tenant = await consumer();
       const base = randomBytes(32).toString("hex");
       const far = await mint(tenant, flip(base, spread(40)));
@@ -105,8 +110,8 @@ export function lookupCases(label: string) {
         [at7later, 7],
       ]);
       expect(r.total).toBe(3);
-      expect(r.private.count).toBe(1);
-      expect(r.private.first_protected_at).not.toBeNull();
+      expect(r.first_protected_at).toBe(r.items.map((i) => i.protected_at).sort()[0]);
+      expect(Object.keys(r).sort()).toEqual(["first_protected_at", "items", "max_distance", "pdq", "total"]);
       expect(JSON.stringify(r)).not.toContain(privateAt1);
       expect(JSON.stringify(r)).not.toContain(far);
       // Paging keeps the order.
@@ -134,7 +139,26 @@ export function lookupCases(label: string) {
       const matched = await mint(tenant, flip(hash, [100]), { quality: 50 });
       const r = await lookup(hash);
       expect(r.items.map((i) => i.protection_id)).toEqual([matched]);
-      expect(r.private.count).toBe(0);
+    });
+
+    it("a private picture answers as none at every distance, and follows its protection's visibility", async () => {
+      const { setProtectionVisibility } = await import("./protection-list");
+      const tenant = await consumer();
+      const base = randomBytes(32).toString("hex");
+      const id = await mint(tenant, base, { visibility: "private" });
+      const empty = (pdq: string, d: number) => ({ pdq, max_distance: d, first_protected_at: null, items: [], total: 0 });
+      for (const [pdq, d] of [
+        [base, 0],
+        [flip(base, spread(5)), 31],
+        [flip(base, spread(20)), 20],
+        [flip(base, spread(31)), 31],
+      ] as const)
+        expect(await lookup(pdq, d)).toEqual(empty(pdq, d));
+      // Made public, it is found; made private again, it is gone.
+      await setProtectionVisibility({ tenantId: tenant, id, visibility: "public" });
+      expect((await lookup(flip(base, spread(5)))).items.map((i) => [i.protection_id, i.distance])).toEqual([[id, 5]]);
+      await setProtectionVisibility({ tenantId: tenant, id, visibility: "private" });
+      expect(await lookup(base, 0)).toEqual(empty(base, 0));
     });
 
     it("answers every protection of the same picture, and nothing for a hash no one holds", async () => {

@@ -22,45 +22,35 @@ export interface LookupItem {
 
 export interface LookupResult {
   content_hash: string;
-  /** The earliest protected_at of any protection of these bytes, public or private; null when there is none. */
+  /** The earliest protected_at of the public protections of these bytes; null when there is none. */
   first_protected_at: string | null;
   /** Public protections, in log order: the first claim the log proves comes first. */
   items: LookupItem[];
   total: number;
-  /** Private protections of the same bytes: how many, and the earliest; nothing else of them. */
-  private: { count: number; first_protected_at: string | null };
 }
 
 /**
- * GET /v1/lookup: who protected these bytes. Every protection's hash is in the public log
- * already (its signed payload), so that a hash was protected, how often and since when is no
- * secret; a private protection reveals nothing more (no creator, title, index or link).
+ * GET /v1/lookup: who protected these bytes, publicly. A private protection is its owner's
+ * secret, its existence included: the lookup answers of public protections only, and its
+ * statements read only public rows (the (content_hash, visibility) index's public range), so
+ * neither the answer nor the work done for it depends on whether a private one exists.
  * Public ones come in log order (`log_index`, which the log proves, rather than the signed
- * times of concurrent mints): both queries walk the `content_hash` index.
+ * times of concurrent mints).
  */
 export async function lookupContentHash(input: { contentHash: string; limit: number; offset: number }): Promise<LookupResult> {
   const db = getDb().read;
   const { contentHash, limit, offset } = input;
   const publicWhere = { contentHash, visibility: "public" };
-  const [ordered, total, hidden, firstPublic] = await Promise.all([
+  const [ordered, stats] = await Promise.all([
     db.$queryRaw<{ id: string; attestation_id: string }[]>`
       SELECT p.id, p.attestation_id FROM protections p JOIN attestations a ON a.id = p.attestation_id
       WHERE p.content_hash = ${contentHash} AND p.visibility = 'public'
       ORDER BY a.log_index LIMIT ${limit} OFFSET ${offset}`,
-    db.protection.count({ where: publicWhere }),
-    db.protection.aggregate({ where: { contentHash, visibility: "private" }, _count: { _all: true }, _min: { createdAt: true } }),
-    db.protection.aggregate({ where: publicWhere, _min: { createdAt: true } }),
+    db.protection.aggregate({ where: publicWhere, _count: { _all: true }, _min: { createdAt: true } }),
   ]);
   const items = await lookupItemsOf(ordered.map((r) => ({ id: r.id, attestationId: r.attestation_id })));
-  const firstPrivate = hidden._min.createdAt;
-  const first = [firstPrivate, firstPublic._min.createdAt].filter((d): d is Date => d !== null).sort((a, b) => +a - +b)[0];
-  return {
-    content_hash: contentHash,
-    first_protected_at: first ? iso(first) : null,
-    items,
-    total,
-    private: { count: hidden._count._all, first_protected_at: firstPrivate ? iso(firstPrivate) : null },
-  };
+  const first = stats._min.createdAt;
+  return { content_hash: contentHash, first_protected_at: first ? iso(first) : null, items, total: stats._count._all };
 }
 
 /** The lookup items of these public protections, in the order given. */

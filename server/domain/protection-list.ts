@@ -120,6 +120,8 @@ export async function setProtectionVisibility({ tenantId, id, visibility }: { te
   const row = await db.write(async (tx) => {
     const changed = await tx.protection.updateMany({ where: { id, tenantId }, data: { visibility } });
     if (changed.count === 0) throw notFound("Protection");
+    // Public lookups find its fingerprints from now on, or no longer (similar-lookup.ts).
+    await tx.fingerprint.updateMany({ where: { protectionId: id }, data: { isPublic: visibility === "public" } });
     return tx.protection.findUniqueOrThrow({ where: { id } });
   });
   const attestation = await db.read.attestation.findFirst({ where: { id: row.attestationId, tenantId } });

@@ -163,7 +163,8 @@ export async function mintProtection(opts: {
           },
           write: async (w) => {
             await w.insertProtection(protectionRow(protectionId, tenantId, user.id, row, input));
-            if (input.fingerprints?.length) await w.insertFingerprints(fingerprintRows(protectionId, row.createdAt, input.fingerprints));
+            if (input.fingerprints?.length)
+              await w.insertFingerprints(fingerprintRows(protectionId, row.createdAt, input.fingerprints, input.visibility === "public"));
             if (idempotency) await storeIdempotentAnswer(w, idempotency, 201, view, row.createdAt);
           },
           idempotencyKey: idempotency && { tenantId: idempotency.tenantId, key: idempotency.key },
@@ -203,7 +204,7 @@ function protectionRow(
   };
 }
 
-function fingerprintRows(protectionId: string, createdAt: Date, fingerprints: Fingerprint[]): FingerprintInsert[] {
+function fingerprintRows(protectionId: string, createdAt: Date, fingerprints: Fingerprint[], isPublic: boolean): FingerprintInsert[] {
   return fingerprints.map((f) => {
     const matched = f.alg === "pdq" && pdqMatchable(f.quality);
     return {
@@ -214,6 +215,7 @@ function fingerprintRows(protectionId: string, createdAt: Date, fingerprints: Fi
       createdAt,
       windows: matched ? pdqWindows(f.hash) : null,
       hashBytes: matched ? Buffer.from(f.hash, "hex") : null,
+      isPublic,
     };
   });
 }

@@ -53,6 +53,8 @@ export interface FingerprintInsert {
   createdAt: Date;
   windows: number[] | null;
   hashBytes: Buffer<ArrayBuffer> | null;
+  /** Its protection is public: public lookups may find it (prisma/schema.prisma, Fingerprint). */
+  isPublic: boolean;
 }
 
 /**

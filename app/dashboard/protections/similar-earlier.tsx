@@ -1,7 +1,7 @@
 "use client";
-// A protection's perceptual fingerprint, and the similar pictures protected before it: what a
-// creator checks before claiming a picture is theirs first (GET /v1/lookup?pdq=, the same
-// answer a visitor gets: of private ones only how many and since when).
+// A protection's perceptual fingerprint, and the similar pictures protected publicly before it:
+// what a creator checks before claiming a picture is theirs first (GET /v1/lookup?pdq=, the same
+// answer a visitor gets: other creators' private protections are theirs alone, and never shown).
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button, Mono } from "@/app/_components/ui";
@@ -19,8 +19,6 @@ export function SimilarEarlier({ p, name }: { p: ProtectionItem; name: string })
   if (!pdq) return null;
   const plain = pdq.quality < PDQ_MIN_MATCH_QUALITY;
   const earlier = lookup.data?.items.filter((i) => i.protection_id !== p.protection_id && i.protected_at < p.protected_at) ?? [];
-  // A private one first protected before this one (this one itself, if private, is never earlier).
-  const privateEarlier = lookup.data?.private.first_protected_at != null && lookup.data.private.first_protected_at < p.protected_at;
   return (
     <div className="text-sm text-stone-600">
       <p>
@@ -42,11 +40,11 @@ export function SimilarEarlier({ p, name }: { p: ProtectionItem; name: string })
             "Looking for similar pictures protected earlier…"
           ) : lookup.isError ? (
             `The lookup failed: ${lookup.error.message}`
-          ) : earlier.length === 0 && !privateEarlier ? (
-            "No similar picture was protected before this one."
+          ) : earlier.length === 0 ? (
+            "No similar picture was protected publicly before this one."
           ) : (
             <>
-              <p>Visually similar pictures protected before this one (a similar picture is not proof of copying):</p>
+              <p>Visually similar pictures protected publicly before this one (a similar picture is not proof of copying):</p>
               <ul className="mt-1 list-disc pl-5">
                 {earlier.map((i) => (
                   <li key={i.protection_id}>
@@ -56,9 +54,6 @@ export function SimilarEarlier({ p, name }: { p: ProtectionItem; name: string })
                     by {i.creator.name}, {day.format(new Date(i.protected_at))}, PDQ distance {i.distance}
                   </li>
                 ))}
-                {privateEarlier ? (
-                  <li>at least one private one, first protected {day.format(new Date(lookup.data!.private.first_protected_at!))}</li>
-                ) : null}
               </ul>
             </>
           )}

@@ -51,7 +51,7 @@ export const attestationsRouter = router({
         maxBodyBytes: MAX_BATCH_BODY_BYTES,
         status: 201,
         summary: "Sign and log many attestations in one request",
-        description: `Up to ${MAX_BATCH_ITEMS} items (a body of at most ${MAX_BATCH_BODY_BYTES / 1024 / 1024} MiB), each signed like POST /v1/attestations and logged together, in order, with contiguous log indexes; answered once all of them are in a committed checkpoint. Any invalid item (its payload, an unknown or suspended issuer) refuses the whole batch with 422 and a pointer per problem (/items/17/payload), and nothing is written. One request of the key's budgets. ${RESERVED_TYPES}`,
+        description: `Up to ${MAX_BATCH_ITEMS} items (a body of at most ${MAX_BATCH_BODY_BYTES / 1024 / 1024} MiB), each signed like POST /v1/attestations and logged together, in order, with contiguous log indexes; answered once all of them are in a committed checkpoint. Any invalid item (its payload, an unknown or suspended issuer) refuses the whole batch with 422 and a pointer per problem (/items/17/payload), and nothing is written. A batch is all sealed or all open: one that mixes them is refused with 422 validation_failed and a pointer to its first sealed item (/items/3/sealed), since the entries of one batch are logged side by side and one signing time, and open entries named by the account would say whose the sealed ones are. One request of the key's budgets. ${RESERVED_TYPES}`,
         problems: ["idempotency_key_reused", "invalid_parameter", "reserved_payload_type"],
         headers: [IDEMPOTENCY_HEADER],
         responseHeaders: [REPLAYED_HEADER],

@@ -37,7 +37,7 @@ export const publicRouter = router({
         description:
           "With `content_hash`: every public protection of the bytes whose SHA-256 it is, in log order (the first claim first). " +
           "With `pdq` (a PDQ hash, as `npm run fingerprint` and the pages compute it): every public protection whose picture's PDQ hash is within `max_distance` (default and maximum 31), nearest first, then oldest, each with its `distance`; a similar picture is not proof of copying. " +
-          "Of private ones, only how many and the earliest time. " +
+          "Public protections only: a private protection is its owner's alone, and the answer (its body, its status, its timing) is the same whether or not one exists. " +
           "Limited per client address, and per account for a caller with a key or a session (120 a minute each unless the operator set otherwise; the RateLimit headers state them); a key also spends its own limits.",
         problems: ["rate_limited"],
       },

@@ -112,7 +112,7 @@ export const ZLookup = z
     pdq: ZHex32.optional().meta({ description: "The PDQ hash looked up (a lookup by pdq)." }),
     max_distance: ZCount.optional().meta({ description: "With pdq: the largest distance counted as similar." }),
     first_protected_at: ZDateTime.nullable().meta({
-      description: "The earliest protection found, public or private; null when none is known.",
+      description: "The earliest public protection found; null when there is none.",
     }),
     items: z
       .array(
@@ -125,11 +125,12 @@ export const ZLookup = z
           "Public protections: of the bytes, in log order (log_index ascending, the first claim first); of a similar picture, nearest first, then oldest. A similar picture is not proof of copying.",
       }),
     total: ZCount.meta({ description: "How many public protections there are in all." }),
-    private: z
-      .object({ count: ZCount, first_protected_at: ZDateTime.nullable() })
-      .meta({ description: "Private protections found: only how many and the earliest." }),
   })
-  .meta({ id: "Lookup", description: "Who protected a file, or a picture like it: an unknown hash is an empty result, not 404." });
+  .meta({
+    id: "Lookup",
+    description:
+      "Who protected a file, or a picture like it, publicly: an unknown hash is an empty result, not 404. A private protection is its owner's alone: the answer is the same whether or not one exists (it no longer carries a `private` member).",
+  });
 
 export const ZOEmbed = z
   .object({

@@ -4,19 +4,25 @@ openssl command for Ed25519, sharing no code with lib/verify (the implementation
 
 usage: check_sealed.py bundle.json
 Prints "ok" and exits 0 when the bundle's opening gives the sealed leaf's commitment, the
-sealed leaf is at log_index in the tree of the inclusion proof (RFC 9162), and both signatures
-(the attestation's by key, the sealed leaf's by seal.key) verify over DSSE PAE; else prints
-why and exits 1. The checkpoint's own signature is lib/verify's and the CLI's to check.
+sealed leaf's id and created_at follow its version's rule (hallmark.sealed/v1: the attestation's
+own; hallmark.sealed/v2: a random UUIDv4 other than the attestation's id, and the attestation's
+created_at to the second), the sealed leaf is at log_index in the tree of the inclusion proof
+(RFC 9162), and both signatures (the attestation's by key, the sealed leaf's by seal.key) verify
+over DSSE PAE; else prints why and exits 1. The checkpoint's own signature is lib/verify's and
+the CLI's to check.
 """
 import base64
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 
-LABEL = b"hallmark.sealed/v1"
+TYPES = ("hallmark.sealed/v1", "hallmark.sealed/v2")
+UUID_V4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
+MILLISECOND_TIME = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d{3}Z$")
 PAYLOAD_TYPE = b"application/vnd.hallmark.attestation.v1+json"
 
 
@@ -78,11 +84,21 @@ def main(path):
     salt = base64.b64decode(seal["salt"], validate=True)
     if len(salt) != 32:
         return "the salt is not 32 bytes"
-    commitment = "sha256:" + hashlib.sha256(LABEL + b"\x00" + salt + leaf_data(a)).hexdigest()
-    if seal["leaf"]["payload"] != {"commitment": commitment, "type": LABEL.decode()}:
+    kind = seal["leaf"]["payload"].get("type")
+    if kind not in TYPES:
+        return "the sealed leaf's type is not a sealed entry's"
+    commitment = "sha256:" + hashlib.sha256(kind.encode() + b"\x00" + salt + leaf_data(a)).hexdigest()
+    if seal["leaf"]["payload"] != {"commitment": commitment, "type": kind}:
         return "the opening does not give the sealed leaf's commitment"
-    if seal["leaf"]["id"] != a["id"] or seal["leaf"]["created_at"] != a["created_at"]:
-        return "the sealed leaf's id or created_at is not the attestation's"
+    if kind == "hallmark.sealed/v1":
+        if seal["leaf"]["id"] != a["id"] or seal["leaf"]["created_at"] != a["created_at"]:
+            return "the v1 sealed leaf's id or created_at is not the attestation's"
+    else:
+        second = MILLISECOND_TIME.match(a["created_at"])
+        if not UUID_V4.match(seal["leaf"]["id"]) or seal["leaf"]["id"] == a["id"]:
+            return "the v2 sealed leaf's id is not a random UUID of its own"
+        if second is None or seal["leaf"]["created_at"] != second.group(1) + ".000Z":
+            return "the v2 sealed leaf's created_at is not the attestation's second"
     leaf_hash = hashlib.sha256(b"\x00" + leaf_data(seal["leaf"])).digest()
     path_hashes = [bytes.fromhex(h) for h in proof["hashes"]]
     root = root_from_path(proof["log_index"], proof["tree_size"], leaf_hash, path_hashes)
