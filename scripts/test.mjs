@@ -245,6 +245,7 @@ const onPostgres = [
   "lookup",
   "similar-lookup",
   "verifications",
+  "privacy",
   "operations",
   "instances",
   "crash",

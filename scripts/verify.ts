@@ -198,16 +198,22 @@ if (consistency) {
   present(v);
   const r = v.tlogProof!;
   const a = r.attestation;
-  const hash = typeof a.payload.content_hash === "string" ? ` content_hash ${a.payload.content_hash}` : "";
-  console.log(`OK attestation ${a.id} by issuer ${a.issuer_id} (key ${a.kid}, ${a.created_at})${hash} is in tree ${r.treeSize}`);
-  console.log(
-    `   (its issuer's signature${r.sealed ? ", and the sealing issuer's on the sealed leaf, are" : " is"} checked with the issuers' keys: verify the proof bundle for that)`,
-  );
+  if (r.kind === "sealed") {
+    console.log(`OK sealed entry ${r.index} (sealed ${a.created_at}) is in tree ${r.treeSize}: what it seals is its owner's`);
+    console.log("   (the sealing issuer's signature is checked with its key: verify a proof bundle for that)");
+  } else {
+    const hash = typeof a.payload.content_hash === "string" ? ` content_hash ${a.payload.content_hash}` : "";
+    console.log(`OK attestation ${a.id} by issuer ${a.issuer_id} (key ${a.kid}, ${a.created_at})${hash} is in tree ${r.treeSize}`);
+    console.log(
+      `   (its issuer's signature${r.sealed ? ", and the sealing issuer's on the sealed leaf, are" : " is"} checked with the issuers' keys: verify the proof bundle for that)`,
+    );
+  }
 } else {
   const v = await verify({ kind: "bundle", bundle: parseJson(file) }, trust);
   present(v);
   const e = v.entry!;
-  console.log(`OK attestation at log index ${e.logIndex} is in tree ${e.treeSize} (root ${e.rootHash})`);
+  const what = v.kind === "sealed" ? "sealed entry (what it seals is its owner's)" : "attestation";
+  console.log(`OK ${what} at log index ${e.logIndex} is in tree ${e.treeSize} (root ${e.rootHash})`);
 }
 
 function isPdf(path: string): boolean {

@@ -1,5 +1,5 @@
-// GET /v1/lookup: who protected a file, the first claim first, and nothing of private ones
-// beyond how many and since when.
+// GET /v1/lookup: who protected a file publicly, the first claim first, and nothing of a private
+// one: bytes only a private protection holds answer exactly as bytes no one holds.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, expectProblem, mint, randomContentHash } from "./helpers";
@@ -18,7 +18,7 @@ async function protect(hash: string, body: Record<string, unknown>) {
 }
 
 describe("lookup by content hash", () => {
-  it("lists public protections in log order with creator and links, and of private ones only their count and earliest time", async () => {
+  it("lists public protections in log order with creator and links, and nothing of a private one", async () => {
     const hash = randomContentHash();
     const secret = `secret-${randomContentHash().slice(0, 16)}`;
     const first = await protect(hash, { title: "Original", visibility: "public", category: "design" });
@@ -43,33 +43,43 @@ describe("lookup by content hash", () => {
         tlog_proof_url: `${baseUrl}/v1/protections/${protection.protection_id}/tlog-proof`,
       })),
       total: 2,
-      private: { count: 1, first_protected_at: hidden.protection.protected_at },
     });
     expect(res.body.items[0].log_index).toBeLessThan(res.body.items[1].log_index);
     // Nothing of the private protection: no title, name, id or creator.
-    for (const leak of [secret, hidden.protection.protection_id, hidden.userId, hidden.name]) expect(res.text).not.toContain(leak);
+    for (const leak of [secret, hidden.protection.protection_id, hidden.userId, hidden.name, hidden.protection.protected_at])
+      expect(res.text).not.toContain(leak);
     // The links work for anyone.
     const proof = await api(new URL(res.body.items[0].tlog_proof_url).pathname);
     expect(proof.status).toBe(200);
     expect(proof.text).toMatch(/^c2sp\.org\/tlog-proof@v1\n/);
   });
 
-  it("names the private protection as the first claim when it came first", async () => {
+  it("says nothing of a private protection that came first: the first claim is the first public one", async () => {
     const hash = randomContentHash();
     const hidden = await protect(hash, { visibility: "private" });
-    await protect(hash, { visibility: "public" });
+    const shown = await protect(hash, { visibility: "public" });
     const res = await lookup(`content_hash=sha256:${hash.toUpperCase()}`);
     expect(res.status, res.text).toBe(200);
     expect(res.body.content_hash).toBe(hash);
-    expect(res.body.first_protected_at).toBe(hidden.protection.protected_at);
-    expect(res.body.private).toEqual({ count: 1, first_protected_at: hidden.protection.protected_at });
+    expect(res.body.first_protected_at).toBe(shown.protection.protected_at);
+    expect(res.text).not.toContain(hidden.protection.protected_at);
     expect(res.body.total).toBe(1);
   });
 
-  it("answers an unknown hash with an empty result, not 404", async () => {
-    const res = await lookup(`content_hash=${randomContentHash()}`);
+  it("answers bytes only a private protection holds exactly as bytes no one holds: an empty result, not 404", async () => {
+    const unknown = randomContentHash();
+    const res = await lookup(`content_hash=${unknown}`);
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ first_protected_at: null, items: [], total: 0, private: { count: 0, first_protected_at: null } });
+    expect(res.body).toEqual({ content_hash: unknown, first_protected_at: null, items: [], total: 0 });
+    const held = randomContentHash();
+    const owner = await protect(held, { visibility: "private" });
+    // A stranger, another account's key, and the owner's own key: the same answer.
+    const { apiKey } = await seedOrg();
+    for (const headers of [{}, { "x-api-key": apiKey }, { "x-api-key": owner.apiKey }] as Record<string, string>[]) {
+      const hidden = await lookup(`content_hash=${held}`, { "x-forwarded-for": newClient(), ...headers });
+      expect(hidden.status).toBe(200);
+      expect(hidden.body).toEqual({ ...res.body, content_hash: held });
+    }
   });
 
   it("pages with limit and offset, in the same order", async () => {

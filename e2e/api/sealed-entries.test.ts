@@ -6,45 +6,28 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parsePublicKeyPem, verifyCheckpoint, verifyProofBundle } from "@/lib/verify";
-import { utf8Decode } from "@/lib/verify/encoding";
-import { decodeEntryBundle, tilePath } from "@/lib/verify/tiles";
+import { SEALED_CHECKS, verifyProofBundle } from "@/lib/verify";
 import { seedConsumer } from "../accounts";
-import { api, baseUrl, expectProblem, logInfo, mint, orgWithIssuer, randomContentHash } from "./helpers";
-import { SEALED_CHECKS } from "@/lib/verify";
+import { api, expectProblem, logInfo, mint, orgWithIssuer, randomContentHash } from "./helpers";
+import { type Leaf, leafHolding, publishedLeaves } from "./public-log";
 
-type Leaf = { id: string; issuer_id: string; kid: string; payload: Record<string, unknown>; created_at: string; signature: string };
-
-/** Every leaf of the published tree, from the entry bundles (full tiles, then the partial one). */
-async function publishedLeaves(atLeast: number): Promise<Leaf[]> {
-  const info = await logInfo();
-  let size = 0;
-  for (let i = 0; i < 100; i++) {
-    size = verifyCheckpoint((await api("/v1/log/checkpoint")).text, {
-      publicKey: parsePublicKeyPem(info.public_key),
-      origin: info.origin,
-    }).treeSize;
-    if (size > atLeast) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const out: Leaf[] = [];
-  for (let n = 0; n * 256 < size; n++) {
-    const width = Math.min(256, size - n * 256);
-    const res = await fetch(`${baseUrl}/v1/log/${tilePath({ level: "entries", index: n, width })}`);
-    expect(res.status).toBe(200);
-    for (const e of decodeEntryBundle(new Uint8Array(await res.arrayBuffer()), width)) out.push(JSON.parse(utf8Decode(e)) as Leaf);
-  }
-  return out;
-}
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 interface Owned {
   owner: string;
   logIndex: number;
   attestationId: string;
+  createdAt: string;
+  /** The entry's own: no leaf of the log may hold one. */
   secrets: string[];
+  /** Its owner's (issuer, key, account): only the owner's own open entries' leaves may hold one. */
+  ownerSecrets: string[];
   issuerId: string;
   kid: string;
 }
+
+/** An exact time is the entry's secret; a sealed leaf shows its second, so a time of .000 says nothing more. */
+const exactTime = (t: string) => (t.endsWith(".000Z") ? [] : [t]);
 
 describe("sealed entries in the public log", () => {
   const sealed: Owned[] = [];
@@ -66,7 +49,16 @@ describe("sealed entries in the public log", () => {
           owner,
           logIndex: b.attestation.log_index,
           attestationId: m.body.attestation_id,
-          secrets: [hash, m.body.protection_id, title, b.attestation.issuer_id, b.attestation.kid, b.attestation.signature],
+          createdAt: b.attestation.created_at,
+          secrets: [
+            hash,
+            m.body.protection_id,
+            m.body.attestation_id,
+            ...exactTime(b.attestation.created_at),
+            title,
+            b.attestation.signature,
+          ],
+          ownerSecrets: [b.attestation.issuer_id, b.attestation.kid, c.userId, c.email],
           issuerId: b.attestation.issuer_id,
           kid: b.attestation.kid,
         };
@@ -83,7 +75,9 @@ describe("sealed entries in the public log", () => {
         owner: "org",
         logIndex: r.body.log_index,
         attestationId: r.body.id,
-        secrets: [marker, org.issuerId, r.body.kid, r.body.signature],
+        createdAt: r.body.created_at,
+        secrets: [marker, r.body.id, ...exactTime(r.body.created_at), r.body.signature],
+        ownerSecrets: [org.issuerId, r.body.kid],
         issuerId: org.issuerId,
         kid: r.body.kid,
       };
@@ -92,29 +86,41 @@ describe("sealed entries in the public log", () => {
     leaves = await publishedLeaves(Math.max(...[...sealed, ...open].map((e) => e.logIndex)));
   });
 
-  it("hold only a commitment, its type, the entry's id and time, and the sealing issuer's signature", () => {
+  it("hold only a commitment, its type, an id of their own, the entry's second and the sealing issuer's signature", () => {
     for (const e of sealed) {
       const leaf = leaves[e.logIndex]!;
-      expect(leaf.id).toBe(e.attestationId);
+      expect(leaf.id).toMatch(UUID_V4);
+      expect(leaf.id).not.toBe(e.attestationId);
+      expect(leaf.created_at).toBe(`${e.createdAt.slice(0, 19)}.000Z`);
       expect(Object.keys(leaf.payload).sort()).toEqual(["commitment", "type"]);
-      expect(leaf.payload.type).toBe("hallmark.sealed/v1");
+      expect(leaf.payload.type).toBe("hallmark.sealed/v2");
       expect(leaf.payload.commitment).toMatch(/^sha256:[0-9a-f]{64}$/);
       const text = JSON.stringify(leaf);
-      for (const secret of e.secrets) expect(text).not.toContain(secret);
       expect(text).not.toContain("writing");
       expect(text).not.toContain("hallmark.protection/v1");
     }
-    // The public ones are logged as they are: the contrast shows the search above can find things.
-    for (const e of open) expect(JSON.stringify(leaves[e.logIndex])).toContain(e.secrets[0]);
+  });
+
+  it("give nothing of theirs to any leaf of the log: every secret is checked against every leaf", () => {
+    // The whole log, every test's entries included: no leaf anywhere holds a sealed entry's
+    // hash, ids, exact time, title, owner, issuer, key or signature.
+    for (const e of sealed) {
+      for (const secret of e.secrets) expect(leafHolding(leaves, secret), `${e.owner}: ${secret}`).toBeUndefined();
+      const ownOpen = new Set(open.filter((o) => o.owner === e.owner).map((o) => o.logIndex));
+      const others = leaves.filter((_, i) => !ownOpen.has(i));
+      for (const secret of e.ownerSecrets) expect(leafHolding(others, secret), `${e.owner}: ${secret}`).toBeUndefined();
+    }
+    // The public ones are logged as they are: the contrast shows the search can find things.
+    for (const e of open) expect(leafHolding(leaves, e.secrets[0]!)).toBe(leaves[e.logIndex]);
   });
 
   it("share nothing between two sealed entries of one owner that differs between owners", () => {
+    // created_at is left out: it is the entry's second, which every entry of that second shares.
     const fields = (l: Leaf) => ({
       id: l.id,
       issuer_id: l.issuer_id,
       kid: l.kid,
       commitment: String(l.payload.commitment),
-      created_at: l.created_at,
       signature: l.signature,
     });
     const byOwner = new Map<string, ReturnType<typeof fields>[]>();
@@ -143,7 +149,8 @@ describe("sealed entries in the public log", () => {
     expect(res.status).toBe(200);
     expect(res.body.attestation.payload.content_hash).toBe(`sha256:${hash}`);
     expect(res.body.attestation.sealed).toBe(true);
-    expect(res.body.seal.leaf.payload.type).toBe("hallmark.sealed/v1");
+    expect(res.body.seal.leaf.payload.type).toBe("hallmark.sealed/v2");
+    expect(res.body.seal.leaf.id).toMatch(UUID_V4);
     const ok = verifyProofBundle(res.body, { logPublicKey: vkey });
     expect(ok.ok && ok.checks.map((x) => x.name)).toEqual(SEALED_CHECKS);
     // Another account gets nothing.
@@ -199,21 +206,36 @@ describe("sealed entries in the public log", () => {
     expect(listed.some((p) => p.protection_id === sealedOne.body.protection_id)).toBe(false);
   });
 
-  it("seals the items of a batch that ask for it, in one group of contiguous entries, each proof verifying", async () => {
+  it("seals a batch whose items all ask for it, in contiguous entries, and refuses a batch that mixes sealed and open items", async () => {
     const org = await orgWithIssuer();
-    const items = [true, false, true].map((sealed) => ({ issuer_id: org.issuerId, payload: { doc: randomContentHash() }, sealed }));
-    const res = await api("/v1/attestations/batch", { key: org.key, json: { items } });
+    const item = (sealed: boolean) => ({ issuer_id: org.issuerId, payload: { doc: randomContentHash() }, sealed });
+    const res = await api("/v1/attestations/batch", { key: org.key, json: { items: [item(true), item(true), item(true)] } });
     expect(res.status, res.text).toBe(201);
     const answers = res.body.attestations as { id: string; log_index: number; sealed?: true }[];
-    expect(answers.map((a) => a.sealed === true)).toEqual([true, false, true]);
+    expect(answers.map((a) => a.sealed)).toEqual([true, true, true]);
     expect(answers.map((a) => a.log_index - answers[0]!.log_index)).toEqual([0, 1, 2]);
     for (const a of answers) {
       const b = (await api(`/v1/attestations/${a.id}/proof-bundle`, { key: org.key })).body;
-      expect(b.seal !== undefined).toBe(a.sealed === true);
+      expect(b.seal.leaf.id).not.toBe(a.id);
       expect(verifyProofBundle(b, { logPublicKey: vkey }).ok).toBe(true);
     }
     const logged = await publishedLeaves(answers[2]!.log_index);
-    expect(answers.map((a) => logged[a.log_index]!.payload.type === "hallmark.sealed/v1")).toEqual([true, false, true]);
-    expectProblem(await api("/v1/attestations", { key: org.key, json: { ...items[0], sealed: "yes" } }), 422, "validation_failed");
+    const ids = answers.map((a) => logged[a.log_index]!);
+    expect(ids.map((l) => l.payload.type)).toEqual(["hallmark.sealed/v2", "hallmark.sealed/v2", "hallmark.sealed/v2"]);
+    expect(new Set(ids.map((l) => l.id)).size).toBe(3);
+
+    // Mixed: refused whole, at its first sealed item, and nothing is written.
+    const before = (await logInfo()).tree_size;
+    for (const [items, first] of [
+      [[item(false), item(true), item(false), item(true)], 1],
+      [[item(true), item(false)], 0],
+      [[{ issuer_id: org.issuerId, payload: { doc: "x" } }, item(true)], 1],
+    ] as const) {
+      const mixed = await api("/v1/attestations/batch", { key: org.key, json: { items } });
+      expectProblem(mixed, 422, "validation_failed");
+      expect(mixed.body.errors).toEqual([{ pointer: `/items/${first}/sealed`, detail: expect.stringContaining("all sealed or all open") }]);
+    }
+    expect((await logInfo()).tree_size).toBe(before);
+    expectProblem(await api("/v1/attestations", { key: org.key, json: { ...item(true), sealed: "yes" } }), 422, "validation_failed");
   });
 });

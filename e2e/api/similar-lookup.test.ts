@@ -1,6 +1,6 @@
 // Perceptual fingerprints: minted with a protection (signed with a public one, sealed with a
 // private one), and GET /v1/lookup?pdq=: public protections within the distance, nearest first
-// then oldest; private ones only counted; low-quality fingerprints never matched.
+// then oldest; nothing of a private one, at any distance; low-quality fingerprints never matched.
 import { randomBytes, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { verifyProofBundle } from "@/lib/verify";
@@ -87,7 +87,7 @@ describe("fingerprints minted with a protection", () => {
 });
 
 describe("lookup by PDQ hash", () => {
-  it("lists public protections within the distance, nearest first then oldest, and counts private ones only", async () => {
+  it("lists public protections within the distance, nearest first then oldest, and nothing of a private one", async () => {
     const query = randomPdq();
     const secret = `secret-${randomUUID().slice(0, 8)}`;
     const far = await protect(flip(query, spread([3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0])), 90, { visibility: "public" });
@@ -99,7 +99,8 @@ describe("lookup by PDQ hash", () => {
 
     const res = await lookup(`pdq=${query}`);
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ pdq: query, max_distance: 31, total: 3, private: { count: 1, first_protected_at: hidden.at } });
+    expect(res.body).toMatchObject({ pdq: query, max_distance: 31, total: 3 });
+    expect(res.body.private).toBeUndefined();
     expect(res.body.content_hash).toBeUndefined();
     expect(res.body.first_protected_at).toBe(near5.at);
     expect(res.body.items.map((i: { protection_id: string; distance: number }) => [i.protection_id, i.distance])).toEqual([
@@ -120,12 +121,28 @@ describe("lookup by PDQ hash", () => {
       tlog_proof_url: `${baseUrl}/v1/protections/${exact.id}/tlog-proof`,
       distance: 0,
     });
-    for (const leak of [secret, hidden.id, hidden.userId, hidden.name, far.id, featureless.id]) expect(res.text).not.toContain(leak);
+    for (const leak of [secret, hidden.id, hidden.userId, hidden.name, hidden.at, far.id, featureless.id])
+      expect(res.text).not.toContain(leak);
 
     const closer = await lookup(`pdq=${query}&max_distance=4`);
     expect(closer.status, closer.text).toBe(200);
     expect(closer.body.items.map((i: { protection_id: string }) => i.protection_id)).toEqual([exact.id]);
-    expect(closer.body.private.count).toBe(1);
+    // The private picture, 3 bits away, answers as no picture at all: exactly, and from afar.
+    for (const [q, d] of [
+      [flip(query, [7, 8, 9]), 0],
+      [flip(query, [7, 8, 9, 100, 101, 102, 103, 104]), 5],
+      [flip(query, [7, 8, 9, 200]), 31],
+    ] as const) {
+      const alone = await lookup(`pdq=${q}&max_distance=${d}`);
+      expect(alone.body.items.map((i: { protection_id: string }) => i.protection_id)).not.toContain(hidden.id);
+    }
+    const onlyPrivate = randomPdq();
+    await protect(onlyPrivate, 90, { visibility: "private" });
+    const unknown = randomPdq();
+    for (const d of [0, 5, 20, 31]) {
+      const [a, b] = [await lookup(`pdq=${onlyPrivate}&max_distance=${d}`), await lookup(`pdq=${unknown}&max_distance=${d}`)];
+      expect([a.status, { ...a.body, pdq: "x" }]).toEqual([b.status, { ...b.body, pdq: "x" }]);
+    }
     const page = await lookup(`pdq=${query}&limit=1&offset=1`);
     expect(page.body.items.map((i: { protection_id: string }) => i.protection_id)).toEqual([near5.id]);
     expect(page.body.total).toBe(3);
@@ -151,7 +168,7 @@ describe("lookup by PDQ hash", () => {
   it("answers an unknown picture with an empty result", async () => {
     const res = await lookup(`pdq=${randomPdq()}`);
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ first_protected_at: null, items: [], total: 0, private: { count: 0, first_protected_at: null } });
+    expect(res.body).toEqual({ pdq: res.body.pdq, max_distance: 31, first_protected_at: null, items: [], total: 0 });
   });
 
   it("refuses a malformed query with 400 and a pointer", async () => {

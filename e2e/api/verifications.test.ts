@@ -4,9 +4,21 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, attest, baseUrls, createKey, expectProblem, mint, orgWithIssuer, randomContentHash } from "./helpers";
 import { seedConsumer, seedOrg } from "../accounts";
+import { strangersBundle } from "./public-log";
 
 const CRYPTO = ["checkpoint_signature", "inclusion", "attestation_signature", "key_validity"];
-const VIEW_FIELDS = ["id", "result", "checks", "pack", "attestation_id", "protection_id", "source", "content_hash", "created_at"].sort();
+const VIEW_FIELDS = [
+  "id",
+  "result",
+  "checks",
+  "pack",
+  "attestation_id",
+  "protection_id",
+  "entry_kind",
+  "source",
+  "content_hash",
+  "created_at",
+].sort();
 
 type Check = { name: string; result: "pass" | "fail"; reason: string };
 const byName = (checks: Check[]) => Object.fromEntries(checks.map((c) => [c.name, c]));
@@ -57,6 +69,7 @@ describe("verifications", () => {
       pack: { id: ai.id, name: ai.name, revision: 1, verifications_count: 1 },
       attestation_id: a.id,
       protection_id: null,
+      entry_kind: "open",
       source: "attestation",
       content_hash: null,
     });
@@ -163,11 +176,12 @@ describe("verifications", () => {
     for (const x of res.body.checks) expect(x.result, `${x.name}: ${x.reason}`).toBe("pass");
     expect((await api(`/v1/protections/${p.protectionId}`)).body.verification_count).toBe(1);
 
-    // A private protection (its bundle handed over by its owner) fails the visibility rule; its
-    // sealed entry's opening and seal are checked first.
+    // A private protection, its bundle handed over by its owner: the opening and both signatures
+    // verify, but to another organisation it is no protection at all: not named, not counted, and
+    // the visibility rule fails in the words it uses for a protection with no record here.
     const priv = await publicProtection("design", "private");
     const res2 = await verify(key, { bundle: priv.bundle, pack_id: ip.id, content_hash: priv.hash });
-    expect(res2.body.result).toBe("fail");
+    expect(res2.body).toMatchObject({ result: "fail", protection_id: null, entry_kind: "opened", attestation_id: priv.attestationId });
     expect(res2.body.checks.slice(0, 6).map((x: Check) => `${x.name}:${x.result}`)).toEqual(
       ["checkpoint_signature", "seal_opening", "inclusion", "seal_signature", "attestation_signature", "key_validity"].map(
         (n) => `${n}:pass`,
@@ -176,8 +190,54 @@ describe("verifications", () => {
     expect(byName(res2.body.checks).required_visibility).toEqual({
       name: "required_visibility",
       result: "fail",
-      reason: "the protection is private, not public",
+      reason: "no protection this account may see is this attestation: a private one is its owner's alone",
     });
+    const own = await api(`/v1/protections/${priv.protectionId}`, { key: priv.consumer.apiKey });
+    expect(own.body.verification_count).toBe(0);
+  });
+
+  it("a sealed leaf from the log's tiles verifies as a sealed entry that names nothing and counts nothing", async () => {
+    const priv = await publicProtection("design", "private");
+    const { apiKey: key } = await seedOrg();
+    const ip = (await packsOf(key))["design-ip-registration"]!;
+    // Only public parts: the sealed leaf from the entry bundles, the sealing key, a proof computed from the tiles.
+    const bundle = await strangersBundle(priv.bundle.attestation.log_index);
+    expect((bundle.attestation as { payload: { type: string } }).payload.type).toBe("hallmark.sealed/v2");
+    const bare = await verify(key, { bundle });
+    expect(bare.status, bare.text).toBe(201);
+    expect(bare.body).toMatchObject({ result: "pass", entry_kind: "sealed", attestation_id: null, protection_id: null, source: "bundle" });
+    expect(bare.body.checks.map((c: Check) => c.name)).toEqual([...CRYPTO, "sealed_entry"]);
+    expect(byName(bare.body.checks).sealed_entry!.reason).toContain("whose content is its owner's");
+    const withPack = await verify(key, { bundle, pack_id: ip.id, content_hash: priv.hash });
+    expect(withPack.body).toMatchObject({ result: "fail", entry_kind: "sealed", attestation_id: null, protection_id: null });
+    expect(byName(withPack.body.checks).required_visibility!.reason).toMatch(/^not evaluated: a sealed entry/);
+    // The hash sent is compared with nothing it could confirm: the sealed payload has no content_hash.
+    expect(byName(withPack.body.checks).content_hash_match!.reason).toContain("no content_hash");
+    const own = await api(`/v1/protections/${priv.protectionId}`, { key: priv.consumer.apiKey });
+    expect(own.body.verification_count).toBe(0);
+    // The record says the same when read back.
+    const read = await api(`/v1/verifications/${bare.body.id}`, { key });
+    expect(read.body).toMatchObject({ entry_kind: "sealed", attestation_id: null, protection_id: null });
+  });
+
+  it("names a protection made private after it was verified to no one but its owner, in new runs and in the record", async () => {
+    const p = await publicProtection("design", "public");
+    const { apiKey: key } = await seedOrg();
+    const first = await verify(key, { bundle: p.bundle });
+    expect(first.body).toMatchObject({ protection_id: p.protectionId, entry_kind: "open" });
+    const hidden = await api(`/v1/consumer/protections/${p.protectionId}`, {
+      key: p.consumer.apiKey,
+      method: "PATCH",
+      json: { visibility: "private" },
+    });
+    expect(hidden.status, hidden.text).toBe(200);
+    // Its entry stays open in the log (it was published), but the protection is no one's business now.
+    const again = await verify(key, { bundle: await strangersBundle(p.bundle.attestation.log_index) });
+    expect(again.body).toMatchObject({ result: "pass", entry_kind: "open", protection_id: null, attestation_id: p.attestationId });
+    expect((await api(`/v1/verifications/${first.body.id}`, { key })).body.protection_id).toBeNull();
+    const listed = await api("/v1/verifications?limit=10", { key });
+    expect(listed.body.items.map((v: { protection_id: string | null }) => v.protection_id)).toEqual([null, null]);
+    expect((await api(`/v1/protections/${p.protectionId}`, { key: p.consumer.apiKey })).body.verification_count).toBe(1);
   });
 
   it("rules never trust a bundle's unsigned issuer object: the log's own record decides", async () => {

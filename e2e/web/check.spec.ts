@@ -1,6 +1,7 @@
 // "Who protected this file?" (/check): a visitor drops a file, their browser hashes it and asks
 // GET /v1/lookup, and the page names the first claim in words, with a verify link for each
-// public protection and nothing of private ones but their count.
+// public protection and nothing of private ones: a file only a private protection holds reads
+// exactly as a file no one protected.
 import { randomUUID } from "node:crypto";
 import { expect, test, checkPageQuality, openBeforeScripts } from "./support";
 import { tempDir, writeFile } from "./visitor-fixtures";
@@ -29,8 +30,8 @@ const secret = `Unreleased ${tag}`;
 test.beforeAll(async () => {
   dir = tempDir();
   work = writeFile(dir, "lighthouse.txt");
-  first = await protect(work.hash, { title: `Lighthouse ${tag}`, visibility: "public" }, firstName);
   await protect(work.hash, { title: secret, file_name: `${secret}.txt`, visibility: "private" }, `Hidden Hand ${tag}`);
+  first = await protect(work.hash, { title: `Lighthouse ${tag}`, visibility: "public" }, firstName);
   await protect(work.hash, { title: `Lighthouse copy ${tag}`, visibility: "public" }, `Second Sam ${tag}`);
 });
 
@@ -46,8 +47,10 @@ test("the header leads to /check, where a protected file names its first creator
 
   await page.getByLabel("Choose a file to look up").setInputFiles(work.path);
   const status = page.getByRole("status");
-  await expect(status).toContainText(new RegExp(`First protected by ${firstName} on \\d{1,2} \\w+ \\d{4}, 2 others since\\.`));
-  await expect(status).toContainText("2 public protections; 1 private one");
+  // The private protection came first: it is not said, nor counted.
+  await expect(status).toContainText(new RegExp(`First protected by ${firstName} on \\d{1,2} \\w+ \\d{4}, 1 other since\\.`));
+  await expect(status).toContainText("2 public protections.");
+  await expect(status).not.toContainText("private one");
   await expect(status).toContainText(`sha256:${work.hash}`);
   const items = page.getByRole("region", { name: "Public protections, first claim first" }).getByRole("listitem");
   await expect(items).toHaveCount(2);
@@ -83,8 +86,24 @@ test("a file no one protected says so plainly @phone", async ({ page }, testInfo
   }, text);
   await page.getByTestId("file-drop-zone").dispatchEvent("drop", { dataTransfer });
   const status = page.getByRole("status");
-  await expect(status).toContainText("No one has protected this file with Hallmark");
+  await expect(status).toContainText("No one has publicly protected this file with Hallmark");
   await expect(status).toContainText("draft.txt");
   await expect(page.getByRole("region", { name: "Public protections, first claim first" })).toHaveCount(0);
   await checkPageQuality(page, testInfo, "check-none");
+});
+
+test("a file only a private protection holds reads exactly as a file no one protected", async ({ page }) => {
+  const held = writeFile(dir, "held.txt");
+  const unknown = writeFile(dir, "unknown.txt");
+  await protect(held.hash, { title: secret, visibility: "private" }, `Hidden Hand ${tag}`);
+  await page.goto("/check");
+  const status = page.getByRole("status");
+  const answerFor = async (file: { path: string; hash: string }) => {
+    await page.getByLabel("Choose a file to look up").setInputFiles(file.path);
+    await expect(status).toContainText(`sha256:${file.hash}`);
+    return (await status.innerText()).replace(file.hash, "<hash>").replace(/held\.txt|unknown\.txt/, "<name>");
+  };
+  const [a, b] = [await answerFor(held), await answerFor(unknown)];
+  expect(a).toContain("No one has publicly protected this file with Hallmark");
+  expect(a).toBe(b);
 });

@@ -52,8 +52,8 @@ test("a protected photo is found on /check from a resized copy, and not from an 
   await page.goto("/check");
   await page.getByLabel("Choose a file to look up").setInputFiles(resized);
   const status = page.getByRole("status");
-  await expect(status).toContainText("No one has protected exactly this file");
-  await expect(page.getByTestId("similar-summary")).toContainText("1 protected picture looks like this one");
+  await expect(status).toContainText("No one has publicly protected exactly this file");
+  await expect(page.getByTestId("similar-summary")).toContainText("1 publicly protected picture looks like this one");
   await expect(page.getByTestId("similar-summary")).toContainText("A similar picture is not proof of copying");
   const similar = page.getByTestId("similar-list").getByRole("listitem");
   await expect(similar).toHaveCount(1);
@@ -63,7 +63,7 @@ test("a protected photo is found on /check from a resized copy, and not from an 
   await expect(page.getByRole("img", { name: "The file you dropped" })).toBeVisible();
 
   await page.getByLabel("Choose a file to look up").setInputFiles(unrelated);
-  await expect(page.getByTestId("similar-summary")).toContainText("no protected picture looks like this one");
+  await expect(page.getByTestId("similar-summary")).toContainText("no publicly protected picture looks like this one");
   await expect(page.getByTestId("similar-list")).toHaveCount(0);
 
   // The verify page: not the attested bytes, but a picture that looks like it.
@@ -108,19 +108,23 @@ test("a creator's list shows a picture's fingerprint and the similar works prote
   const seed = 5000 + Math.floor(Math.random() * 1e6);
   const original = await photoFile(dir, `lake-${tag}.jpg`, seed);
   const copy = await photoFile(dir, `lake-copy-${tag}.jpg`, seed, (s) => s.resize(800));
-  // Someone else protected the original first (over the API, fingerprinted in Node).
-  const first = await seedConsumer({ name: `Olga Original ${tag}` });
-  const minted = await fetch(`${process.env.HALLMARK_TEST_BASE_URLS!.split(",")[0]}/v1/consumer/mint`, {
-    method: "POST",
-    headers: { "x-api-key": first.apiKey, "content-type": "application/json" },
-    body: JSON.stringify({
-      content_hash: createHash("sha256").update(fs.readFileSync(original)).digest("hex"),
-      title: `Lake ${tag}`,
-      visibility: "public",
-      fingerprints: [{ alg: "pdq", ...(await pdqOfImage(fs.readFileSync(original))) }],
-    }),
-  });
-  expect(minted.status).toBe(201);
+  // Someone protected the original privately, then someone else publicly (over the API, fingerprinted in Node).
+  const mintOriginal = async (name: string, visibility: string) => {
+    const owner = await seedConsumer({ name });
+    const minted = await fetch(`${process.env.HALLMARK_TEST_BASE_URLS!.split(",")[0]}/v1/consumer/mint`, {
+      method: "POST",
+      headers: { "x-api-key": owner.apiKey, "content-type": "application/json" },
+      body: JSON.stringify({
+        content_hash: createHash("sha256").update(fs.readFileSync(original)).digest("hex"),
+        title: `Lake ${tag}`,
+        visibility,
+        fingerprints: [{ alg: "pdq", ...(await pdqOfImage(fs.readFileSync(original))) }],
+      }),
+    });
+    expect(minted.status).toBe(201);
+  };
+  await mintOriginal(`Hidden Hannah ${tag}`, "private");
+  await mintOriginal(`Olga Original ${tag}`, "public");
 
   const second = await seedConsumer({ name: `Carl Copy ${tag}` });
   await logIn(page, second);
@@ -136,8 +140,12 @@ test("a creator's list shows a picture's fingerprint and the similar works prote
   await expect(row).toContainText(`PDQ ${mine.hash.slice(0, 16)}… (quality ${mine.quality})`);
   await row.getByRole("button", { name: /Similar works protected earlier/ }).click();
   const found = row.getByTestId("similar-earlier");
-  await expect(found).toContainText("Visually similar pictures protected before this one");
+  await expect(found).toContainText("Visually similar pictures protected publicly before this one");
   await expect(found).toContainText(`“Lake ${tag}” by Olga Original ${tag}`);
+  // The private protection, earlier still, is someone else's alone: nothing of it, not even that it exists.
+  await expect(found.getByRole("listitem")).toHaveCount(1);
+  await expect(found).not.toContainText("private");
+  await expect(found).not.toContainText(`Hidden Hannah ${tag}`);
 });
 
 test("a picture that cannot be fingerprinted says why, and its bytes are still looked up", async ({ page }, testInfo) => {
@@ -163,7 +171,7 @@ test("a picture that cannot be fingerprinted says why, and its bytes are still l
   await page.goto("/check");
   const status = page.getByRole("status");
   await page.getByLabel("Choose a file to look up").setInputFiles(truncated);
-  await expect(status).toContainText("No one has protected this file with Hallmark");
+  await expect(status).toContainText("No one has publicly protected this file with Hallmark");
   await expect(status).toContainText("The image file is cut short: its end is missing.");
   await page.getByLabel("Choose a file to look up").setInputFiles(bomb);
   await expect(status).toContainText("The image is 20000×20000 (400 megapixels); images up to 50 megapixels are fingerprinted.");

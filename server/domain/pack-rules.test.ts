@@ -16,6 +16,7 @@ const facts = (over: Partial<RuleFacts> = {}): RuleFacts => ({
   issuer: { status: "ACTIVE", trustLevel: "BASIC" },
   keyAlgorithm: "Ed25519",
   protection: { id: "p1", visibility: "public" },
+  sealed: false,
   contentHash: null,
   now,
   ...over,
@@ -163,7 +164,7 @@ describe("pack rule language", () => {
           allowed_key_algorithms: ["Ed25519"],
           required_visibility: "public",
         },
-        facts({ issuer: null, keyAlgorithm: null, protection: null }),
+        facts({ issuer: null, keyAlgorithm: null, protection: null, payload: { type: "org.example.article/v1" } }),
       ),
     );
     expect(c.min_trust_level!.result).toBe("fail");
@@ -174,6 +175,25 @@ describe("pack rule language", () => {
       result: "pass",
       reason: "not applicable: the attestation is not a consumer protection",
     });
+  });
+
+  it("a protection the caller may not see fails visibility as an unknown one does; a sealed entry's is not evaluated", () => {
+    for (const visibility of ["public", "private"] as const) {
+      // Someone else's private protection and a protection with no record here: the same answer.
+      const hidden = evaluateRules({ required_visibility: visibility }, facts({ protection: null }));
+      expect(hidden).toEqual([
+        {
+          name: "required_visibility",
+          result: "fail",
+          reason: "no protection this account may see is this attestation: a private one is its owner's alone",
+        },
+      ]);
+      const sealed = evaluateRules(
+        { required_visibility: visibility },
+        facts({ protection: null, sealed: true, payload: { commitment: `sha256:${HEX}`, type: "hallmark.sealed/v2" } }),
+      );
+      expect(sealed[0]).toMatchObject({ result: "fail", reason: expect.stringMatching(/^not evaluated: a sealed entry/) });
+    }
   });
 
   it("compares a sent content hash even without the rule, and requires one only with it", () => {

@@ -7,6 +7,7 @@
  * pass or fail and a reason. Absent rules yield no check. Rules version 1.
  */
 import { z } from "zod";
+import { PROTECTION_PAYLOAD_TYPE } from "./payload-types";
 
 export const RULES_VERSION = 1;
 
@@ -95,8 +96,13 @@ export interface RuleFacts {
   issuer: { status: string; trustLevel: string } | null;
   /** This log's record of the signing key (null: unknown to this log). */
   keyAlgorithm: string | null;
-  /** Set when the attestation is a consumer protection of this log. */
+  /**
+   * Set when the attestation is a consumer protection of this log that the caller may see (a
+   * public one, or the caller's own); null for any other, a private one of someone else included.
+   */
   protection: { id: string; visibility: string } | null;
+  /** The verified entry is a sealed leaf without its opening: what it seals is its owner's. */
+  sealed: boolean;
   /** The caller's content hash, normalised to lowercase hex (null: not sent). */
   contentHash: string | null;
   now: Date;
@@ -197,7 +203,14 @@ const EVALUATORS: { [K in (typeof RULE_ORDER)[number]]: Evaluator<K> } = {
       : fail("max_age_days", `attested ${shown} ago, more than ${limit}`);
   },
   required_visibility(visibility, f) {
-    if (!f.protection) return pass("required_visibility", "not applicable: the attestation is not a consumer protection");
+    if (f.sealed)
+      return fail("required_visibility", "not evaluated: a sealed entry's content, a protection's or not, is its owner's to know");
+    if (!f.protection) {
+      // A protection this account may not see answers as one that does not exist: the same words.
+      if (f.payload.type === PROTECTION_PAYLOAD_TYPE)
+        return fail("required_visibility", "no protection this account may see is this attestation: a private one is its owner's alone");
+      return pass("required_visibility", "not applicable: the attestation is not a consumer protection");
+    }
     return f.protection.visibility === visibility
       ? pass("required_visibility", `the protection is ${visibility}`)
       : fail("required_visibility", `the protection is ${f.protection.visibility}, not ${visibility}`);

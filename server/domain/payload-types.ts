@@ -8,6 +8,9 @@ import { AppError } from "../errors";
  */
 export const RESERVED_PAYLOAD_TYPE_PREFIX = "hallmark.";
 
+/** The payload `type` of a creator's protection's attestation. */
+export const PROTECTION_PAYLOAD_TYPE = "hallmark.protection/v1";
+
 export const isReservedPayloadType = (type: unknown): boolean =>
   typeof type === "string" && type.trim().toLowerCase().startsWith(RESERVED_PAYLOAD_TYPE_PREFIX);
 

@@ -11,13 +11,12 @@ import { checkIdempotencyKey, holdIdempotencyKey, IdempotentReplay, storeIdempot
 import { iso, newId } from "./ids";
 import { ensurePersonalIssuer } from "./personal-issuer";
 import { monthOf, PLAN_LIMITS, planOf, quotaExceeded } from "./quotas";
+import { PROTECTION_PAYLOAD_TYPE } from "./payload-types";
 
 export const CATEGORIES = ["code", "research", "design", "media", "dataset", "ai-output", "writing", "digital-art", "other"] as const;
 export const VISIBILITIES = ["public", "private"] as const;
 export type Category = (typeof CATEGORIES)[number];
 export type Visibility = (typeof VISIBILITIES)[number];
-/** The payload `type` of a protection's attestation. */
-export const PROTECTION_PAYLOAD_TYPE = "hallmark.protection/v1";
 
 export interface MintInput {
   /** 64 lowercase hex characters. */

@@ -47,7 +47,11 @@ export function toKeyView(row: KeyRow): SigningKeyView {
   };
 }
 
-/** Creates a new ACTIVE key for the issuer inside `tx`. */
+/**
+ * Creates a new ACTIVE key for the issuer inside `tx`, valid from the start of the current
+ * second: a sealed leaf is dated to its attestation's second (lib/verify/sealed.ts), which is
+ * then never before its sealing key's not_before.
+ */
 export async function insertSigningKey(tx: Tx, issuerId: string, now: Date) {
   const pair = generateEd25519();
   const kid = jwkThumbprint(pair.publicRaw);
@@ -59,7 +63,7 @@ export async function insertSigningKey(tx: Tx, issuerId: string, now: Date) {
       publicKeyPem: publicKeyToPem(pair.publicRaw),
       privateKeyEnc: sealPrivateKey(pair.privateKey, kid),
       status: "ACTIVE",
-      notBefore: now,
+      notBefore: new Date(Math.floor(now.getTime() / 1000) * 1000),
       expiresAt: new Date(now.getTime() + KEY_LIFETIME_MS),
       createdAt: now,
     },

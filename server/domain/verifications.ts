@@ -1,5 +1,5 @@
 import "server-only";
-import { BUNDLE_CHECKS, hasSeal, parseProofBundle, SEALED_CHECKS, verifyProofBundle, type ProofBundle } from "@/lib/verify";
+import { BUNDLE_CHECKS, type EntryKind, hasSeal, parseProofBundle, SEALED_CHECKS, verifyProofBundle, type ProofBundle } from "@/lib/verify";
 import { getLogIdentity } from "../log/log-identity";
 import { getDb } from "../db";
 import { getStore } from "../store";
@@ -15,10 +15,12 @@ export interface VerificationView {
   checks: CheckResult[];
   /** The pack applied (null: only the cryptographic checks ran). verifications_count: in an answer to POST, the count including this verification; in a read, the current count. */
   pack: { id: string; name: string; revision: number; verifications_count: number } | null;
-  /** The attestation verified; for a supplied bundle, the id it claims (null if it names none). */
+  /** The attestation verified; for a supplied bundle, the id it claims (null if it names none, or it is a sealed leaf alone). */
   attestation_id: string | null;
-  /** Set when the verified attestation is a consumer protection of this log. */
+  /** Set when the verified attestation is a consumer protection of this log that the caller may see: a public one, or its own. */
   protection_id: string | null;
+  /** What the verified entry is (null when the cryptographic checks failed): see entryKindOf. */
+  entry_kind: EntryKind | null;
   source: "attestation" | "bundle";
   /** The caller's content hash (lowercase hex), if sent. */
   content_hash: string | null;
@@ -35,6 +37,21 @@ export interface RunVerificationInput {
 
 const NOT_TRUSTED = "not evaluated: the cryptographic checks failed, so nothing in the bundle can be relied on";
 
+/** The check that says a bundle holds a sealed leaf without its opening (after the cryptographic ones). */
+const SEALED_ENTRY_CHECK: CheckResult = {
+  name: "sealed_entry",
+  result: "pass",
+  reason:
+    "a sealed entry: the log holds only a commitment to an attestation whose content is its owner's; its signature and inclusion verify, and it names no attestation or protection",
+};
+
+/** The entry kind a run's checks show: opened (the seal's checks ran), sealed (a sealed leaf alone), open; null if the cryptographic checks failed. */
+function entryKindOf(checks: CheckResult[]): EntryKind | null {
+  const crypto = checks.filter((c) => (SEALED_CHECKS as readonly string[]).includes(c.name));
+  if (crypto.length === 0 || crypto.some((c) => c.result !== "pass")) return null;
+  if (checks.some((c) => c.name === "seal_opening")) return "opened";
+  return checks.some((c) => c.name === SEALED_ENTRY_CHECK.name) ? "sealed" : "open";
+}
 /** lib/verify's answer as its checks (four, or six for a sealed entry): the ones it ran, then the rest as not run. */
 function cryptoChecks(v: ReturnType<typeof verifyProofBundle>, sealed: boolean): CheckResult[] {
   let failedAt: string | null = null;
@@ -54,14 +71,32 @@ function cryptoChecks(v: ReturnType<typeof verifyProofBundle>, sealed: boolean):
   });
 }
 
-/** What the rules may rely on: the signed attestation, and this log's own records of its issuer, key and protection. */
-async function factsOf(b: ProofBundle, contentHash: string | null): Promise<{ facts: RuleFacts; protectionId: string | null }> {
+/**
+ * What the rules may rely on: the signed attestation, and this log's own records of its issuer,
+ * key and protection. A protection is a fact only for whom may see it (public now, or the
+ * caller's own): anyone else's private protection is no fact at all, exactly as an attestation
+ * with none. A sealed leaf alone names nothing: no protection is looked for (a hallmark.sealed/v1
+ * leaf carries its attestation's id, which must not lead to it).
+ */
+async function factsOf(
+  b: ProofBundle,
+  kind: EntryKind,
+  tenantId: string,
+  contentHash: string | null,
+): Promise<{ facts: RuleFacts; protectionId: string | null }> {
   const reads = getStore().reads;
-  const [issuer, key, protection] = await Promise.all([
+  const [issuer, key, found] = await Promise.all([
     reads.issuer(b.attestation.issuer_id),
     reads.signingKey(b.attestation.kid),
-    getDb().read.protection.findUnique({ where: { attestationId: b.attestation.id }, select: { id: true, visibility: true } }),
+    kind === "sealed"
+      ? null
+      : getDb().read.protection.findUnique({
+          where: { attestationId: b.attestation.id },
+          select: { id: true, visibility: true, tenantId: true },
+        }),
   ]);
+  const protection =
+    found && (found.visibility === "public" || found.tenantId === tenantId) ? { id: found.id, visibility: found.visibility } : null;
   return {
     protectionId: protection?.id ?? null,
     facts: {
@@ -70,6 +105,7 @@ async function factsOf(b: ProofBundle, contentHash: string | null): Promise<{ fa
       issuer: issuer ? { status: issuer.status, trustLevel: issuer.trustLevel } : null,
       keyAlgorithm: key?.algorithm ?? null,
       protection,
+      sealed: kind === "sealed",
       contentHash,
       now: new Date(),
     },
@@ -84,9 +120,10 @@ const claimedId = (bundle: unknown): string | null => {
 /**
  * Verifies an attestation of the caller's tenant (by id) or any proof bundle (as given) with
  * lib/verify against this log's key, then applies the pack's rules, and records the run.
- * The pack's count (every run) and the protection's count (its first run by this tenant) go up
- * in the same transaction as the record, each by one UPDATE ... SET n = n + 1, so concurrent runs
- * are counted exactly.
+ * The pack's count (every run) and the protection's count (its first run by this tenant, of a
+ * protection the caller may see) go up in the same transaction as the record, each by one
+ * UPDATE ... SET n = n + 1, so concurrent runs are counted exactly. A sealed leaf alone verifies
+ * (its signature and inclusion) and names nothing: no attestation, no protection, no count.
  */
 export async function runVerification({ tenantId, input }: { tenantId: string; input: RunVerificationInput }): Promise<VerificationView> {
   let pack: PackRow | null = null;
@@ -109,14 +146,15 @@ export async function runVerification({ tenantId, input }: { tenantId: string; i
   const checks = cryptoChecks(crypto, hasSeal(bundle));
   let protectionId: string | null = null;
   if (crypto.ok) {
-    const { facts, protectionId: pid } = await factsOf(parseProofBundle(bundle), contentHash);
+    if (crypto.kind === "sealed") checks.push(SEALED_ENTRY_CHECK);
+    const { facts, protectionId: pid } = await factsOf(parseProofBundle(bundle), crypto.kind, tenantId, contentHash);
     protectionId = pid;
     checks.push(...evaluateRules(rules, facts));
   } else {
     for (const name of ruleCheckNames(rules, contentHash !== null)) checks.push({ name, result: "fail", reason: NOT_TRUSTED });
   }
   const result = checks.every((c) => c.result === "pass") ? "pass" : "fail";
-  const attestationId = input.attestation_id ?? claimedId(bundle);
+  const attestationId = crypto.ok && crypto.kind === "sealed" ? null : (input.attestation_id ?? claimedId(bundle));
 
   const now = new Date();
   const id = newId();
@@ -168,6 +206,7 @@ export async function runVerification({ tenantId, input }: { tenantId: string; i
         : null,
     attestation_id: attestationId,
     protection_id: protectionId,
+    entry_kind: entryKindOf(checks),
     source,
     content_hash: contentHash,
     created_at: iso(now),
@@ -189,24 +228,39 @@ type VerificationRow = {
   createdAt: Date;
 };
 
-async function toViews(rows: VerificationRow[]): Promise<VerificationView[]> {
+/**
+ * The tenant's verifications as it may read them now: a protection is named only while the
+ * tenant may see it (public, or its own), so one made private since, or named by a run recorded
+ * before private protections were withheld, is not.
+ */
+async function toViews(tenantId: string, rows: VerificationRow[]): Promise<VerificationView[]> {
+  const db = getDb().read;
   const packIds = [...new Set(rows.map((r) => r.packId).filter((p): p is string => p !== null))];
-  const packs = packIds.length
-    ? await getDb().read.verificationPack.findMany({
-        where: { id: { in: packIds } },
-        select: { id: true, name: true, verificationsCount: true },
-      })
-    : [];
+  const protectionIds = [...new Set(rows.map((r) => r.protectionId).filter((p): p is string => p !== null))];
+  const [packs, visible] = await Promise.all([
+    packIds.length
+      ? db.verificationPack.findMany({ where: { id: { in: packIds } }, select: { id: true, name: true, verificationsCount: true } })
+      : [],
+    protectionIds.length
+      ? db.protection.findMany({
+          where: { id: { in: protectionIds }, OR: [{ visibility: "public" }, { tenantId }] },
+          select: { id: true },
+        })
+      : [],
+  ]);
   const byId = new Map(packs.map((p) => [p.id, p]));
+  const seen = new Set(visible.map((p) => p.id));
   return rows.map((r) => {
     const p = r.packId ? byId.get(r.packId) : undefined;
+    const checks = JSON.parse(r.checks) as CheckResult[];
     return {
       id: r.id,
       result: r.result as "pass" | "fail",
-      checks: JSON.parse(r.checks) as CheckResult[],
+      checks,
       pack: p ? { id: p.id, name: p.name, revision: r.packRevision ?? 1, verifications_count: p.verificationsCount } : null,
       attestation_id: r.attestationId,
-      protection_id: r.protectionId,
+      protection_id: r.protectionId !== null && seen.has(r.protectionId) ? r.protectionId : null,
+      entry_kind: entryKindOf(checks),
       source: r.source as "attestation" | "bundle",
       content_hash: r.contentHash,
       created_at: iso(r.createdAt),
@@ -231,11 +285,11 @@ export async function listVerifications(opts: {
     db.verification.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: opts.offset, take: opts.limit }),
     db.verification.count({ where }),
   ]);
-  return { items: await toViews(rows), total };
+  return { items: await toViews(opts.tenantId, rows), total };
 }
 
 export async function getVerification({ tenantId, id }: { tenantId: string; id: string }): Promise<VerificationView> {
   const row = await getDb().read.verification.findFirst({ where: { id, tenantId } });
   if (!row) throw notFound("Verification");
-  return (await toViews([row]))[0]!;
+  return (await toViews(tenantId, [row]))[0]!;
 }

@@ -39,8 +39,18 @@ export const ZVerification = z
     result: z.enum(["pass", "fail"]),
     checks: z.array(z.object({ name: z.string(), result: z.enum(["pass", "fail"]), reason: z.string() })),
     pack: z.object({ id: ZUuid, name: z.string(), revision: ZCount, verifications_count: ZCount }).nullable(),
-    attestation_id: z.string().nullable(),
-    protection_id: ZUuid.nullable(),
+    attestation_id: z
+      .string()
+      .nullable()
+      .meta({ description: "The attestation verified; for a bundle, the id it claims. null for a sealed leaf alone, which names none." }),
+    protection_id: ZUuid.nullable().meta({
+      description:
+        "The consumer protection the verified attestation is, when this account may see it: a public one, or its own. Anyone else's private protection is never named (nor counted), exactly as an attestation that is no protection.",
+    }),
+    entry_kind: z.enum(["open", "opened", "sealed"]).nullable().meta({
+      description:
+        "What the verified entry is: open (an attestation logged as it is), opened (a sealed entry with its opening: the attestation inside was checked too), sealed (a sealed leaf alone, as the log's tiles show it: its content is its owner's; only its signature and inclusion are checked, and it names no attestation or protection). null when the cryptographic checks failed.",
+    }),
     source: z.enum(["attestation", "bundle"]),
     content_hash: ZHex32.nullable(),
     created_at: ZDateTime,
