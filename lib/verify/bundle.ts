@@ -161,6 +161,7 @@ export function verifyProofBundle(bundle: unknown, opts: VerifyBundleOptions): B
     checks.push({ name: running, ok: true, detail: `tree head of ${cp.origin} at size ${cp.treeSize} is signed by the log key` });
 
     const seal = b.seal;
+    const kind = entryKindOf(seal !== undefined, b.attestation.payload);
     if (seal) {
       running = "seal_opening";
       checkSealOpening(seal.leaf, { salt: seal.salt, attestation: b.attestation });
@@ -176,7 +177,7 @@ export function verifyProofBundle(bundle: unknown, opts: VerifyBundleOptions): B
     checks.push({
       name: running,
       ok: true,
-      detail: `${seal ? "the sealed leaf" : "attestation"} is leaf ${b.attestation.log_index} of ${cp.treeSize}`,
+      detail: `${kind === "open" ? "attestation" : "the sealed leaf"} is leaf ${b.attestation.log_index} of ${cp.treeSize}`,
     });
 
     if (seal) {
@@ -187,7 +188,11 @@ export function verifyProofBundle(bundle: unknown, opts: VerifyBundleOptions): B
 
     running = "attestation_signature";
     checkSignature(signedParts(b, false), "attestation_signature_invalid");
-    checks.push({ name: running, ok: true, detail: `signed by key ${b.key.kid} of issuer ${b.issuer.id}` });
+    checks.push({
+      name: running,
+      ok: true,
+      detail: `${kind === "sealed" ? "sealed" : "signed"} by key ${b.key.kid} of issuer ${b.issuer.id}`,
+    });
 
     running = "key_validity";
     checkKeyValidity(signedParts(b, false), "key");
@@ -204,7 +209,7 @@ export function verifyProofBundle(bundle: unknown, opts: VerifyBundleOptions): B
       treeSize: cp.treeSize,
       rootHash: bytesToHex(cp.rootHash),
       logIndex: b.attestation.log_index,
-      kind: entryKindOf(seal !== undefined, b.attestation.payload),
+      kind,
     };
   } catch (e) {
     // Anything unexpected (e.g. a payload too deep to canonicalize) fails closed as malformed input.

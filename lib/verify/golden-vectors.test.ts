@@ -16,6 +16,8 @@ import {
 import { canonicalJson } from "./jcs";
 import { verifyTlogProof } from "./tlog-proof";
 import { SEALED_CHECKS } from "./bundle";
+import { utf8Decode } from "./encoding";
+import { decodeEntryBundle } from "./tiles";
 
 const dir = path.join(__dirname, "testing", "vectors");
 const read = (f: string) => fs.readFileSync(path.join(dir, f), "utf8");
@@ -162,5 +164,108 @@ describe("golden vectors of a sealed entry (a private protection), from a runnin
     rehashed.opening.attestation.payload.category = "code";
     expect(codeOf(() => verifyTlogProof(withExtra(rehashed), { logPublicKey: key }))).toBe("seal_opening_invalid");
     expect(codeOf(() => verifyTlogProof(withExtra(extra), { logPublicKey: key }))).toBe("ok");
+  });
+});
+
+describe("golden vectors of a hallmark.sealed/v2 entry, from a running server", () => {
+  const v2Log = JSON.parse(read("sealed-v2-log.json")) as { verifier_key: string; public_key: string; origin: string };
+  const v2Policy = parsePolicy(read("sealed-v2-policy.txt"));
+  const v2Bundle = JSON.parse(read("sealed-v2-bundle.json"));
+  const v2Proof = read("sealed-v2.tlog-proof");
+  const sealingKey = JSON.parse(read("sealed-v2-sealing-key.json"));
+  const tile = new Uint8Array(fs.readFileSync(path.join(dir, "sealed-v2-entries.tile")));
+  const checker = path.join(__dirname, "testing", "independent", "check_sealed.py");
+  const independently = (b: unknown) => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-sealed-v2-vector-")), "bundle.json");
+    fs.writeFileSync(file, JSON.stringify(b));
+    const r = spawnSync("python3", [checker, file], { encoding: "utf8" });
+    return r.status === 0 ? r.stdout.trim() : r.stdout.trim() || r.stderr.trim();
+  };
+  const tampered = (edit: (b: any) => void) => {
+    const b = structuredClone(v2Bundle);
+    edit(b);
+    return b;
+  };
+  const index = v2Bundle.attestation.log_index as number;
+  /** The sealed leaf as the log's entry bundle holds it, and a bundle a stranger makes of it with the sealing key. */
+  const fromTile = JSON.parse(utf8Decode(decodeEntryBundle(tile, v2Bundle.signed_tree_head.tree_size)[index]!));
+  const strangers = {
+    attestation: { ...fromTile, status: "VALID", log_index: index },
+    issuer: { id: sealingKey.issuer_id },
+    key: sealingKey,
+    inclusion_proof: v2Bundle.inclusion_proof,
+    signed_tree_head: v2Bundle.signed_tree_head,
+  };
+
+  it("the owner's bundle verifies under the policy, with lib/verify and with the independent check", () => {
+    const leaf = v2Bundle.seal.leaf;
+    expect(leaf.payload.type).toBe("hallmark.sealed/v2");
+    expect(leaf.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(leaf.id).not.toBe(v2Bundle.attestation.id);
+    expect(leaf.created_at).toBe(`${v2Bundle.attestation.created_at.slice(0, 19)}.000Z`);
+    const r = verifyProofBundle(v2Bundle, { logPublicKey: v2Log.verifier_key });
+    expect(r.ok && r.checks.map((c) => c.name)).toEqual(SEALED_CHECKS);
+    expect(r).toMatchObject({ kind: "opened" });
+    expect(verifyWitnessedCheckpoint(v2Bundle.signed_tree_head.checkpoint, v2Policy).quorum.met).toBe(true);
+    expect(independently(v2Bundle)).toBe("ok");
+  });
+
+  const cases: [string, (b: any) => void, string, string][] = [
+    [
+      "the attestation's own id on the sealed leaf",
+      (b) => (b.seal.leaf.id = b.attestation.id),
+      "seal_opening_invalid",
+      "the v2 sealed leaf's id is not a random UUID of its own",
+    ],
+    [
+      "the attestation's millisecond on the sealed leaf",
+      (b) => (b.seal.leaf.created_at = b.attestation.created_at),
+      "seal_opening_invalid",
+      "the v2 sealed leaf's created_at is not the attestation's second",
+    ],
+    [
+      "the v1 type on the leaf",
+      (b) => (b.seal.leaf.payload.type = "hallmark.sealed/v1"),
+      "seal_opening_invalid",
+      "the opening does not give the sealed leaf's commitment",
+    ],
+    [
+      "a salt with one bit flipped",
+      (b) => (b.seal.salt = flipB64(b.seal.salt, 7)),
+      "seal_opening_invalid",
+      "the opening does not give the sealed leaf's commitment",
+    ],
+    [
+      "the sealed leaf's signature changed",
+      (b) => (b.seal.leaf.signature = flipB64(b.seal.leaf.signature, 3)),
+      "inclusion_proof_invalid",
+      "the sealed leaf is not at log_index in the tree",
+    ],
+  ];
+  for (const [what, edit, code, independent] of cases) {
+    it(`a bundle with ${what} fails both (${code})`, () => {
+      const b = tampered(edit);
+      expect(verifyProofBundle(b, { logPublicKey: v2Log.verifier_key })).toMatchObject({ ok: false, code });
+      expect(independently(b)).toBe(independent);
+    });
+  }
+
+  it("the tlog-proof opens the entry under the policy alone", () => {
+    const r = verifyTlogProof(v2Proof, { policy: v2Policy });
+    expect(r).toMatchObject({ kind: "opened", index, attestation: { id: v2Bundle.attestation.id } });
+    expect(r.sealed).toEqual(v2Bundle.seal.leaf);
+  });
+
+  it("the log's tile holds the sealed leaf, which alone verifies as a sealed entry naming nothing, both ways", () => {
+    expect(fromTile).toEqual(v2Bundle.seal.leaf);
+    const text = JSON.stringify(fromTile);
+    for (const secret of [v2Bundle.attestation.id, v2Bundle.attestation.created_at, v2Bundle.attestation.payload.content_hash])
+      expect(text).not.toContain(secret);
+    expect(verifyProofBundle(strangers, { logPublicKey: v2Log.verifier_key })).toMatchObject({ ok: true, kind: "sealed" });
+    expect(independently(strangers)).toBe("ok sealed entry alone");
+    const forged = structuredClone(strangers);
+    forged.attestation.payload = { ...forged.attestation.payload, commitment: `sha256:${flipHex(fromTile.payload.commitment.slice(7))}` };
+    expect(verifyProofBundle(forged, { logPublicKey: v2Log.verifier_key })).toMatchObject({ ok: false, code: "inclusion_proof_invalid" });
+    expect(independently(forged)).toBe("the sealed leaf is not at log_index in the tree");
   });
 });

@@ -3,6 +3,9 @@
 openssl command for Ed25519, sharing no code with lib/verify (the implementation under test).
 
 usage: check_sealed.py bundle.json
+A bundle without `seal` is a sealed leaf alone, as anyone can take it from the log's tiles:
+"ok sealed entry alone" when its payload is a sealed entry's, it is at log_index in the tree
+and its signature verifies under key.
 Prints "ok" and exits 0 when the bundle's opening gives the sealed leaf's commitment, the
 sealed leaf's id and created_at follow its version's rule (hallmark.sealed/v1: the attestation's
 own; hallmark.sealed/v2: a random UUIDv4 other than the attestation's id, and the attestation's
@@ -78,8 +81,29 @@ def ed25519_ok(pem, message, signature_b64):
         return r.returncode == 0
 
 
+def included(leaf, proof, tree_head):
+    leaf_hash = hashlib.sha256(b"\x00" + leaf_data(leaf)).digest()
+    path_hashes = [bytes.fromhex(h) for h in proof["hashes"]]
+    root = root_from_path(proof["log_index"], proof["tree_size"], leaf_hash, path_hashes)
+    return root is not None and root.hex() == proof["root_hash"] and proof["root_hash"] == tree_head["root_hash"]
+
+
+def alone(b):
+    a, proof = b["attestation"], b["inclusion_proof"]
+    p = a["payload"]
+    if set(p) != {"commitment", "type"} or p["type"] not in TYPES or not re.match(r"^sha256:[0-9a-f]{64}$", p["commitment"]):
+        return "the leaf is not a sealed entry's"
+    if not included(a, proof, b["signed_tree_head"]):
+        return "the sealed leaf is not at log_index in the tree"
+    if not ed25519_ok(b["key"]["public_key"], pae(a), a["signature"]):
+        return "the sealed leaf's signature does not verify under key"
+    return None
+
+
 def main(path):
     b = json.load(open(path, encoding="utf-8"))
+    if "seal" not in b:
+        return alone(b)
     a, seal, proof = b["attestation"], b["seal"], b["inclusion_proof"]
     salt = base64.b64decode(seal["salt"], validate=True)
     if len(salt) != 32:
@@ -99,10 +123,7 @@ def main(path):
             return "the v2 sealed leaf's id is not a random UUID of its own"
         if second is None or seal["leaf"]["created_at"] != second.group(1) + ".000Z":
             return "the v2 sealed leaf's created_at is not the attestation's second"
-    leaf_hash = hashlib.sha256(b"\x00" + leaf_data(seal["leaf"])).digest()
-    path_hashes = [bytes.fromhex(h) for h in proof["hashes"]]
-    root = root_from_path(proof["log_index"], proof["tree_size"], leaf_hash, path_hashes)
-    if root is None or root.hex() != proof["root_hash"] or proof["root_hash"] != b["signed_tree_head"]["root_hash"]:
+    if not included(seal["leaf"], proof, b["signed_tree_head"]):
         return "the sealed leaf is not at log_index in the tree"
     if not ed25519_ok(seal["key"]["public_key"], pae(seal["leaf"]), seal["leaf"]["signature"]):
         return "the sealed leaf's signature does not verify under seal.key"
@@ -112,6 +133,8 @@ def main(path):
 
 
 if __name__ == "__main__":
-    problem = main(sys.argv[1])
-    print(problem or "ok")
+    path = sys.argv[1]
+    problem = main(path)
+    kind = "" if "seal" in json.load(open(path, encoding="utf-8")) else " sealed entry alone"
+    print(problem or "ok" + kind)
     sys.exit(1 if problem else 0)
