@@ -561,8 +561,9 @@ async function overhead(): Promise<string[]> {
       anonymous(i, "/v1/consumer/signup", JSON.stringify({ email: "bench-UNIQUE@example.org", password: "bench password", name: "Bench" }));
     if (values.sealed) return await sealedOverhead(other, post, creds, bundle);
     // Public reads a visitor's page makes: a protection (its verify and share pages) and who
-    // protected a file, over 50 public protections minted on each side first.
-    const minted = await Promise.all(servers.map((srv, i) => mintPublic(srv.url, creds[i]!.consumer_key, 50)));
+    // protected a file or a picture like it, over 50 public protections of fingerprinted
+    // pictures minted on each side first.
+    const minted = await Promise.all(servers.map((srv, i) => mintPublic(srv.url, creds[i]!.consumer_key, 50, { fingerprinted: true })));
     const anonymousGet = (i: number, pathTemplate: string, ids: string[]) => ({
       method: "GET" as const,
       url: servers[i]!.url,
@@ -574,6 +575,7 @@ async function overhead(): Promise<string[]> {
     });
     const protection = (i: number) => anonymousGet(i, "/v1/protections/ID", minted[i]!.ids);
     const lookup = (i: number) => anonymousGet(i, "/v1/lookup?content_hash=ID", minted[i]!.contentHashes);
+    const lookupPdq = (i: number) => anonymousGet(i, "/v1/lookup?pdq=ID", minted[i]!.pdqHashes);
     const c = await compare(
       {
         attest: attest(0),
@@ -595,6 +597,8 @@ async function overhead(): Promise<string[]> {
         protectionOther: protection(1),
         lookup: lookup(0),
         lookupOther: lookup(1),
+        lookupPdq: lookupPdq(0),
+        lookupPdqOther: lookupPdq(1),
       },
       ROUNDS,
       // Logins and sign-ups leave hashes queued when their load stops.
@@ -611,6 +615,7 @@ async function overhead(): Promise<string[]> {
       `  POST /v1/consumer/signup: ${fmt(r.signup)} vs ${fmt(r.signupOther)}; ratio ${fmtRatio(c.ratio("signup", "signupOther"))}`,
       `  GET /v1/protections/{id}: ${fmt(r.protection)} vs ${fmt(r.protectionOther)}; ratio ${fmtRatio(c.ratio("protection", "protectionOther"))}`,
       `  GET /v1/lookup?content_hash= (a public protection's): ${fmt(r.lookup)} vs ${fmt(r.lookupOther)}; ratio ${fmtRatio(c.ratio("lookup", "lookupOther"))}`,
+      `  GET /v1/lookup?pdq= (a public protection's picture): ${fmt(r.lookupPdq)} vs ${fmt(r.lookupPdqOther)}; ratio ${fmtRatio(c.ratio("lookupPdq", "lookupPdqOther"))}`,
     ];
   } finally {
     for (const s of servers) await s.stop();

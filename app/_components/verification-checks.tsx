@@ -27,6 +27,10 @@ export const CHECK_LABELS: Record<string, string> = {
   max_age_days: "Age of the attestation",
   required_visibility: "Protection visibility",
   content_hash_match: "File matches the attested hash",
+  sealed_entry: "A sealed entry: its content is its owner's",
+  witnesses: "Cosigned by the policy's witnesses",
+  timestamp: "Time-stamped by an independent authority",
+  evidence: "The proof file could be read",
 };
 
 export const checkLabel = (name: string) => CHECK_LABELS[name] ?? name;

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
-import { Card } from "../_components/ui";
+import Link from "next/link";
+import { Card, textLink } from "../_components/ui";
 import { FileLookup } from "./file-lookup";
 
 export const metadata: Metadata = {
@@ -24,6 +25,13 @@ export default function CheckPage() {
         </h2>
         <FileLookup />
       </Card>
+      <p className="mt-6 text-sm text-stone-700">
+        Holding a proof rather than the file (a proof bundle or a <code>.tlog-proof</code>)?{" "}
+        <Link className={`${textLink} underline`} href="/verify">
+          Check a proof file
+        </Link>
+        .
+      </p>
     </div>
   );
 }

@@ -145,7 +145,7 @@ describe("certificates", () => {
     const c = contents(await download(p.protection_id, p.creator.apiKey));
     expect(c.text).toContain(secret);
     expect(c.text).toContain(p.content_hash);
-    expect(JSON.parse(c.attachments["proof-bundle.json"]!).seal.leaf.payload.type).toBe("hallmark.sealed/v1");
+    expect(JSON.parse(c.attachments["proof-bundle.json"]!).seal.leaf.payload.type).toBe("hallmark.sealed/v2");
     const ok = verify(path.join(dir, `${p.protection_id}.pdf`), "--log-key", await logPem());
     expect(ok.status, ok.stdout + ok.stderr).toBe(0);
     expect(ok.stdout).toContain("pass seal_opening");

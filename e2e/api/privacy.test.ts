@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedConsumer } from "../accounts";
 import { pageTargets, procedureTargets } from "./fuzz/inventory";
 import { api, baseUrl, mint, randomContentHash } from "./helpers";
-import { leafHolding, publishedLeaves } from "./public-log";
+import { leafHolding, publishedLeaves } from "../public-log";
 
 /** What a stranger may try, each of a private protection and of nothing. */
 type Kind = "protection" | "attestation" | "user" | "content_hash" | "pdq" | "verify_url" | "share_url";
@@ -173,7 +173,7 @@ describe("a private protection, to a stranger", () => {
 
   it("no leaf of the log holds anything of it or of its owner", async () => {
     const own = await api(`/v1/log`);
-    const leaves = await publishedLeaves(own.body.tree_size - 1);
+    const leaves = await publishedLeaves(baseUrl, own.body.tree_size - 1);
     for (const secret of secrets) expect(leafHolding(leaves, secret), secret).toBeUndefined();
   });
 });

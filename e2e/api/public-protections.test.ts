@@ -71,7 +71,7 @@ describe("public protection reads", () => {
     expect(own.body).toMatchObject({ content_hash: p.content_hash, visibility: "private", title: secret, file_size: 9 });
     const bundle = await api(`/v1/protections/${p.protection_id}/proof-bundle`, { key: apiKey });
     expect(bundle.status).toBe(200);
-    expect(bundle.body.seal.leaf.payload.type).toBe("hallmark.sealed/v1");
+    expect(bundle.body.seal.leaf.payload.type).toBe("hallmark.sealed/v2");
     // The personal issuer that signs it is named for what it is, not for its account.
     expect(own.body.issuer.name).toBe("Hallmark personal issuer");
     expect(bundle.body.issuer.name).toBe("Hallmark personal issuer");

@@ -8,8 +8,8 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SEALED_CHECKS, verifyProofBundle } from "@/lib/verify";
 import { seedConsumer } from "../accounts";
-import { api, expectProblem, logInfo, mint, orgWithIssuer, randomContentHash } from "./helpers";
-import { type Leaf, leafHolding, publishedLeaves } from "./public-log";
+import { api, baseUrl, expectProblem, logInfo, mint, orgWithIssuer, randomContentHash } from "./helpers";
+import { type Leaf, leafHolding, publishedLeaves } from "../public-log";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -83,7 +83,7 @@ describe("sealed entries in the public log", () => {
       };
       (seal ? sealed : open).push(entry);
     }
-    leaves = await publishedLeaves(Math.max(...[...sealed, ...open].map((e) => e.logIndex)));
+    leaves = await publishedLeaves(baseUrl, Math.max(...[...sealed, ...open].map((e) => e.logIndex)));
   });
 
   it("hold only a commitment, its type, an id of their own, the entry's second and the sealing issuer's signature", () => {
@@ -219,7 +219,7 @@ describe("sealed entries in the public log", () => {
       expect(b.seal.leaf.id).not.toBe(a.id);
       expect(verifyProofBundle(b, { logPublicKey: vkey }).ok).toBe(true);
     }
-    const logged = await publishedLeaves(answers[2]!.log_index);
+    const logged = await publishedLeaves(baseUrl, answers[2]!.log_index);
     const ids = answers.map((a) => logged[a.log_index]!);
     expect(ids.map((l) => l.payload.type)).toEqual(["hallmark.sealed/v2", "hallmark.sealed/v2", "hallmark.sealed/v2"]);
     expect(new Set(ids.map((l) => l.id)).size).toBe(3);

@@ -2,9 +2,9 @@
 // reason; exact counts under concurrency; recorded per tenant.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { api, attest, baseUrls, createKey, expectProblem, mint, orgWithIssuer, randomContentHash } from "./helpers";
+import { api, attest, baseUrl, baseUrls, createKey, expectProblem, mint, orgWithIssuer, randomContentHash } from "./helpers";
 import { seedConsumer, seedOrg } from "../accounts";
-import { strangersBundle } from "./public-log";
+import { strangersBundle } from "../public-log";
 
 const CRYPTO = ["checkpoint_signature", "inclusion", "attestation_signature", "key_validity"];
 const VIEW_FIELDS = [
@@ -201,7 +201,7 @@ describe("verifications", () => {
     const { apiKey: key } = await seedOrg();
     const ip = (await packsOf(key))["design-ip-registration"]!;
     // Only public parts: the sealed leaf from the entry bundles, the sealing key, a proof computed from the tiles.
-    const bundle = await strangersBundle(priv.bundle.attestation.log_index);
+    const bundle = await strangersBundle(baseUrl, priv.bundle.attestation.log_index);
     expect((bundle.attestation as { payload: { type: string } }).payload.type).toBe("hallmark.sealed/v2");
     const bare = await verify(key, { bundle });
     expect(bare.status, bare.text).toBe(201);
@@ -232,7 +232,7 @@ describe("verifications", () => {
     });
     expect(hidden.status, hidden.text).toBe(200);
     // Its entry stays open in the log (it was published), but the protection is no one's business now.
-    const again = await verify(key, { bundle: await strangersBundle(p.bundle.attestation.log_index) });
+    const again = await verify(key, { bundle: await strangersBundle(baseUrl, p.bundle.attestation.log_index) });
     expect(again.body).toMatchObject({ result: "pass", entry_kind: "open", protection_id: null, attestation_id: p.attestationId });
     expect((await api(`/v1/verifications/${first.body.id}`, { key })).body.protection_id).toBeNull();
     const listed = await api("/v1/verifications?limit=10", { key });

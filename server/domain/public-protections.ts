@@ -41,19 +41,26 @@ export const portfolioUrlOf = (userId: string) => `${getConfig().baseUrl}/portfo
 
 type ProtectionRow = NonNullable<Awaited<ReturnType<typeof findProtection>>>;
 
-function findProtection(id: string) {
-  return getDb().read.protection.findUnique({
-    where: { id },
+/** The viewer: the tenant of the request's session or key, or null for an anonymous one. */
+export type Viewer = { tenantId: string } | null | undefined;
+
+/**
+ * The protections `viewer` may see: public ones, and its own. A private protection is its
+ * owner's alone: for anyone else the statement that looks for it finds nothing, exactly as for
+ * an id that does not exist, and everything after it runs as for one (no join, no second read).
+ */
+const visibleTo = (viewer: Viewer) => ({ OR: [{ visibility: "public" }, ...(viewer ? [{ tenantId: viewer.tenantId }] : [])] });
+
+function findProtection(id: string, viewer: Viewer) {
+  return getDb().read.protection.findFirst({
+    where: { id, ...visibleTo(viewer) },
     include: { user: { select: { id: true, name: true } } },
   });
 }
 
-/** The viewer: the tenant of the request's session or key, or null for an anonymous one. */
-export type Viewer = { tenantId: string } | null | undefined;
-
-/** A private protection is its owner's alone: anyone else is told it does not exist. */
-function visibleTo<T extends { visibility: string; tenantId: string }>(row: T | null, viewer: Viewer): T {
-  if (!row || (row.visibility !== "public" && row.tenantId !== viewer?.tenantId)) throw notFound("Protection");
+/** The row, or 404 not_found as for an unknown id. */
+function found<T>(row: T | null): T {
+  if (!row) throw notFound("Protection");
   return row;
 }
 
@@ -91,15 +98,15 @@ async function toPublicView(p: ProtectionRow): Promise<PublicProtectionView> {
 
 /** GET /v1/protections/{id}: a protection as its verify and share pages show it (a private one to its owner only). */
 export async function getPublicProtection({ id, viewer }: { id: string; viewer?: Viewer }): Promise<PublicProtectionView> {
-  return toPublicView(visibleTo(isUuid(id) ? await findProtection(id) : null, viewer));
+  return toPublicView(found(isUuid(id) ? await findProtection(id, viewer) : null));
 }
 
 /** GET /v1/protections/{id}/proof-bundle: the bundle a visitor's browser verifies (a private one's to its owner only). */
 export async function getPublicProofBundle({ id, viewer }: { id: string; viewer?: Viewer }, proof: ProofOptions) {
   const row = isUuid(id)
-    ? await getDb().read.protection.findUnique({ where: { id }, select: { tenantId: true, attestationId: true, visibility: true } })
+    ? await getDb().read.protection.findFirst({ where: { id, ...visibleTo(viewer) }, select: { tenantId: true, attestationId: true } })
     : null;
-  const shown = visibleTo(row, viewer);
+  const shown = found(row);
   return getProofBundle({ tenantId: shown.tenantId, id: shown.attestationId }, proof);
 }
 

@@ -18,6 +18,7 @@ import {
 import { bytesToHex } from "@/lib/verify/encoding";
 import { logKeyForOrigin } from "@/lib/verify/log-key";
 import { Mono, Spinner, cx } from "../../_components/ui";
+import { PINNED_POLICY, readPinnedPolicy } from "../../_components/pinned-policy";
 
 type CheckId = Check["name"] | "page_match" | "witnesses" | "timestamp";
 type CheckState = { id: CheckId; state: "pending" | "pass" | "fail" | "skipped"; detail: string };
@@ -58,9 +59,6 @@ const stillUnwitnessed = () => ({
   unwitnessed: true,
   pinned: false,
 });
-
-/** Where a visitor's own policy is kept (it then replaces the one this log publishes). */
-const PINNED_POLICY = "hallmark:pinned-policy";
 
 interface LogInfo {
   origin?: string;
@@ -251,14 +249,6 @@ async function runChecks(expected: {
     unwitnessed: v.failure?.code === "quorum_not_met",
     pinned: pinnedPolicy !== null,
   };
-}
-
-function readPinnedPolicy(): string | null {
-  try {
-    return window.localStorage.getItem(PINNED_POLICY);
-  } catch {
-    return null;
-  }
 }
 
 function keyIdentity(log: LogInfo | null): { origin: string; keyId: string } | null {
