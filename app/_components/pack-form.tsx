@@ -207,7 +207,7 @@ const REFERENCE: [string, string][] = [
   ["allowed_issuer_statuses", '["PENDING", "ACTIVE", "SUSPENDED"]: any of these'],
   ["allowed_key_algorithms", '["Ed25519"]'],
   ["max_age_days", "a whole number from 1 to 36500"],
-  ["required_visibility", '"public" or "private" (creators\u2019 protections)'],
+  ["required_visibility", '"public" or "private" (creators\u2019 protections; another creator\u2019s private one fails)'],
   ["require_content_hash_match", "true: the file's SHA-256 must be sent and match"],
 ];
 

@@ -75,7 +75,12 @@ export function describeRules(rules: PackRules): { name: string; text: ReactNode
   if (rules.required_visibility) {
     lines.push({
       name: "required_visibility",
-      text: <>A creator&rsquo;s protection must be {rules.required_visibility} (not applicable to organisation attestations)</>,
+      text: (
+        <>
+          A creator&rsquo;s protection must be {rules.required_visibility} (not applicable to organisation attestations; another
+          creator&rsquo;s private protection, and a sealed entry without its opening, do not pass)
+        </>
+      ),
     });
   }
   if (rules.require_content_hash_match !== undefined) {

@@ -57,7 +57,9 @@ async function askAbout(digest: FileDigest): Promise<Extract<Answer, { phase: "f
 /** The answer in one sentence: who came first, and how many since. */
 function Summary({ lookup, similar }: { lookup: Lookup; similar: Lookup | null }) {
   const { items, total } = lookup;
-  if (total === 0) {
+  const first = items[0];
+  // No item though a total: every one was made private while the answer was read.
+  if (total === 0 || !first) {
     const alike = similar ? similar.total : 0;
     return (
       <>
@@ -73,7 +75,6 @@ function Summary({ lookup, similar }: { lookup: Lookup; similar: Lookup | null }
       </>
     );
   }
-  const first = items[0]!;
   return (
     <>
       <p className="font-semibold" data-testid="lookup-summary">

@@ -178,10 +178,12 @@ describe(`kill -9 under load (${dbKind}, ${INSTANCES} instance${INSTANCES > 1 ? 
       async function batchLoop() {
         while (live) {
           const key = `crash-batch-${randomUUID()}`;
+          // Half of them sealed (a batch is all sealed or all open).
+          const sealed = Math.random() < 0.5;
           const items: BatchItem[] = Array.from({ length: 20 + Math.floor(Math.random() * 81) }, (_, n) => ({
             issuer_id: issuer,
             payload: { content_hash: randomContentHash(), batch: key, n },
-            sealed: Math.random() < 0.5,
+            sealed,
           }));
           const record = { items, answers: [] as Answer[], unanswered: 0 };
           batches.set(key, record);

@@ -26,7 +26,7 @@ test("a file with Content Credentials shows them on /check, and whether Hallmark
   await expect(facts).toContainText("Signed onTue, 06 Aug 2024 21:53:37 GMT");
   await expect(facts).toContainText("Actionsc2pa.opened; c2pa.color_adjustments");
   await expect(facts).toContainText("IngredientsA.jpg (parentOf)");
-  await expect(facts).toContainText("On Hallmarkthese exact bytes are not a Hallmark protection");
+  await expect(facts).toContainText("On Hallmarkthese exact bytes are not a public Hallmark protection");
   await expect(credentials).toContainText("signingCredential.untrusted");
 
   // Changed after signing: a byte of the picture data, before the end marker.

@@ -33,14 +33,19 @@ export interface SignedTreeHeadView {
 
 type CheckpointRow = { treeSize: bigint; rootHash: Uint8Array; note: string; signature: string; timestamp: Date };
 
-/** A checkpoint row as JSON: its size is its shard's own (server/merkle/positions.ts), `origin` its shard's. */
+/**
+ * A checkpoint row as JSON: its size is its shard's own (server/merkle/positions.ts), `origin`
+ * its shard's. `timestamp` is published to the second, as a sealed leaf's time is: a batch of
+ * one private mint gets a checkpoint of its own, and its millisecond would date the sealed entry
+ * more finely than its leaf does.
+ */
 export function toTreeHeadView(origin: string, row: CheckpointRow): SignedTreeHeadView {
   return {
     tree_size: localOf(row.treeSize),
     root_hash: toHex(row.rootHash),
     signature: row.signature,
     origin,
-    timestamp: iso(row.timestamp),
+    timestamp: iso(new Date(Math.floor(row.timestamp.getTime() / 1000) * 1000)),
     checkpoint: row.note,
   };
 }

@@ -53,21 +53,27 @@ export async function lookupContentHash(input: { contentHash: string; limit: num
   return { content_hash: contentHash, first_protected_at: first ? iso(first) : null, items, total: stats._count._all };
 }
 
-/** The lookup items of these public protections, in the order given. */
+/**
+ * The lookup items of these public protections, in the order given; one made private since it
+ * was found is left out, as if it had been found a moment later.
+ */
 export async function lookupItemsOf(protections: { id: string; attestationId: string }[]): Promise<LookupItem[]> {
   if (!protections.length) return [];
   const db = getDb().read;
-  const ids = protections.map((p) => p.id);
   const [rows, attestations] = await Promise.all([
-    db.protection.findMany({ where: { id: { in: ids } }, include: { user: { select: { id: true, name: true } } } }),
+    db.protection.findMany({
+      where: { id: { in: protections.map((p) => p.id) }, visibility: "public" },
+      include: { user: { select: { id: true, name: true } } },
+    }),
     db.attestation.findMany({ where: { id: { in: protections.map((p) => p.attestationId) } }, select: { id: true, logIndex: true } }),
   ]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const logIndexOf = new Map(attestations.map((a) => [a.id, localOf(a.logIndex)]));
   const base = getConfig().baseUrl;
-  return ids.map((id): LookupItem => {
-    const p = byId.get(id)!;
-    return {
+  return protections.flatMap(({ id }): LookupItem[] => {
+    const p = byId.get(id);
+    if (!p) return [];
+    const item: LookupItem = {
       protection_id: p.id,
       creator: { name: p.user.name, portfolio_url: portfolioUrlOf(p.user.id) },
       title: p.title,
@@ -78,5 +84,6 @@ export async function lookupItemsOf(protections: { id: string; attestationId: st
       proof_bundle_url: `${base}/v1/protections/${p.id}/proof-bundle`,
       tlog_proof_url: `${base}/v1/protections/${p.id}/tlog-proof`,
     };
+    return [item];
   });
 }

@@ -41,9 +41,10 @@ function protectionIdOf(url: string): string | null {
 /**
  * GET /v1/oembed: what a site that embeds a share or verify link shows. The embed is the badge
  * inside a link to the verify page (no script, no iframe); the thumbnail is the page's Open Graph
- * image. A private protection is "A protected work" with no author, as on its pages. Per the
- * spec: a URL that is not one of ours is 404, a format other than json is 501, and maxwidth and
- * maxheight bound the embed (the badge scales down) and the thumbnail (left out if too big).
+ * image. It is read as by anyone (no viewer), so a private protection's URL is 404, as an
+ * unknown id's. Per the spec: a URL that is not one of ours is 404, a format other than json is
+ * 501, and maxwidth and maxheight bound the embed (the badge scales down) and the thumbnail (left
+ * out if too big).
  */
 export async function oembedOf(input: { url: string; format?: string; maxwidth?: number; maxheight?: number }): Promise<OEmbed> {
   if (input.format !== undefined && input.format !== "json") {
@@ -58,15 +59,14 @@ export async function oembedOf(input: { url: string; format?: string; maxwidth?:
   const width = Math.max(1, Math.floor(badge.width * scale));
   const height = Math.max(1, Math.floor(badge.height * scale));
   const badgeUrl = `${getConfig().baseUrl}/v1/protections/${id}/badge.svg`;
-  const isPublic = p.visibility === "public";
   const thumbnailFits = (input.maxwidth ?? Infinity) >= THUMBNAIL.width && (input.maxheight ?? Infinity) >= THUMBNAIL.height;
   return {
     version: "1.0",
     type: "rich",
     provider_name: "Hallmark",
     provider_url: `${getConfig().baseUrl}/`,
-    title: isPublic ? (p.title ?? "Untitled work") : "A protected work",
-    ...(isPublic && p.creator ? { author_name: p.creator.name, author_url: p.creator.portfolio_url } : {}),
+    title: p.title ?? "Untitled work",
+    ...(p.creator ? { author_name: p.creator.name, author_url: p.creator.portfolio_url } : {}),
     cache_age: 86_400,
     html: `<a href="${p.verify_url}"><img src="${badgeUrl}" alt="${BADGE_ALT}" width="${width}" height="${height}"></a>`,
     width,

@@ -114,7 +114,7 @@ export const PACK_TEMPLATES: readonly PackTemplate[] = [
     key: "design-ip-registration",
     name: "Design and IP registration",
     description:
-      "Evidence of authorship and prior creation for designs, artwork and writing: the work matches its attested hash and, when it is a creator's protection, it is public, so the claim is on the record for anyone to check.",
+      "Evidence of authorship and prior creation for designs, artwork and writing: the work matches its attested hash and, when it is a creator's protection, it is public, so the claim is on the record for anyone to check (a private one is its creator's alone, and fails).",
     category: "intellectual-property",
     region: "Global",
     rules: {

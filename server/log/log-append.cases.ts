@@ -333,6 +333,10 @@ export function appendCases(name: string, log: () => TestLog): void {
       expect(sealed.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(sealed.id).not.toBe(view.id);
       expect(sealed.created_at).toBe(`${view.created_at.slice(0, 19)}.000Z`);
+      // The sealing key is valid from a whole second, so the sealed leaf's second is within it.
+      const sealingKey = await read.signingKey.findUniqueOrThrow({ where: { kid: sealed.kid } });
+      expect(sealingKey.notBefore.getTime() % 1000).toBe(0);
+      expect(Date.parse(sealed.created_at)).toBeGreaterThanOrEqual(sealingKey.notBefore.getTime());
       // Another sealed entry of the same payload: the same sealing issuer and key, its own commitment (its own salt).
       const other = await createAttestation({ tenantId: log().tenantId, issuerId: log().issuerId, payload, sealed: true });
       const second = await read.attestation.findUniqueOrThrow({ where: { id: other.id } });

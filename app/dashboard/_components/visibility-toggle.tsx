@@ -36,8 +36,8 @@ export function VisibilityToggle({ p, name }: { p: ProtectionItem; name: string 
           next === "public" ? (
             <>
               <p>
-                Its verify and share pages will show it to anyone with the link, with its title, description, file name and your name, and
-                your portfolio will list it.
+                Its verify and share pages will show it to anyone with the link, with its title, description, file name and your name, your
+                portfolio will list it, and anyone who looks up its file (or a picture like it) will find it.
               </p>
               <p className="mt-2">
                 Its proof will carry the opening of its sealed entry in the public log, so anyone can check it. What is public can be
@@ -46,7 +46,10 @@ export function VisibilityToggle({ p, name }: { p: ProtectionItem; name: string 
             </>
           ) : (
             <>
-              <p>From now on only you will see its pages and proof; anyone else who opens its links is told it does not exist.</p>
+              <p>
+                From now on only you will see its pages and proof: anyone else who opens its links, or looks up its file, is told of
+                nothing, as if it did not exist.
+              </p>
               <p className="mt-2">
                 {p.sealed
                   ? "What was public may have been copied already; its log entry stays sealed."

@@ -30,7 +30,7 @@ export const ZCreateAttestationInput = z.strictObject({
     .boolean()
     .optional()
     .describe(
-      "true: the public log holds only a commitment to this attestation (a sealed leaf signed by the deployment's sealing issuer), which this account's proof bundle opens; default false",
+      "true: the public log holds only a commitment to this attestation (a sealed leaf signed by the deployment's sealing issuer), which this account's proof bundle opens; default false. In a batch, every item or none.",
     ),
 });
 

@@ -58,7 +58,7 @@ export const ZMintBody = z.strictObject({
     .nullish()
     .meta({
       description:
-        "Perceptual fingerprints of the file, computed where the file is (npm run fingerprint, or the pages): signed with the protection (sealed with a private one) and used by similar-image lookup.",
+        "Perceptual fingerprints of the file, computed where the file is (npm run fingerprint, or the pages): signed with the protection (sealed with a private one); similar-image lookup finds a public protection's, never a private one's.",
     }),
 });
 

@@ -88,11 +88,23 @@ def included(leaf, proof, tree_head):
     return root is not None and root.hex() == proof["root_hash"] and proof["root_hash"] == tree_head["root_hash"]
 
 
+def thumbprint(pem):
+    # RFC 7638 over the Ed25519 key's JWK (RFC 8037): the raw key is the SPKI's last 32 bytes.
+    der = base64.b64decode("".join(l for l in pem.strip().splitlines() if not l.startswith("-----")))
+    x = base64.urlsafe_b64encode(der[-32:]).rstrip(b"=").decode()
+    jwk = '{"crv":"Ed25519","kty":"OKP","x":"%s"}' % x
+    return base64.urlsafe_b64encode(hashlib.sha256(jwk.encode()).digest()).rstrip(b"=").decode()
+
+
 def alone(b):
-    a, proof = b["attestation"], b["inclusion_proof"]
+    a, proof, key = b["attestation"], b["inclusion_proof"], b["key"]
     p = a["payload"]
     if set(p) != {"commitment", "type"} or p["type"] not in TYPES or not re.match(r"^sha256:[0-9a-f]{64}$", p["commitment"]):
         return "the leaf is not a sealed entry's"
+    if a["log_index"] != proof["log_index"]:
+        return "the leaf's log_index is not the inclusion proof's"
+    if key["kid"] != a["kid"] or key["issuer_id"] != a["issuer_id"] or thumbprint(key["public_key"]) != key["kid"]:
+        return "the key is not the one the sealed leaf names"
     if not included(a, proof, b["signed_tree_head"]):
         return "the sealed leaf is not at log_index in the tree"
     if not ed25519_ok(b["key"]["public_key"], pae(a), a["signature"]):

@@ -52,6 +52,15 @@ DROP INDEX "fingerprints_w15_hash_bytes_idx";
 -- AlterTable
 ALTER TABLE "fingerprints" ADD COLUMN     "is_public" BOOLEAN NOT NULL DEFAULT false;
 
+-- Each fingerprint's is_public is its protection's visibility now: public lookups find public ones
+-- only. Set before the new indexes are built, so they are built once over the final rows.
+UPDATE "fingerprints" SET "is_public" = EXISTS (
+  SELECT 1 FROM "protections" p WHERE p."id" = "fingerprints"."protection_id" AND p."visibility" = 'public'
+);
+
+-- CreateIndex
+CREATE INDEX "protections_user_id_visibility_created_at_idx" ON "protections"("user_id", "visibility", "created_at");
+
 -- CreateIndex
 CREATE INDEX "protections_content_hash_visibility_idx" ON "protections"("content_hash", "visibility");
 
@@ -102,8 +111,3 @@ CREATE INDEX "fingerprints_is_public_w14_hash_bytes_idx" ON "fingerprints"("is_p
 
 -- CreateIndex
 CREATE INDEX "fingerprints_is_public_w15_hash_bytes_idx" ON "fingerprints"("is_public", "w15", "hash_bytes");
-
--- Each fingerprint's is_public is its protection's visibility now: public lookups find public ones only.
-UPDATE "fingerprints" SET "is_public" = EXISTS (
-  SELECT 1 FROM "protections" p WHERE p."id" = "fingerprints"."protection_id" AND p."visibility" = 'public'
-);

@@ -32,7 +32,8 @@ CREATE TABLE "new_fingerprints" (
     PRIMARY KEY ("protection_id", "alg"),
     CONSTRAINT "fingerprints_protection_id_fkey" FOREIGN KEY ("protection_id") REFERENCES "protections" ("id") ON DELETE RESTRICT ON UPDATE CASCADE
 );
-INSERT INTO "new_fingerprints" ("alg", "created_at", "hash", "hash_bytes", "protection_id", "quality", "w0", "w1", "w10", "w11", "w12", "w13", "w14", "w15", "w2", "w3", "w4", "w5", "w6", "w7", "w8", "w9") SELECT "alg", "created_at", "hash", "hash_bytes", "protection_id", "quality", "w0", "w1", "w10", "w11", "w12", "w13", "w14", "w15", "w2", "w3", "w4", "w5", "w6", "w7", "w8", "w9" FROM "fingerprints";
+-- Each fingerprint's is_public is its protection's visibility now: public lookups find public ones only.
+INSERT INTO "new_fingerprints" ("alg", "created_at", "hash", "hash_bytes", "protection_id", "quality", "w0", "w1", "w10", "w11", "w12", "w13", "w14", "w15", "w2", "w3", "w4", "w5", "w6", "w7", "w8", "w9", "is_public") SELECT "alg", "created_at", "hash", "hash_bytes", "protection_id", "quality", "w0", "w1", "w10", "w11", "w12", "w13", "w14", "w15", "w2", "w3", "w4", "w5", "w6", "w7", "w8", "w9", EXISTS (SELECT 1 FROM "protections" p WHERE p."id" = "fingerprints"."protection_id" AND p."visibility" = 'public') FROM "fingerprints";
 DROP TABLE "fingerprints";
 ALTER TABLE "new_fingerprints" RENAME TO "fingerprints";
 CREATE INDEX "fingerprints_is_public_w0_hash_bytes_idx" ON "fingerprints"("is_public", "w0", "hash_bytes");
@@ -55,9 +56,7 @@ PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
 
 -- CreateIndex
-CREATE INDEX "protections_content_hash_visibility_idx" ON "protections"("content_hash", "visibility");
+CREATE INDEX "protections_user_id_visibility_created_at_idx" ON "protections"("user_id", "visibility", "created_at");
 
--- Each fingerprint's is_public is its protection's visibility now: public lookups find public ones only.
-UPDATE "fingerprints" SET "is_public" = EXISTS (
-  SELECT 1 FROM "protections" p WHERE p."id" = "fingerprints"."protection_id" AND p."visibility" = 'public'
-);
+-- CreateIndex
+CREATE INDEX "protections_content_hash_visibility_idx" ON "protections"("content_hash", "visibility");

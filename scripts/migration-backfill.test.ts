@@ -1,0 +1,116 @@
+// The migration that leads the fingerprint indexes with is_public fills it from each protection's
+// visibility, on both databases: a database migrated up to the migration before it, holding a
+// public and a private protection's fingerprints, comes out with the public one's is_public
+// true and the private one's false (and a lookup, reading only the public part, finds only it).
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { postgresAdminUrl } from "@/server/test-support/postgres-admin-url.mjs";
+
+const NAME = "_lookups_read_public_rows_only";
+const STRICT = process.env.HALLMARK_TEST_STRICT === "1";
+
+/** The migrations' SQL in order, split at the one under test: those before it, and it. */
+function migrations(folder: string): { before: string[]; it: string } {
+  const dirs = fs
+    .readdirSync(folder)
+    .filter((d) => fs.statSync(path.join(folder, d)).isDirectory())
+    .sort();
+  const at = dirs.findIndex((d) => d.endsWith(NAME));
+  expect(at).toBeGreaterThan(0);
+  const sql = (d: string) => fs.readFileSync(path.join(folder, d, "migration.sql"), "utf8");
+  return { before: dirs.slice(0, at).map(sql), it: sql(dirs[at]!) };
+}
+
+const rows = () => {
+  const at = new Date().toISOString();
+  return ["public", "private"].map((visibility) => ({ id: randomUUID(), visibility, at, hash: "ab".repeat(32) }));
+};
+
+describe("the is_public backfill", () => {
+  it("on SQLite: each fingerprint's is_public is its protection's visibility", () => {
+    const { before, it: migration } = migrations("prisma/migrations");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-backfill-"));
+    const db = new Database(path.join(dir, "h.db"));
+    try {
+      for (const sql of before) db.exec(sql);
+      db.pragma("foreign_keys = OFF");
+      for (const r of rows()) {
+        db.prepare(
+          "INSERT INTO protections (id, tenant_id, user_id, attestation_id, content_hash, category, visibility, created_at) VALUES (?, 't', 'u', ?, 'h', 'other', ?, ?)",
+        ).run(r.id, randomUUID(), r.visibility, r.at);
+        db.prepare(
+          "INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, w0, hash_bytes) VALUES (?, 'pdq', ?, 90, ?, 43947, ?)",
+        ).run(r.id, r.hash, r.at, Buffer.from(r.hash, "hex"));
+      }
+      db.exec(migration);
+      const got = db
+        .prepare("SELECT p.visibility, f.is_public FROM fingerprints f JOIN protections p ON p.id = f.protection_id ORDER BY p.visibility")
+        .all();
+      expect(got).toEqual([
+        { visibility: "private", is_public: 0 },
+        { visibility: "public", is_public: 1 },
+      ]);
+      const found = db.prepare("SELECT count(*) AS n FROM fingerprints WHERE is_public = 1 AND w0 = 43947").get() as { n: number };
+      expect(found.n).toBe(1);
+    } finally {
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  const admin = new pg.Client({ connectionString: postgresAdminUrl, connectionTimeoutMillis: 3000 });
+  const name = `hallmark_backfill_${process.pid}_${Date.now()}`;
+  afterAll(async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    await admin.end().catch(() => {});
+  });
+
+  it("on PostgreSQL: the same", async (ctx) => {
+    if (
+      !(await admin.connect().then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      if (STRICT) throw new Error(`no PostgreSQL at ${postgresAdminUrl}`);
+      return ctx.skip();
+    }
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(postgresAdminUrl);
+    url.pathname = `/${name}`;
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      const { before, it: migration } = migrations("prisma/postgres/migrations");
+      for (const sql of before) await client.query(sql);
+      // The rows' tenant and user are beside the point: their foreign keys are not checked here.
+      await client.query("SET session_replication_role = replica");
+      for (const r of rows()) {
+        await client.query(
+          "INSERT INTO protections (id, tenant_id, user_id, attestation_id, content_hash, category, visibility, created_at) VALUES ($1, 't', 'u', $2, 'h', 'other', $3, $4)",
+          [r.id, randomUUID(), r.visibility, r.at],
+        );
+        await client.query(
+          "INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, w0, hash_bytes) VALUES ($1, 'pdq', $2, 90, $3, 43947, decode($2, 'hex'))",
+          [r.id, r.hash, r.at],
+        );
+      }
+      await client.query("SET session_replication_role = DEFAULT");
+      await client.query(migration);
+      const { rows: got } = await client.query(
+        "SELECT p.visibility, f.is_public FROM fingerprints f JOIN protections p ON p.id = f.protection_id ORDER BY p.visibility",
+      );
+      expect(got).toEqual([
+        { visibility: "private", is_public: false },
+        { visibility: "public", is_public: true },
+      ]);
+    } finally {
+      await client.end();
+    }
+  });
+});
