@@ -28,11 +28,10 @@ const day = (d: Date) => new Intl.DateTimeFormat("en-GB", { day: "numeric", mont
  * an unknown id (a badge is cached publicly for a day, so it is never drawn for its owner alone).
  */
 export async function protectionBadge({ id, theme }: { id: string; theme: BadgeTheme }): Promise<string> {
-  // Public ones only, in the statement: a private one is not found, exactly as an unknown id.
   const row = isUuid(id)
-    ? await getDb().read.protection.findFirst({ where: { id, visibility: "public" }, select: { id: true, createdAt: true } })
+    ? await getDb().read.protection.findUnique({ where: { id }, select: { id: true, createdAt: true, visibility: true } })
     : null;
-  if (!row) throw notFound("Protection");
+  if (!row || row.visibility !== "public") throw notFound("Protection");
   return makeBadge({
     label: "Protected",
     message: `${day(row.createdAt)} · Hallmark`,

@@ -39,37 +39,31 @@ export interface PublicProtectionView {
 
 export const portfolioUrlOf = (userId: string) => `${getConfig().baseUrl}/portfolio/${userId}`;
 
-type ProtectionRow = NonNullable<Awaited<ReturnType<typeof findProtection>>>;
-
 /** The viewer: the tenant of the request's session or key, or null for an anonymous one. */
 export type Viewer = { tenantId: string } | null | undefined;
 
 /**
- * The protections `viewer` may see: public ones, and its own. A private protection is its
- * owner's alone: for anyone else the statement that looks for it finds nothing, exactly as for
- * an id that does not exist, and everything after it runs as for one (no join, no second read).
+ * The row if `viewer` may see it: a public protection, or its own. A private protection is its
+ * owner's alone: anyone else is told, word for word, what an unknown id is told, after the same
+ * one read of its row (its creator and attestation are read only for a protection shown).
  */
-const visibleTo = (viewer: Viewer) => ({ OR: [{ visibility: "public" }, ...(viewer ? [{ tenantId: viewer.tenantId }] : [])] });
-
-function findProtection(id: string, viewer: Viewer) {
-  return getDb().read.protection.findFirst({
-    where: { id, ...visibleTo(viewer) },
-    include: { user: { select: { id: true, name: true } } },
-  });
-}
-
-/** The row, or 404 not_found as for an unknown id. */
-function found<T>(row: T | null): T {
-  if (!row) throw notFound("Protection");
+function visibleTo<T extends { visibility: string; tenantId: string }>(row: T | null, viewer: Viewer): T {
+  if (!row || (row.visibility !== "public" && row.tenantId !== viewer?.tenantId)) throw notFound("Protection");
   return row;
 }
 
+type ProtectionRow = NonNullable<Awaited<ReturnType<typeof findProtection>>>;
+
+/** One primary-key read (Prisma batches those of one tick into one statement). */
+const findProtection = (id: string) => getDb().read.protection.findUnique({ where: { id } });
+
 async function toPublicView(p: ProtectionRow): Promise<PublicProtectionView> {
   const db = getDb().read;
-  const attestation = await db.attestation.findUnique({
-    where: { id: p.attestationId },
-    select: { logIndex: true, issuerId: true, payload: true },
-  });
+  const [attestation, user] = await Promise.all([
+    db.attestation.findUnique({ where: { id: p.attestationId }, select: { logIndex: true, issuerId: true, payload: true } }),
+    db.user.findUnique({ where: { id: p.userId }, select: { id: true, name: true } }),
+  ]);
+  if (!user) throw new Error(`protection ${p.id} refers to a missing user`);
   if (!attestation) throw new Error(`protection ${p.id} refers to a missing attestation`);
   const issuer = await db.issuer.findUnique({ where: { id: attestation.issuerId }, select: { id: true, name: true } });
   if (!issuer) throw new Error(`attestation ${p.attestationId} refers to a missing issuer`);
@@ -82,7 +76,7 @@ async function toPublicView(p: ProtectionRow): Promise<PublicProtectionView> {
     protected_at: iso(p.createdAt),
     log_index: localOf(attestation.logIndex),
     issuer,
-    creator: { name: p.user.name, portfolio_url: portfolioUrlOf(p.user.id) },
+    creator: { name: user.name, portfolio_url: portfolioUrlOf(user.id) },
     title: p.title,
     description: p.description,
     file_name: p.fileName,
@@ -98,15 +92,15 @@ async function toPublicView(p: ProtectionRow): Promise<PublicProtectionView> {
 
 /** GET /v1/protections/{id}: a protection as its verify and share pages show it (a private one to its owner only). */
 export async function getPublicProtection({ id, viewer }: { id: string; viewer?: Viewer }): Promise<PublicProtectionView> {
-  return toPublicView(found(isUuid(id) ? await findProtection(id, viewer) : null));
+  return toPublicView(visibleTo(isUuid(id) ? await findProtection(id) : null, viewer));
 }
 
 /** GET /v1/protections/{id}/proof-bundle: the bundle a visitor's browser verifies (a private one's to its owner only). */
 export async function getPublicProofBundle({ id, viewer }: { id: string; viewer?: Viewer }, proof: ProofOptions) {
   const row = isUuid(id)
-    ? await getDb().read.protection.findFirst({ where: { id, ...visibleTo(viewer) }, select: { tenantId: true, attestationId: true } })
+    ? await getDb().read.protection.findUnique({ where: { id }, select: { tenantId: true, attestationId: true, visibility: true } })
     : null;
-  const shown = found(row);
+  const shown = visibleTo(row, viewer);
   return getProofBundle({ tenantId: shown.tenantId, id: shown.attestationId }, proof);
 }
 
@@ -127,7 +121,6 @@ export async function getPortfolio({ userId, limit, offset }: { userId: string; 
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       skip: offset,
       take: limit,
-      include: { user: { select: { id: true, name: true } } },
     }),
     db.protection.count({ where }),
   ]);
