@@ -8,7 +8,8 @@
 // requests), then takes N requests of POST /v1/attestations (ATT_ROUNDS rounds) and of POST
 // /v1/consumer/mint (MINT_ROUNDS rounds; MINT_VISIBILITY, default public) and of GET
 // /v1/attestations/{id}/proof-bundle over a log of LEAVES entries (BUNDLE_ROUNDS rounds, default
-// 0) at 32 connections. By default both servers take each
+// 0) and of GET /v1/protections/{id}, a visitor's read of one of 50 public protections minted
+// first (PROTECTION_ROUNDS rounds, default 0), at 32 connections. By default both servers take each
 // round's load at the same time, so both meet the same contention (MODE=alternate runs them
 // one after the other). The measure is the server process's utime+stime (/proc/<pid>/stat, all
 // its threads) per 2xx answer; the figure is the median of the per-round ratios B/A.
@@ -28,9 +29,9 @@ const autocannon = /** @type {typeof import("autocannon")} */ (createRequire(imp
  */
 /**
  * A running server; `others` and `steal` are the last measure's (cores, seconds).
- * @typedef {Side & { dir: string, creds: Creds, url: string, pid: number | undefined, child: import("node:child_process").ChildProcess, others?: number, steal?: number }} Server
+ * @typedef {Side & { dir: string, creds: Creds, url: string, pid: number | undefined, child: import("node:child_process").ChildProcess, protections: string[], others?: number, steal?: number }} Server
  */
-/** @typedef {"attest" | "mint" | "bundle"} Route */
+/** @typedef {"attest" | "mint" | "bundle" | "protection"} Route */
 /** @typedef {{ method?: "GET" | "POST", key: string, path: () => string, idem?: boolean, body?: () => string }} Workload */
 /** @typedef {Awaited<ReturnType<typeof measure>>} Measure */
 
@@ -40,6 +41,7 @@ const N = Number(process.env.N ?? 4000),
 const ATT_ROUNDS = Number(process.env.ATT_ROUNDS ?? 6),
   MINT_ROUNDS = Number(process.env.MINT_ROUNDS ?? 4),
   BUNDLE_ROUNDS = Number(process.env.BUNDLE_ROUNDS ?? 0),
+  PROTECTION_ROUNDS = Number(process.env.PROTECTION_ROUNDS ?? 0),
   LEAVES = String(Number(process.env.LEAVES ?? 1));
 const TCK = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
 if (process.argv.length !== 4) {
@@ -120,7 +122,18 @@ async function start(side) {
     } catch {}
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { ...side, dir, creds, url, pid: child.pid, child };
+  /** @type {string[]} */
+  const protections = [];
+  for (let i = 0; PROTECTION_ROUNDS > 0 && i < 50; i++) {
+    const res = await fetch(`${url}/v1/consumer/mint`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": creds.consumer_key },
+      body: JSON.stringify({ content_hash: randomBytes(32).toString("hex"), title: "bench", visibility: "public" }),
+    });
+    if (res.status !== 201) throw new Error(`${side.name}: mint answered ${res.status}`);
+    protections.push(/** @type {{ protection_id: string }} */ (await res.json()).protection_id);
+  }
+  return { ...side, dir, creds, url, pid: child.pid, child, protections };
 }
 
 /**
@@ -136,6 +149,10 @@ function workload(s, route) {
       key: s.creds.api_key,
       path: () => `/v1/attestations/${ids[Math.floor(Math.random() * ids.length)]}/proof-bundle`,
     };
+  }
+  if (route === "protection") {
+    const ids = s.protections;
+    return { method: "GET", key: "", path: () => `/v1/protections/${ids[Math.floor(Math.random() * ids.length)]}` };
   }
   if (route === "attest")
     return {
@@ -176,7 +193,8 @@ async function fire(s, route, amount) {
     requests: [
       {
         method: w.method ?? "POST",
-        headers: { "content-type": "application/json", "x-api-key": w.key },
+        // A visitor's read (no key) sends none.
+        headers: { "content-type": "application/json", ...(w.key ? { "x-api-key": w.key } : {}) },
         setupRequest: (req) => ({
           ...req,
           path: w.path(),
@@ -276,6 +294,7 @@ try {
     ["attest", ATT_ROUNDS],
     ["mint", MINT_ROUNDS],
     ["bundle", BUNDLE_ROUNDS],
+    ["protection", PROTECTION_ROUNDS],
   ])) {
     if (!rounds) continue;
     for (const s of servers) {

@@ -1,6 +1,7 @@
 // What fingerprinting costs a visitor: in Chromium, the pages' own code (sha256File and
 // pdqOfFile, bundled by esbuild) on a 12-megapixel JPEG, PDQ's time against the SHA-256's of the
 // same file in the same page, in turns. Part of `npm run bench -- --only lookup`.
+import fs from "node:fs";
 import http from "node:http";
 import { build } from "esbuild";
 import { chromium } from "@playwright/test";
@@ -50,7 +51,11 @@ export async function browserFingerprintBench(): Promise<string[]> {
     .jpeg({ quality: 90 })
     .toBuffer();
   const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
+    // The browser suite's: HALLMARK_CHROMIUM, else Debian's headless shell, else the full browser.
+    executablePath:
+      process.env.HALLMARK_CHROMIUM ??
+      ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((p) => fs.existsSync(p)) ??
+      "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
   try {

@@ -17,7 +17,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { postgresAdminUrl } from "../server/test-support/postgres-admin-url.mjs";
-import { PDQ_WINDOW_COLUMNS, pdqWindows } from "../lib/fingerprint/pdq-index";
+import { NO_PDQ_WINDOWS, PDQ_WINDOW_COLUMNS, pdqWindows } from "../lib/fingerprint/pdq-index";
 import { mintPublic } from "./mint-public";
 import { migrate, type Server, startServer } from "./server";
 
@@ -50,13 +50,16 @@ interface Row {
 type BulkWriter = (rows: Row[]) => Promise<void>;
 
 // Bulk writes go faster without the 16 window indexes, built again afterwards (each a sort).
-// The indexes are the migrations' (prisma/migrations/*_lookups_read_public_rows_only), names included.
+// The indexes are the migration's (prisma/migrations/*_fingerprints), names included.
 const WINDOW_INDEXES = PDQ_WINDOW_COLUMNS.map((w) => ({
-  drop: `DROP INDEX IF EXISTS "fingerprints_is_public_${w}_hash_bytes_idx"`,
-  create: `CREATE INDEX IF NOT EXISTS "fingerprints_is_public_${w}_hash_bytes_idx" ON "fingerprints"("is_public", "${w}", "hash_bytes")`,
+  drop: `DROP INDEX IF EXISTS "fingerprints_${w}_hash_bytes_idx"`,
+  create: `CREATE INDEX IF NOT EXISTS "fingerprints_${w}_hash_bytes_idx" ON "fingerprints"("${w}", "hash_bytes")`,
 }));
-const COLUMNS = `protection_id, alg, hash, quality, created_at, ${PDQ_WINDOW_COLUMNS.join(", ")}, hash_bytes, is_public`;
+const COLUMNS = `protection_id, alg, hash, quality, created_at, ${PDQ_WINDOW_COLUMNS.join(", ")}, hash_bytes`;
 const visibilityOf = (r: Row) => (r.isPublic ? "public" : "private");
+/** What the row's fingerprint holds for lookups, as the server writes it: its windows and bytes while public, none while private. */
+const windowsOf = (r: Row) => (r.isPublic ? pdqWindows(r.hash) : NO_PDQ_WINDOWS);
+const bytesOf = (r: Row) => (r.isPublic ? Buffer.from(r.hash, "hex") : null);
 
 function sqliteWriter(file: string, owner: { userId: string; tenantId: string }): BulkWriter {
   return async (rows) => {
@@ -68,12 +71,12 @@ function sqliteWriter(file: string, owner: { userId: string; tenantId: string })
       "INSERT INTO protections (id, tenant_id, user_id, attestation_id, content_hash, category, visibility, verification_count, created_at) VALUES (?, ?, ?, ?, ?, 'other', ?, 0, ?)",
     );
     const f = db.prepare(
-      `INSERT INTO fingerprints (${COLUMNS}) VALUES (?, 'pdq', ?, 90, ?, ${PDQ_WINDOW_COLUMNS.map(() => "?").join(", ")}, ?, ?)`,
+      `INSERT INTO fingerprints (${COLUMNS}) VALUES (?, 'pdq', ?, 90, ?, ${PDQ_WINDOW_COLUMNS.map(() => "?").join(", ")}, ?)`,
     );
     db.transaction(() => {
       for (const r of rows) {
         p.run(r.id, owner.tenantId, owner.userId, randomUUID(), r.contentHash ?? randomBytes(32).toString("hex"), visibilityOf(r), now);
-        f.run(r.id, r.hash, now, ...pdqWindows(r.hash), Buffer.from(r.hash, "hex"), r.isPublic ? 1 : 0);
+        f.run(r.id, r.hash, now, ...windowsOf(r), bytesOf(r));
       }
     })();
     for (const i of WINDOW_INDEXES) db.exec(i.create);
@@ -96,10 +99,10 @@ function pgWriter(url: string, owner: { userId: string; tenantId: string }): Bul
            FROM unnest($1::text[], $4::text[], $5::text[]) AS t(id, c, v)`,
           [ids, owner.tenantId, owner.userId, chunk.map((r) => r.contentHash ?? null), chunk.map(visibilityOf)],
         );
-        const windows = chunk.flatMap((r) => pdqWindows(r.hash));
+        const windows = chunk.flatMap(windowsOf);
         await client.query(
           `INSERT INTO fingerprints (${COLUMNS})
-           SELECT t.id, 'pdq', t.hash, 90, now(), ${PDQ_WINDOW_COLUMNS.map((_, k) => `($3::int[])[(t.ord - 1) * ${PDQ_WINDOW_COLUMNS.length} + ${k + 1}]`).join(", ")}, decode(t.hash, 'hex'), t.p
+           SELECT t.id, 'pdq', t.hash, 90, now(), ${PDQ_WINDOW_COLUMNS.map((_, k) => `($3::int[])[(t.ord - 1) * ${PDQ_WINDOW_COLUMNS.length} + ${k + 1}]`).join(", ")}, CASE WHEN t.p THEN decode(t.hash, 'hex') END
            FROM unnest($1::text[], $2::text[], $4::boolean[]) WITH ORDINALITY AS t(id, hash, p, ord)`,
           [ids, chunk.map((r) => r.hash), windows, chunk.map((r) => r.isPublic)],
         );

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { SEALED_CHECKS, verifyProofBundle } from "@/lib/verify";
 import { seedConsumer } from "../accounts";
 import { api, baseUrl, expectProblem, logInfo, mint, orgWithIssuer, randomContentHash } from "./helpers";
-import { type Leaf, leafHolding, publishedLeaves } from "../public-log";
+import { type Leaf, leafHolding, publishedLeaves, strangersBundle, strangersTlogProof } from "../public-log";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -138,6 +138,23 @@ describe("sealed entries in the public log", () => {
     for (const l of all) {
       expect(owners.has(l.issuer_id)).toBe(false);
       expect(owners.has(l.kid)).toBe(false);
+    }
+  });
+
+  it("taken from the tiles alone, verify with the CLI as sealed entries that name nothing", async () => {
+    const e = sealed.find((x) => x.owner === "a")!;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-sealed-alone-"));
+    const verify = (...args: string[]) => spawnSync("npm", ["run", "-s", "verify", "--", ...args], { encoding: "utf8" });
+    const bundleFile = path.join(dir, "alone.json");
+    fs.writeFileSync(bundleFile, JSON.stringify(await strangersBundle(baseUrl, e.logIndex)));
+    const proofFile = path.join(dir, "alone.tlog-proof");
+    fs.writeFileSync(proofFile, await strangersTlogProof(baseUrl, e.logIndex));
+    for (const file of [bundleFile, proofFile]) {
+      const r = verify(file, "--log-key", vkey);
+      expect(r.status, r.stderr + r.stdout).toBe(0);
+      expect(r.stdout).toContain("note sealed_entry: a sealed entry");
+      expect(r.stdout).toMatch(/^OK sealed entry/m);
+      for (const secret of [...e.secrets, ...e.ownerSecrets]) expect(r.stdout).not.toContain(secret);
     }
   });
 

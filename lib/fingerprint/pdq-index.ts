@@ -11,6 +11,9 @@ export const PDQ_WINDOWS = 16;
 export const PDQ_WINDOW_COLUMNS = Array.from({ length: PDQ_WINDOWS }, (_, k) => `w${k}`);
 /** What a fingerprint that is never matched holds in those columns. */
 export const NO_PDQ_WINDOWS: null[] = PDQ_WINDOW_COLUMNS.map(() => null);
+/** The window columns' values as a row's fields ({w0: …, …, w15: …}), all null for none. */
+export const pdqWindowFields = (windows: readonly number[] | null): Record<string, number | null> =>
+  Object.fromEntries(PDQ_WINDOW_COLUMNS.map((column, k) => [column, windows?.[k] ?? null]));
 /** The reference's advice: a distance ≤ 31 is a match. */
 export const PDQ_MATCH_DISTANCE = 31;
 /** The reference's advice: fingerprints of quality ≤ 49 are too featureless to match. */

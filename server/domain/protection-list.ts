@@ -5,7 +5,8 @@ import { toAttestationView, type AttestationView } from "./attestations";
 import { AppError, notFound } from "../errors";
 import { iso, isUuid } from "./ids";
 import { getProofBundle, type ProofOptions } from "./proof-bundles";
-import { urlsOf } from "./protections";
+import { matchColumns, urlsOf } from "./protections";
+import { pdqWindowFields } from "@/lib/fingerprint/pdq-index";
 import { fingerprintsOf, type Category, type Fingerprint, type Visibility } from "./protections";
 
 export type ProtectionItem = AttestationView & {
@@ -120,8 +121,14 @@ export async function setProtectionVisibility({ tenantId, id, visibility }: { te
   const row = await db.write(async (tx) => {
     const changed = await tx.protection.updateMany({ where: { id, tenantId }, data: { visibility } });
     if (changed.count === 0) throw notFound("Protection");
-    // Public lookups find its fingerprints from now on, or no longer (similar-lookup.ts).
-    await tx.fingerprint.updateMany({ where: { protectionId: id }, data: { isPublic: visibility === "public" } });
+    // Lookups find its fingerprints from now on, or no longer (matchColumns, similar-lookup.ts).
+    for (const f of await tx.fingerprint.findMany({ where: { protectionId: id } })) {
+      const { windows, hashBytes } = matchColumns(f, visibility === "public");
+      await tx.fingerprint.update({
+        where: { protectionId_alg: { protectionId: id, alg: f.alg } },
+        data: { ...pdqWindowFields(windows), hashBytes },
+      });
+    }
     return tx.protection.findUniqueOrThrow({ where: { id } });
   });
   const attestation = await db.read.attestation.findFirst({ where: { id: row.attestationId, tenantId } });

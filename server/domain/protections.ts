@@ -204,17 +204,15 @@ function protectionRow(
 }
 
 function fingerprintRows(protectionId: string, createdAt: Date, fingerprints: Fingerprint[], isPublic: boolean): FingerprintInsert[] {
-  return fingerprints.map((f) => {
-    const matched = f.alg === "pdq" && pdqMatchable(f.quality);
-    return {
-      protectionId,
-      alg: f.alg,
-      hash: f.hash,
-      quality: f.quality,
-      createdAt,
-      windows: matched ? pdqWindows(f.hash) : null,
-      hashBytes: matched ? Buffer.from(f.hash, "hex") : null,
-      isPublic,
-    };
-  });
+  return fingerprints.map((f) => ({ protectionId, alg: f.alg, hash: f.hash, quality: f.quality, createdAt, ...matchColumns(f, isPublic) }));
+}
+
+/**
+ * What similar-image lookup probes of a fingerprint: its windows and hash bytes, only while its
+ * protection is public and its quality is enough to match (prisma/schema.prisma, Fingerprint);
+ * else none, so a lookup never reads it and no index range or planner statistic holds it.
+ */
+export function matchColumns(f: { alg: string; hash: string; quality: number }, isPublic: boolean) {
+  const matched = isPublic && f.alg === "pdq" && pdqMatchable(f.quality);
+  return { windows: matched ? pdqWindows(f.hash) : null, hashBytes: matched ? Buffer.from(f.hash, "hex") : null };
 }

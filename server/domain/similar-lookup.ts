@@ -27,14 +27,14 @@ export interface SimilarResult {
 export const MAX_CANDIDATES = 10_000;
 
 /**
- * The public protections' fingerprints within `maxDistance` of `pdq`. Each window's probe is a
- * range scan of that window's index alone, in its public part (is_public leads it): it holds
- * every candidate's hash bytes beside its window (and, in SQLite, its rowid), so the candidates'
- * hashes come from the index pages the probes read, not from one table row each, and no private
- * protection's fingerprint is ever read. Each candidate's exact distance is measured in the
- * database (SQLite: the pdq_distance function server/db.ts registers; PostgreSQL: bit_count of
- * the XOR), and only the matches are joined back to their rows (SQLite by rowid; PostgreSQL by
- * window 0 and the hash, window 0's index).
+ * The fingerprints within `maxDistance` of `pdq`: public protections' only, since only those have
+ * windows (protections.ts, matchColumns). Each window's probe is a range scan of that window's
+ * index alone, which holds every candidate's hash bytes beside its window (and, in SQLite, its
+ * rowid): the candidates' hashes come from the index pages the probes read, not from one table
+ * row each. Each candidate's exact distance is measured in the database (SQLite: the
+ * pdq_distance function server/db.ts registers; PostgreSQL: bit_count of the XOR), and only the
+ * matches are joined back to their rows (SQLite by rowid; PostgreSQL by window 0 and the hash,
+ * window 0's index).
  */
 async function matches(pdq: string, maxDistance: number): Promise<{ protection_id: string; distance: number | bigint }[]> {
   const db = getDb();
@@ -42,7 +42,7 @@ async function matches(pdq: string, maxDistance: number): Promise<{ protection_i
   if (db.kind === "postgres") {
     const scans = probes.map((values, k) => {
       const column = Prisma.raw(PDQ_WINDOW_COLUMNS[k]!);
-      return Prisma.sql`SELECT hash_bytes FROM fingerprints WHERE is_public AND ${column} = ANY(${values}::int[])`;
+      return Prisma.sql`SELECT hash_bytes FROM fingerprints WHERE ${column} = ANY(${values}::int[])`;
     });
     return db.read.$queryRaw`
       SELECT f.protection_id, m.distance FROM (
@@ -50,12 +50,12 @@ async function matches(pdq: string, maxDistance: number): Promise<{ protection_i
           SELECT DISTINCT hash_bytes, bit_count(('x' || encode(hash_bytes, 'hex'))::bit(256) # ('x' || ${pdq})::bit(256)) AS distance
           FROM (${Prisma.join(scans, " UNION ALL ")} LIMIT ${MAX_CANDIDATES}) u) c
         WHERE distance <= ${maxDistance}) m
-      JOIN fingerprints f ON f.is_public AND f.w0 = get_byte(m.hash_bytes, 0) * 256 + get_byte(m.hash_bytes, 1) AND f.hash_bytes = m.hash_bytes
+      JOIN fingerprints f ON f.w0 = get_byte(m.hash_bytes, 0) * 256 + get_byte(m.hash_bytes, 1) AND f.hash_bytes = m.hash_bytes
       WHERE f.alg = 'pdq'`;
   }
   const scans = probes.map((values, k) => {
     const column = Prisma.raw(PDQ_WINDOW_COLUMNS[k]!);
-    return Prisma.sql`SELECT rowid AS r, hash_bytes FROM fingerprints WHERE is_public = 1 AND ${column} IN (${Prisma.join(values)})`;
+    return Prisma.sql`SELECT rowid AS r, hash_bytes FROM fingerprints WHERE ${column} IN (${Prisma.join(values)})`;
   });
   return db.read.$queryRaw`
     SELECT f.protection_id, m.distance FROM (
@@ -70,9 +70,9 @@ async function matches(pdq: string, maxDistance: number): Promise<{ protection_i
  * GET /v1/lookup?pdq=: public protections whose PDQ fingerprint is within `maxDistance` of
  * `pdq`. Candidates come from the multi-index (lib/fingerprint/pdq-index.ts: 16 indexed windows,
  * each probed at its value and, from distance 16, its 16 one-bit neighbours), then each
- * candidate's exact distance decides. Fingerprints of quality ≤ 49 have no windows and are
- * never candidates. A private protection's fingerprint is never read, so nothing in the answer
- * or in the work done for it depends on one.
+ * candidate's exact distance decides. Fingerprints of quality ≤ 49, and a private protection's,
+ * have no windows and are never candidates: neither the answer, nor the work done for it, nor
+ * the statistics the database plans it with hold a private protection's windows.
  */
 export async function lookupSimilar(input: { pdq: string; maxDistance: number; limit: number; offset: number }): Promise<SimilarResult> {
   const { pdq, maxDistance, limit, offset } = input;

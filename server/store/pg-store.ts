@@ -184,10 +184,10 @@ p AS (INSERT INTO protections (id, tenant_id, user_id, attestation_id, content_h
     $27::bigint[], $28::text[], $29::text[], $30::text[], $31::timestamp(3)[])
     AS t(id, tenant_id, user_id, attestation_id, content_hash, title, description, content_type, file_name, file_size, category,
       visibility, ai_metadata, created_at)),
-f AS (INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${PDQ_WINDOW_COLUMNS.join(", ")}, hash_bytes, is_public)
-  SELECT t.protection_id, t.alg, t.hash, t.quality, t.created_at, ${PDQ_WINDOW_COLUMNS.map((_, k) => `($46::int[])[(t.ord - 1) * ${PDQ_WINDOWS} + ${k + 1}]`).join(", ")}, t.hash_bytes, t.is_public
-  FROM unnest($41::text[], $42::text[], $43::text[], $44::int[], $45::timestamp(3)[], $47::bytea[], $51::boolean[]) WITH ORDINALITY
-    AS t(protection_id, alg, hash, quality, created_at, hash_bytes, is_public, ord)),
+f AS (INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${PDQ_WINDOW_COLUMNS.join(", ")}, hash_bytes)
+  SELECT t.protection_id, t.alg, t.hash, t.quality, t.created_at, ${PDQ_WINDOW_COLUMNS.map((_, k) => `($46::int[])[(t.ord - 1) * ${PDQ_WINDOWS} + ${k + 1}]`).join(", ")}, t.hash_bytes
+  FROM unnest($41::text[], $42::text[], $43::text[], $44::int[], $45::timestamp(3)[], $47::bytea[]) WITH ORDINALITY
+    AS t(protection_id, alg, hash, quality, created_at, hash_bytes, ord)),
 i AS (INSERT INTO idempotency_records (tenant_id, key, request_hash, status, response, created_at)
   SELECT * FROM unnest($32::text[], $33::text[], $34::text[], $35::int[], $36::text[], $37::timestamp(3)[])
   ON CONFLICT (tenant_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
@@ -286,7 +286,6 @@ class Pending {
       u.map((x) => x.userId),
       u.map((x) => x.month),
       u.map((x) => x.taken),
-      f.map((x) => x.isPublic),
     ];
   }
 }

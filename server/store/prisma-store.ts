@@ -1,5 +1,5 @@
 import "server-only";
-import { PDQ_WINDOW_COLUMNS } from "@/lib/fingerprint/pdq-index";
+import { pdqWindowFields } from "@/lib/fingerprint/pdq-index";
 import { dbBytes, type Database, type Tx, type Client } from "../db";
 import { nodeKey, type NodePosition } from "../merkle/merkle-tree";
 import { positionOf, shardOf } from "../merkle/positions";
@@ -31,10 +31,7 @@ function entryWriter(tx: Tx): EntryWriter {
     insertProtection: async (p) => void (await tx.protection.create({ data: p })),
     insertFingerprints: async (rows) =>
       void (await tx.fingerprint.createMany({
-        data: rows.map(({ windows, ...f }) => ({
-          ...f,
-          ...Object.fromEntries(PDQ_WINDOW_COLUMNS.map((column, k) => [column, windows?.[k] ?? null])),
-        })),
+        data: rows.map(({ windows, ...f }) => ({ ...f, ...pdqWindowFields(windows) })),
       })),
   };
 }

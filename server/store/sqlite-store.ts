@@ -216,15 +216,14 @@ function entryWriter(tx: WriteTx): EntryWriter {
           toSqliteDate(f.createdAt),
           ...(f.windows ?? NO_PDQ_WINDOWS),
           f.hashBytes,
-          f.isPublic ? 1 : 0,
         ]),
       );
     },
   };
 }
 
-const FINGERPRINT_INSERT = `INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${PDQ_WINDOW_COLUMNS.join(", ")}, hash_bytes, is_public)
-  VALUES (?, ?, ?, ?, ?, ${PDQ_WINDOW_COLUMNS.map(() => "?").join(", ")}, ?, ?)`;
+const FINGERPRINT_INSERT = `INSERT INTO fingerprints (protection_id, alg, hash, quality, created_at, ${PDQ_WINDOW_COLUMNS.join(", ")}, hash_bytes)
+  VALUES (?, ?, ?, ?, ?, ${PDQ_WINDOW_COLUMNS.map(() => "?").join(", ")}, ?)`;
 
 const ATTESTATION_INSERT =
   "INSERT INTO attestations (id, tenant_id, issuer_id, kid, payload, signature, status, log_index, created_at, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";

@@ -53,8 +53,6 @@ export interface FingerprintInsert {
   createdAt: Date;
   windows: number[] | null;
   hashBytes: Buffer<ArrayBuffer> | null;
-  /** Its protection is public: public lookups may find it (prisma/schema.prisma, Fingerprint). */
-  isPublic: boolean;
 }
 
 /**

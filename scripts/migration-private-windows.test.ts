@@ -1,7 +1,7 @@
-// The migration that leads the fingerprint indexes with is_public fills it from each protection's
-// visibility, on both databases: a database migrated up to the migration before it, holding a
-// public and a private protection's fingerprints, comes out with the public one's is_public
-// true and the private one's false (and a lookup, reading only the public part, finds only it).
+// The migration after which a private protection's fingerprint has no windows (so lookups never
+// read it) clears them, on both databases: a database migrated up to the migration before it,
+// holding a public and a private protection's fingerprints with their windows, comes out with
+// the public one's windows and hash bytes as they were and the private one's null.
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -31,8 +31,8 @@ const rows = () => {
   return ["public", "private"].map((visibility) => ({ id: randomUUID(), visibility, at, hash: "ab".repeat(32) }));
 };
 
-describe("the is_public backfill", () => {
-  it("on SQLite: each fingerprint's is_public is its protection's visibility", () => {
+describe("clearing private protections' fingerprint windows", () => {
+  it("on SQLite: a private protection's windows and hash bytes are cleared, a public one's kept", () => {
     const { before, it: migration } = migrations("prisma/migrations");
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-backfill-"));
     const db = new Database(path.join(dir, "h.db"));
@@ -49,14 +49,14 @@ describe("the is_public backfill", () => {
       }
       db.exec(migration);
       const got = db
-        .prepare("SELECT p.visibility, f.is_public FROM fingerprints f JOIN protections p ON p.id = f.protection_id ORDER BY p.visibility")
+        .prepare(
+          "SELECT p.visibility, f.w0, hex(f.hash_bytes) AS bytes FROM fingerprints f JOIN protections p ON p.id = f.protection_id ORDER BY p.visibility",
+        )
         .all();
       expect(got).toEqual([
-        { visibility: "private", is_public: 0 },
-        { visibility: "public", is_public: 1 },
+        { visibility: "private", w0: null, bytes: "" },
+        { visibility: "public", w0: 43947, bytes: "AB".repeat(32) },
       ]);
-      const found = db.prepare("SELECT count(*) AS n FROM fingerprints WHERE is_public = 1 AND w0 = 43947").get() as { n: number };
-      expect(found.n).toBe(1);
     } finally {
       db.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -103,11 +103,11 @@ describe("the is_public backfill", () => {
       await client.query("SET session_replication_role = DEFAULT");
       await client.query(migration);
       const { rows: got } = await client.query(
-        "SELECT p.visibility, f.is_public FROM fingerprints f JOIN protections p ON p.id = f.protection_id ORDER BY p.visibility",
+        "SELECT p.visibility, f.w0, encode(f.hash_bytes, 'hex') AS bytes FROM fingerprints f JOIN protections p ON p.id = f.protection_id ORDER BY p.visibility",
       );
       expect(got).toEqual([
-        { visibility: "private", is_public: false },
-        { visibility: "public", is_public: true },
+        { visibility: "private", w0: null, bytes: null },
+        { visibility: "public", w0: 43947, bytes: "ab".repeat(32) },
       ]);
     } finally {
       await client.end();
