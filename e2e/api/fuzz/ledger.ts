@@ -152,7 +152,8 @@ const REST: Record<string, Writes> = {
   "POST /v1/consumer/login": { sessions: 1, ...SESSIONS },
   "POST /v1/consumer/logout": SESSIONS,
   "POST /v1/consumer/mint": MINT,
-  "PATCH /v1/consumer/protections/{id}": { changes: ["protections"] },
+  // Its fingerprints' windows are written when it is made public and cleared when made private.
+  "PATCH /v1/consumer/protections/{id}": { changes: ["protections", "fingerprints"] },
   "GET /v1/attestation-packs": TEMPLATES,
   "GET /v1/attestation-packs/{id}": TEMPLATES,
   "POST /v1/attestation-packs": { ...TEMPLATES, verification_packs: [1, 8] },
