@@ -3,7 +3,7 @@ import { getDb, type Tx } from "../db";
 import { emailChangeMessage, emailChangeNotice } from "../mail/messages";
 import { sendMailInBackground } from "../mail/transport";
 import { checkCurrentPassword } from "./account";
-import { issueEmailToken, mayMail, throttleClient } from "./account-mail";
+import { endSessions, issueEmailToken, mayMail, throttleClient, voidPendingLinks } from "./account-mail";
 import { normalizeEmail } from "./consumers";
 import { AppError } from "../errors";
 
@@ -16,9 +16,11 @@ export const CHANGE_EMAIL_MINUTES = 60;
  * new address is followed (POST /v1/consumer/verify-email), and the old address gets a notice at
  * once. Needs the current password, so a session left open cannot hand the account away. The
  * answer is the same whether or not the new address is free: a taken one simply gets no link.
+ * The link remembers the session that asked: it is the one that stays when the change is confirmed.
  */
 export async function requestEmailChange(input: {
   userId: string;
+  sessionId: string;
   email: string;
   password: string;
   client: string;
@@ -34,26 +36,40 @@ export async function requestEmailChange(input: {
     ]);
   }
   const taken = await getDb().read.user.findUnique({ where: { email: next }, select: { id: true } });
-  if (!taken && (await mayMail(next))) {
+  // The new address is anyone's to name, so its link spends sign-up mail; the old one's notice is a security notice.
+  if (!taken && (await mayMail(next, "signup"))) {
     const token = await getDb().write((tx) =>
-      issueEmailToken(tx, { userId: user.id, purpose: CHANGE_EMAIL_PURPOSE, minutes: CHANGE_EMAIL_MINUTES, email: next }),
+      issueEmailToken(tx, {
+        userId: user.id,
+        purpose: CHANGE_EMAIL_PURPOSE,
+        minutes: CHANGE_EMAIL_MINUTES,
+        email: next,
+        sessionId: input.sessionId,
+      }),
     );
     sendMailInBackground(emailChangeMessage(next, token, CHANGE_EMAIL_MINUTES));
   }
-  if (await mayMail(user.email)) sendMailInBackground(emailChangeNotice(user.email, next));
+  if (await mayMail(user.email, "notice")) sendMailInBackground(emailChangeNotice(user.email, next));
   return { status: "confirmation_sent" as const, email: next };
 }
 
 /**
  * Inside a write transaction: the change a followed link confirms. The new address must still be
- * free (else the unique e-mail refuses it and the link is void); the account's other pending
- * changes and any sign-up waiting on the new address are voided. Returns the new address.
+ * free (else the unique e-mail refuses it and the link is void). The old address's reach ends:
+ * every session but the one that asked for the change ends, and every pending link of the account
+ * (resets and verifications mailed to the old address, other changes) stops working; so does any
+ * sign-up waiting on the new address. Returns the new address.
  */
-export async function applyEmailChange(tx: Tx, link: { userId: string; email: string | null }, now: Date): Promise<string> {
+export async function applyEmailChange(
+  tx: Tx,
+  link: { userId: string; email: string | null; sessionId: string | null },
+  now: Date,
+): Promise<string> {
   const email = link.email;
   if (!email) throw new AppError("invalid_token", "This verification link is invalid, was already used, or has expired.");
   await tx.user.update({ where: { id: link.userId }, data: { email, updatedAt: now } });
-  await tx.emailToken.updateMany({ where: { userId: link.userId, purpose: CHANGE_EMAIL_PURPOSE, usedAt: null }, data: { usedAt: now } });
+  await voidPendingLinks(tx, link.userId, now);
+  await endSessions(tx, link.userId, now, link.sessionId);
   await tx.registration.updateMany({ where: { email, usedAt: null }, data: { usedAt: now } });
   return email;
 }

@@ -3,7 +3,10 @@
 // the pages call, the mail read from the outbox the test's data directory holds (no SMTP server
 // is configured): a sign-up makes no account until its link is followed with its password, a
 // stranger's earlier sign-up with the owner's address leaves them nothing, a sign-up never
-// changes a verified account, links are single use, and a password reset ends every session.
+// changes a verified account, links are single use, a login tells nothing of a pending sign-up,
+// a password reset is recovery (every session ended, every key revoked, other links void), a
+// reset request does the same durable work for any address, mail kinds spend budgets of their
+// own, and an e-mail change ends the old address's reach.
 import fs from "node:fs";
 import path from "node:path";
 import { randomBytes, randomUUID } from "node:crypto";
@@ -56,8 +59,8 @@ export function accountRuleCases(label: string) {
         email,
       });
       expect(await getDb().read.user.count({ where: { email } })).toBe(0);
-      // The right password before the link: 403 "confirm first", not 401.
-      expect(await codeOf(login({ email, password: "owner's password", client: client() }))).toBe("email_not_verified");
+      // The right password before the link is the same 401 as a wrong one: a login tells nothing of a pending sign-up.
+      expect(await codeOf(login({ email, password: "owner's password", client: client() }))).toBe("invalid_credentials");
       const [token] = await mailedTokens(email, 1);
       expect(await codeOf(verifyEmail({ token: token! }))).toBe("validation_failed");
       expect(await codeOf(verifyEmail({ token: token!, password: "another password" }))).toBe("wrong_password");
@@ -120,12 +123,95 @@ export function accountRuleCases(label: string) {
       expect(await live()).toBe(1);
       await requestPasswordReset({ email, client: client(), headers: {} });
       const [token] = await mailedTokens(email, 1);
-      expect(await resetPassword({ token: token!, password: "new password" })).toEqual({ status: "password_reset", email });
+      expect(await resetPassword({ token: token!, password: "new password" })).toEqual({
+        status: "password_reset",
+        email,
+        sessions_ended: 1,
+        api_keys_revoked: 0,
+      });
       expect(await live()).toBe(0);
       expect(await codeOf(resetPassword({ token: token!, password: "third password" }))).toBe("invalid_token");
       expect(await codeOf(resetPassword({ token: "not a token", password: "third password" }))).toBe("invalid_token");
       expect(await codeOf(login({ email, password: "old password", client: client() }))).toBe("invalid_credentials");
       expect((await login({ email, password: "new password", client: client() })).user.email).toBe(email);
+    });
+
+    it("revokes every API key of the account at a reset, and lists them first without using the link up", async () => {
+      const { requestPasswordReset, resetPassword, resetKeys, getDb } = await domain();
+      const { createConsumer } = await import("./consumers");
+      const { createApiKey } = await import("./api-keys");
+      const email = address();
+      const { tenantId } = await createConsumer({ email, password: "old password", name: "Owner", plan: "free", verified: true });
+      const made = await createApiKey({ tenantId, name: "left by a stolen session", scopes: ["protections:read"] });
+      await requestPasswordReset({ email, client: client(), headers: {} });
+      const [token] = await mailedTokens(email, 1);
+      const listed = await resetKeys({ token: token! });
+      expect(listed).toEqual({
+        items: [{ name: "left by a stolen session", prefix: made.key.prefix, created_at: made.key.created_at }],
+        total: 1,
+      });
+      // Listing twice uses nothing up.
+      expect(await resetKeys({ token: token! })).toEqual(listed);
+      expect(await codeOf(resetKeys({ token: randomBytes(32).toString("base64url") }))).toBe("invalid_token");
+      expect((await resetPassword({ token: token!, password: "new password" })).api_keys_revoked).toBe(1);
+      expect(await getDb().read.apiKey.findUniqueOrThrow({ where: { id: made.key.id } })).toMatchObject({ status: "REVOKED" });
+      expect(await codeOf(resetKeys({ token: token! }))).toBe("invalid_token");
+    });
+
+    it("writes one link row per reset request whether or not the address has an account, live only when mailed", async () => {
+      const { requestPasswordReset, getDb } = await domain();
+      const { createConsumer } = await import("./consumers");
+      const owner = address();
+      const nobody = address();
+      await createConsumer({ email: owner, password: "a password", name: "Owner", plan: "free", verified: true });
+      const rows = (email: string) => getDb().read.emailToken.findMany({ where: { email }, select: { userId: true, usedAt: true } });
+      expect(await requestPasswordReset({ email: owner, client: client(), headers: {} })).toEqual({ status: "reset_sent", email: owner });
+      expect(await requestPasswordReset({ email: nobody, client: client(), headers: {} })).toEqual({ status: "reset_sent", email: nobody });
+      const [ownerRow] = await rows(owner);
+      const [nobodyRow] = await rows(nobody);
+      expect(ownerRow).toMatchObject({ usedAt: null });
+      expect(ownerRow!.userId).not.toBeNull();
+      expect(nobodyRow).toMatchObject({ userId: null });
+      expect(nobodyRow!.usedAt).not.toBeNull();
+    });
+
+    it("keeps reset links out of reach of sign-up mail, and holds a share for a client address that logged in before", async () => {
+      const { signUp, requestPasswordReset, login } = await domain();
+      const { createConsumer } = await import("./consumers");
+      const { MAIL_BUDGETS } = await import("./account-mail");
+      const email = address();
+      await createConsumer({ email, password: "owner's password", name: "Owner", plan: "free", verified: true });
+      const home = client();
+      await login({ email, password: "owner's password", client: home });
+      // Strangers spend the sign-up notices and the shared reset share.
+      for (let i = 0; i < MAIL_BUDGETS.signup + 2; i++)
+        await signUp({ email, password: "x".repeat(12), name: "S", client: client(), headers: {} });
+      for (let i = 0; i < MAIL_BUDGETS.reset + 2; i++) await requestPasswordReset({ email, client: client(), headers: {} });
+      const before = (await mailedTokens(email, MAIL_BUDGETS.reset)).length;
+      expect(before).toBe(MAIL_BUDGETS.reset);
+      // A stranger gets no more; the owner, from an address that logged in before, does.
+      await requestPasswordReset({ email, client: client(), headers: {} });
+      await requestPasswordReset({ email, client: home, headers: {} });
+      expect((await mailedTokens(email, before + 1)).length).toBe(before + 1);
+    });
+
+    it("ends the old address's reach at an e-mail change: other sessions end, its pending links stop working", async () => {
+      const { requestPasswordReset, resetPassword, verifyEmail, login, getDb } = await domain();
+      const { requestEmailChange } = await import("./account-email");
+      const { createConsumer } = await import("./consumers");
+      const old = address();
+      const next = address();
+      const { userId } = await createConsumer({ email: old, password: "owner's password", name: "Owner", plan: "free", verified: true });
+      const asking = await login({ email: old, password: "owner's password", client: client() });
+      await login({ email: old, password: "owner's password", client: client() });
+      await requestPasswordReset({ email: old, client: client(), headers: {} });
+      const [reset] = await mailedTokens(old, 1);
+      await requestEmailChange({ userId, sessionId: asking.sid, email: next, password: "owner's password", client: client(), headers: {} });
+      const [change] = await mailedTokens(next, 1);
+      expect(await verifyEmail({ token: change!, password: "owner's password" })).toEqual({ status: "verified", email: next });
+      const live = await getDb().read.session.findMany({ where: { userId, endedAt: null }, select: { id: true } });
+      expect(live.map((s) => s.id)).toEqual([asking.sid]);
+      expect(await codeOf(resetPassword({ token: reset!, password: "a new password" }))).toBe("invalid_token");
     });
   });
 }

@@ -3,11 +3,11 @@ import { getDb } from "../db";
 import { hashPassword, verifyPassword } from "../crypto/passwords";
 import { attemptRefusal } from "../limits/attempts";
 import { getLimiter } from "../limits/limiter";
-import { accountDeletedMessage } from "../mail/messages";
+import { accountDeletedMessage, passwordChangedNotice } from "../mail/messages";
 import { sendMailInBackground } from "../mail/transport";
 import { logger } from "../observability/logger.mjs";
 import { realmOfTenantKind } from "./accounts";
-import { endSessions, mayMail } from "./account-mail";
+import { endSessions, mayMail, revokeKeys } from "./account-mail";
 import { AppError, notFound } from "../errors";
 import { iso } from "./ids";
 import { planOf } from "./quotas";
@@ -26,6 +26,21 @@ export const PASSWORD_CHECK_WINDOW_SECONDS = 15 * 60;
 
 const wrongPassword = () =>
   new AppError("wrong_password", "The current password is wrong.", [{ pointer: "/password", detail: "is not your current password" }]);
+
+/**
+ * What a session does that outlasts it (an API key, a protection made public: its opening is
+ * published for good) takes the current password in the request, whatever the session's age:
+ * a stolen session must not be able to leave something behind that survives the owner's reset.
+ * Missing is 422 at /password; wrong is 403 wrong_password (checkCurrentPassword).
+ */
+export async function checkPasswordForWhatLasts(userId: string, password: string | undefined, what: string): Promise<void> {
+  if (!password) {
+    throw new AppError("validation_failed", `Enter your current password: ${what} outlasts this session.`, [
+      { pointer: "/password", detail: `is needed: ${what} outlasts this session` },
+    ]);
+  }
+  await checkCurrentPassword(userId, password);
+}
 
 /** Checks the account's current password, at most PASSWORD_CHECKS_PER_ACCOUNT failures a window (then 429). */
 export async function checkCurrentPassword(userId: string, password: string): Promise<void> {
@@ -70,16 +85,30 @@ export async function renameAccount(principal: SessionPrincipal, name: string) {
   return getAccount(principal);
 }
 
-/** Changes the password (the current one first) and ends every other session of the account. */
-export async function changePassword(principal: SessionPrincipal, input: { password: string; new_password: string }) {
+/**
+ * Changes the password (the current one first), ends every other session of the account and,
+ * with `revoke_api_keys`, revokes every API key too. The address gets a notice (from its notice
+ * budget): if it was not the owner, the notice is what tells them to reset.
+ */
+export async function changePassword(
+  principal: SessionPrincipal,
+  input: { password: string; new_password: string; revoke_api_keys?: boolean },
+  request: { client: string; userAgent: string | null },
+) {
   await checkCurrentPassword(principal.userId, input.password);
   const passwordHash = await hashPassword(input.new_password);
   const now = new Date();
-  const ended = await getDb().write(async (tx) => {
-    await tx.user.update({ where: { id: principal.userId }, data: { passwordHash, updatedAt: now } });
-    return endSessions(tx, principal.userId, now, principal.sessionId);
+  const { email, ended, revoked } = await getDb().write(async (tx) => {
+    const revoked = input.revoke_api_keys ? await revokeKeys(tx, principal.tenantId, now) : 0;
+    const user = await tx.user.update({ where: { id: principal.userId }, data: { passwordHash, updatedAt: now }, select: { email: true } });
+    return { email: user.email, ended: await endSessions(tx, principal.userId, now, principal.sessionId), revoked };
   });
-  return { status: "password_changed" as const, sessions_ended: ended };
+  if (await mayMail(email, "notice")) {
+    sendMailInBackground(
+      passwordChangedNotice(email, { at: now, client: request.client, userAgent: request.userAgent, keysRevoked: revoked }),
+    );
+  }
+  return { status: "password_changed" as const, sessions_ended: ended, api_keys_revoked: revoked };
 }
 
 /** The account's live sessions, newest first; `current` marks the one asking. */
@@ -151,6 +180,6 @@ export async function deleteAccount(principal: SessionPrincipal, input: { passwo
     await tx.tenant.update({ where: { id: user.tenantId }, data: { name: "Deleted account", updatedAt: now } });
   });
   logger.info({ tenant: user.tenantId }, "account deleted");
-  if (await mayMail(user.email)) sendMailInBackground(accountDeletedMessage(user.email));
+  if (await mayMail(user.email, "notice")) sendMailInBackground(accountDeletedMessage(user.email));
   return { status: "deleted" as const };
 }

@@ -7,7 +7,6 @@ import { throttleBucket } from "../limits/client-bucket";
 import { getLimiter } from "../limits/limiter";
 import { normalizeEmail } from "./consumers";
 import { AppError } from "../errors";
-import { pendingRegistrationMatches } from "./registration";
 
 /** The realm login reports: a consumer's personal account, or the owner of an organisation (the console). */
 export const CONSUMER_REALM = "consumer";
@@ -104,12 +103,11 @@ async function reserveLoginAttempt(l: LoginLimiters, client: string, email: stri
  * window ends. The right password gives its attempt back, so the budgets count failures, and a
  * successful login clears the pair's count (the account's stays: it bounds guessing from other
  * addresses).
- * A wrong password and an unknown e-mail are the same 401 (verifyPassword spends the same
- * time on both); a correct password on an unverified address is 403.
+ * Only a verified account logs in. Anything else is the one 401, spending the time of one
+ * password check: a wrong password, an unknown address, an unverified account's right password,
+ * and a pending sign-up's password (never checked: a login that told "confirm first" would tell
+ * that the address has no account yet). The sign-up page and mail say to follow the link first.
  */
-const notVerified = () =>
-  new AppError("email_not_verified", "Confirm your e-mail address first: follow the link we sent you (or ask for a new one).");
-
 export async function checkLogin(input: { email: string; password: string; client: string }) {
   const email = normalizeEmail(input.email);
   const l = loginLimiters();
@@ -120,21 +118,8 @@ export async function checkLogin(input: { email: string; password: string; clien
     where: { email },
     select: { id: true, email: true, name: true, passwordHash: true, emailVerifiedAt: true, tenant: { select: { kind: true } } },
   });
-  // An address with no account yet may have registrations waiting for their link.
-  const ok = user ? await verifyPassword(user.passwordHash, input.password) : await pendingRegistrationMatches(email, input.password);
-  const pair = pairKey(client, email);
-  if (!user || !ok) {
-    if (ok) {
-      await Promise.all([l.perClient.reward(client, 1), l.perAccount.reward(email, 1), l.perPair.reward(pair, 1)]);
-      throw notVerified();
-    }
-    throw new AppError("invalid_credentials", "The e-mail address or the password is wrong.");
-  }
-  await Promise.all([
-    l.perClient.reward(client, 1),
-    l.perAccount.reward(email, 1),
-    user.emailVerifiedAt ? l.perPair.delete(pair) : l.perPair.reward(pair, 1),
-  ]);
-  if (!user.emailVerifiedAt) throw notVerified();
+  const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
+  if (!user?.emailVerifiedAt || !ok) throw new AppError("invalid_credentials", "The e-mail address or the password is wrong.");
+  await Promise.all([l.perClient.reward(client, 1), l.perAccount.reward(email, 1), l.perPair.delete(pairKey(client, email))]);
   return { account: { id: user.id, email: user.email, name: user.name }, user: view(user) };
 }

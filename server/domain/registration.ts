@@ -13,6 +13,7 @@ import {
   revokeKeys,
   takeEmailToken,
   throttleClient,
+  voidPendingLinks,
 } from "./account-mail";
 import { applyEmailChange, CHANGE_EMAIL_PURPOSE } from "./account-email";
 import { insertConsumer, normalizeEmail } from "./consumers";
@@ -33,8 +34,6 @@ import { newId } from "./ids";
 /** Verification links: single use, 24 h. */
 export const VERIFY_EMAIL_PURPOSE = "verify_email";
 export const VERIFY_TOKEN_HOURS = 24;
-/** How many of an address's newest pending registrations a login checks its password against. */
-const PENDING_CHECKED = 3;
 
 type Throttled = { client: string; headers: Record<string, string> };
 
@@ -62,7 +61,7 @@ export async function signUp(input: { email: string; password: string; name: str
   const email = normalizeEmail(input.email);
   const passwordHash = await hashPassword(input.password);
   const user = await getDb().read.user.findUnique({ where: { email }, select: { emailVerifiedAt: true } });
-  if (!(await mayMail(email))) return sent(email);
+  if (!(await mayMail(email, "signup"))) return sent(email);
   const taken = Boolean(user?.emailVerifiedAt);
   const { token, tokenHash } = newLinkToken();
   const now = new Date();
@@ -88,13 +87,12 @@ export async function signUp(input: { email: string; password: string; name: str
   return sent(email);
 }
 
-/** The address's pending registrations, newest first: unused and unexpired. */
-function pendingRegistrations(email: string, take: number) {
-  return getDb().read.registration.findMany({
+/** The address's newest pending registration (unused and unexpired), if any. */
+function newestPendingRegistration(email: string) {
+  return getDb().read.registration.findFirst({
     where: { email, usedAt: null, expiresAt: { gt: new Date() } },
     orderBy: { createdAt: "desc" },
-    take,
-    select: { id: true, email: true, passwordHash: true, createdAt: true },
+    select: { id: true, email: true, createdAt: true },
   });
 }
 
@@ -108,28 +106,16 @@ export async function resendVerification(input: { email: string } & Throttled) {
   const email = normalizeEmail(input.email);
   const user = await getDb().read.user.findUnique({ where: { email }, select: { id: true, emailVerifiedAt: true, createdAt: true } });
   if (user?.emailVerifiedAt) return sent(email);
-  const [newest] = await pendingRegistrations(email, 1);
+  const newest = await newestPendingRegistration(email);
   if (newest) {
-    if (await mayMail(email)) await mailRegistrationLink(newest);
-  } else if (user && (await mayMail(email))) {
+    if (await mayMail(email, "signup")) await mailRegistrationLink(newest);
+  } else if (user && (await mayMail(email, "signup"))) {
     const token = await getDb().write((tx) =>
       issueEmailToken(tx, { userId: user.id, purpose: VERIFY_EMAIL_PURPOSE, minutes: VERIFY_TOKEN_HOURS * 60 }),
     );
     sendMailInBackground(verificationMessage(email, token, VERIFY_TOKEN_HOURS, user.createdAt, { signup: false }));
   }
   return sent(email);
-}
-
-/**
- * Whether a password is that of one of the address's newest pending registrations (a login on
- * an address with no account yet: 403 "confirm first" rather than 401). With none, it spends
- * the time of one check, as a login of an unknown address does.
- */
-export async function pendingRegistrationMatches(email: string, password: string): Promise<boolean> {
-  const pending = await pendingRegistrations(email, PENDING_CHECKED);
-  if (pending.length === 0) return verifyPassword(null, password);
-  for (const r of pending) if (await verifyPassword(r.passwordHash, password)) return true;
-  return false;
 }
 
 /**
@@ -149,7 +135,7 @@ async function completeRegistration(tx: Tx, registration: { email: string; name:
   }
   await tx.user.update({ where: { id: user.id }, data: { passwordHash, name, emailVerifiedAt: now, updatedAt: now } });
   await tx.tenant.update({ where: { id: user.tenantId }, data: { name, updatedAt: now } });
-  await tx.emailToken.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: now } });
+  await voidPendingLinks(tx, user.id, now);
   await endSessions(tx, user.id, now);
   await revokeKeys(tx, user.tenantId, now);
 }
@@ -220,7 +206,7 @@ async function linkSecret(tokenHash: string, now: Date): Promise<LinkSecret | nu
     where: { tokenHash },
     select: { id: true, purpose: true, usedAt: true, expiresAt: true, user: { select: { passwordHash: true } } },
   });
-  if (!link || ![VERIFY_EMAIL_PURPOSE, CHANGE_EMAIL_PURPOSE].includes(link.purpose) || !live(link, now)) return null;
+  if (!link?.user || ![VERIFY_EMAIL_PURPOSE, CHANGE_EMAIL_PURPOSE].includes(link.purpose) || !live(link, now)) return null;
   return { table: "email_token", id: link.id, passwordHash: link.user.passwordHash };
 }
 

@@ -65,7 +65,7 @@ export function passwordResetMessage(to: string, token: string, minutes: number)
     ],
     { href: `${getConfig().baseUrl}/reset-password?token=${encodeURIComponent(token)}`, label: "Choose a new password" },
     [
-      `The link works once and expires in ${minutes} minutes. Setting a new password logs out every session of the account.`,
+      `The link works once and expires in ${minutes} minutes. Setting a new password logs out every session of the account and revokes every API key it has; the page lists them first.`,
       "If you did not ask for this, ignore this message: your password stays as it is.",
     ],
   );
@@ -125,4 +125,40 @@ export function alreadyRegisteredMessage(to: string): MailMessage {
     text: `${lines.join("\n\n")}\n\n${login}\n`,
     html: html(lines, { href: login, label: "Log in" }),
   };
+}
+
+/** Where and from what a security-relevant change was asked: "203.0.113.7, Firefox/131.0 …". */
+const origin = (request: { client: string; userAgent: string | null }) =>
+  `${request.client}, with the browser or program "${(request.userAgent ?? "unknown").slice(0, 200)}"`;
+
+/** A notice with a link to log in: its lines, then the link. */
+function noticeWithLogin(to: string, subject: string, lines: string[]): MailMessage {
+  const login = `${getConfig().baseUrl}/login`;
+  return { to, subject, text: `${lines.join("\n\n")}\n\n${login}\n`, html: html(lines, { href: login, label: "Log in" }) };
+}
+
+/** Sent every time an API key is made for the account: a key outlasts the session that made it. */
+export function newApiKeyNotice(
+  to: string,
+  key: { name: string; prefix: string; at: Date; client: string; userAgent: string | null },
+): MailMessage {
+  return noticeWithLogin(to, "A new API key was added to your Hallmark account", [
+    "Hello,",
+    `A new API key named "${key.name}" (it starts with ${key.prefix}) was added to your Hallmark account on ${utc(key.at)}, from ${origin(key)}.`,
+    "If it was you, there is nothing to do. If it was not, reset your password from the login page: a reset ends every session and revokes every API key of the account.",
+  ]);
+}
+
+/** Sent when the account's password is changed from a session. */
+export function passwordChangedNotice(
+  to: string,
+  change: { at: Date; client: string; userAgent: string | null; keysRevoked: number },
+): MailMessage {
+  return noticeWithLogin(to, "Your Hallmark password was changed", [
+    "Hello,",
+    `The password of your Hallmark account was changed on ${utc(change.at)}, from ${origin(change)}. Every other session was logged out${
+      change.keysRevoked > 0 ? `, and ${change.keysRevoked} API key${change.keysRevoked === 1 ? " was" : "s were"} revoked` : ""
+    }.`,
+    "If it was not you, reset your password from the login page now: a reset ends every session and revokes every API key of the account.",
+  ]);
 }

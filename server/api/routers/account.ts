@@ -62,13 +62,13 @@ export const accountRouter = router({
         input: "body",
         summary: "Change your password",
         description:
-          "Needs the current password. Ends every other session of the account; the one that asked stays. At most 5 wrong current passwords per account per 15 minutes (then 429 too_many_attempts).",
+          "Needs the current password. Ends every other session of the account; the one that asked stays. With `revoke_api_keys`, also revokes every API key of the account. The account's address is mailed a notice. At most 5 wrong current passwords per account per 15 minutes (then 429 too_many_attempts).",
         problems: ["forbidden", "wrong_password", "too_many_attempts"],
       },
     })
     .input(ZChangePasswordInput)
     .output(ZPasswordChanged)
-    .mutation(({ ctx, input }) => changePassword(ctx.principal, input)),
+    .mutation(({ ctx, input }) => changePassword(ctx.principal, input, { client: ctx.clientAddress, userAgent: ctx.userAgent })),
   changeEmail: sessionProcedure
     .meta({
       rest: {
@@ -80,14 +80,20 @@ export const accountRouter = router({
         status: 202,
         summary: "Move your account to another address",
         description:
-          "Needs the current password (at most 5 wrong ones per account per 15 minutes, as for a password change). Mails a link (valid one hour) to the new address; the account moves when it is followed (POST /v1/consumer/verify-email). The old address gets a notice at once. The answer is the same whether or not the new address is free. At most 10 per client address per hour (429 rate_limited).",
+          "Needs the current password (at most 5 wrong ones per account per 15 minutes, as for a password change). Mails a link (valid one hour) to the new address; the account moves when it is followed (POST /v1/consumer/verify-email), and then every other session of the account ends (the one that asked stays) and every pending link mailed to the old address (reset, verification) stops working. The old address gets a notice at once. The answer is the same whether or not the new address is free. At most 10 per client address per hour (429 rate_limited).",
         problems: ["forbidden", "wrong_password", "rate_limited", "too_many_attempts"],
       },
     })
     .input(ZChangeEmailInput)
     .output(ZEmailChangeSent)
     .mutation(({ ctx, input }) =>
-      requestEmailChange({ ...input, userId: ctx.principal.userId, client: ctx.clientAddress, headers: ctx.responseHeaders }),
+      requestEmailChange({
+        ...input,
+        userId: ctx.principal.userId,
+        sessionId: ctx.principal.sessionId,
+        client: ctx.clientAddress,
+        headers: ctx.responseHeaders,
+      }),
     ),
   sessions: sessionProcedure
     .meta({

@@ -1,8 +1,16 @@
 import "server-only";
-import { ZEmailVerified, ZLoggedOut, ZLoginResult, ZPasswordReset, ZPasswordResetSent, ZVerificationSent } from "../schemas/accounts";
+import {
+  ZEmailVerified,
+  ZLoggedOut,
+  ZLoginResult,
+  ZPasswordReset,
+  ZPasswordResetSent,
+  ZResetKeys,
+  ZVerificationSent,
+} from "../schemas/accounts";
 import { TRPCError } from "@trpc/server";
 import { login } from "../../auth/login";
-import { requestPasswordReset, resetPassword } from "../../domain/password-reset";
+import { requestPasswordReset, resetKeys, resetPassword } from "../../domain/password-reset";
 import { resendVerification, signUp, verifyEmail } from "../../domain/registration";
 import { AppError } from "../../errors";
 import { endSession } from "../../auth/sessions";
@@ -12,6 +20,7 @@ import {
   ZPasswordResetConfirmInput,
   ZPasswordResetInput,
   ZResendVerificationInput,
+  ZResetKeysInput,
   ZSignupInput,
   ZVerifyEmailInput,
 } from "./consumer-auth.types";
@@ -29,7 +38,7 @@ export const consumerAuthRouter = router({
         status: 202,
         summary: "Sign up",
         description:
-          "Sends a verification e-mail; the account is made, with this password and name, when its link is followed. The answer is the same whether or not the address already has an account (a verified one is mailed a notice and is not changed). At most 10 sign-ups per client address per hour (429 rate_limited), and at most 5 e-mails to one address per hour, all account mail together (beyond that nothing is sent, and the answer is the same).",
+          "Sends a verification e-mail; the account is made, with this password and name, when its link is followed (until then, a login with this password is 401 `invalid_credentials`, as any wrong one). The answer is the same whether or not the address already has an account (a verified one is mailed a notice and is not changed). At most 10 sign-ups per client address per hour (429 rate_limited), and at most 5 sign-up e-mails to one address per hour (beyond that nothing is sent, and the answer is the same); reset links and security notices have budgets of their own, which sign-ups cannot spend.",
         problems: ["rate_limited"],
       },
     })
@@ -83,7 +92,7 @@ export const consumerAuthRouter = router({
         status: 202,
         summary: "Ask for a password reset link",
         description:
-          "Mails a single-use link, valid 30 minutes, if the address has an account. The same answer for any address. At most 10 per client address per hour (429 rate_limited).",
+          "Mails a single-use link, valid 30 minutes, if the address has an account; the same answer, and the same work, for any address. At most 10 per client address per hour (429 rate_limited). At most 3 reset links to one address per hour, and 3 more for requests from a client address that has logged in to the account before (beyond that nothing is sent, and the answer is the same).",
         problems: ["rate_limited"],
       },
     })
@@ -99,13 +108,31 @@ export const consumerAuthRouter = router({
         auth: "no-session",
         input: "body",
         summary: "Set a new password with a reset link",
-        description: "With the token from the reset e-mail. Ends every session of the account.",
+        description:
+          "With the token from the reset e-mail. A reset is recovery: it ends every session and revokes every API key of the account (an organisation owner's: the organisation's keys), and voids the account's other pending links. The answer counts both.",
         problems: ["invalid_token"],
       },
     })
     .input(ZPasswordResetConfirmInput)
     .output(ZPasswordReset)
     .mutation(({ input }) => resetPassword(input)),
+  resetKeys: publicProcedure
+    .meta({
+      rest: {
+        method: "POST",
+        path: "/v1/consumer/password-reset/keys",
+        tag: "Consumer",
+        auth: "no-session",
+        input: "body",
+        summary: "The API keys a reset would revoke",
+        description:
+          "With the token from the reset e-mail: the account's active API keys (name, prefix, creation time), which setting a new password with this link revokes. Uses nothing up: the link stays usable.",
+        problems: ["invalid_token"],
+      },
+    })
+    .input(ZResetKeysInput)
+    .output(ZResetKeys)
+    .mutation(({ input }) => resetKeys(input)),
   login: publicProcedure
     .meta({
       rest: {
@@ -116,8 +143,8 @@ export const consumerAuthRouter = router({
         input: "body",
         summary: "Log in",
         description:
-          "Answers a session token and sets the same session as an HttpOnly cookie. Present it later as Authorization: Bearer <session_token> or the cookie.",
-        problems: ["invalid_credentials", "email_not_verified", "too_many_attempts"],
+          "Answers a session token and sets the same session as an HttpOnly cookie. Present it later as Authorization: Bearer <session_token> or the cookie. Only a verified account logs in: a wrong password, an unknown address, an unverified account and a sign-up whose link was not followed yet are all the same 401 `invalid_credentials`.",
+        problems: ["invalid_credentials", "too_many_attempts"],
         responseHeaders: [{ name: "Set-Cookie", description: "the session cookie (HttpOnly, SameSite=Lax, Secure under https)" }],
       },
     })

@@ -30,6 +30,10 @@ export const ZPasswordResetInput = z.strictObject({
   email: ZEmail,
 });
 
+export const ZResetKeysInput = z.strictObject({
+  token: text(256, 1),
+});
+
 export const ZPasswordResetConfirmInput = z.strictObject({
   token: text(256, 1),
   password: ZNewPassword,
@@ -42,6 +46,10 @@ export const ZRenameInput = z.strictObject({
 export const ZChangePasswordInput = z.strictObject({
   password: z.string().min(1).max(256),
   new_password: ZNewPassword,
+  revoke_api_keys: z
+    .boolean()
+    .optional()
+    .meta({ description: "Also revoke every API key of the account (default false): what to do when a key may have leaked." }),
 });
 
 export const ZChangeEmailInput = z.strictObject({

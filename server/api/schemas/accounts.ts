@@ -66,7 +66,21 @@ export const ZViewer = z
   .nullable();
 
 export const ZPasswordResetSent = z.object({ status: z.literal("reset_sent"), email: z.string() }).meta({ id: "PasswordResetSent" });
-export const ZPasswordReset = z.object({ status: z.literal("password_reset"), email: z.string() }).meta({ id: "PasswordReset" });
+export const ZPasswordReset = z
+  .object({
+    status: z.literal("password_reset"),
+    email: z.string(),
+    sessions_ended: ZCount.meta({ description: "Sessions ended by the reset: every one of the account." }),
+    api_keys_revoked: ZCount.meta({ description: "API keys revoked by the reset: every active one of the account." }),
+  })
+  .meta({ id: "PasswordReset" });
+
+export const ZResetKeys = z
+  .object({
+    items: z.array(z.object({ name: z.string(), prefix: z.string(), created_at: ZDateTime }).meta({ id: "ResetKey" })),
+    total: ZCount,
+  })
+  .meta({ id: "ResetKeys", description: "The active API keys a reset with this link would revoke, newest first." });
 
 export const ZAccount = z
   .object({
@@ -80,7 +94,11 @@ export const ZAccount = z
   .meta({ id: "Account" });
 
 export const ZPasswordChanged = z
-  .object({ status: z.literal("password_changed"), sessions_ended: ZCount.meta({ description: "Other sessions ended by the change." }) })
+  .object({
+    status: z.literal("password_changed"),
+    sessions_ended: ZCount.meta({ description: "Other sessions ended by the change." }),
+    api_keys_revoked: ZCount.meta({ description: "API keys revoked with the change (revoke_api_keys); else 0." }),
+  })
   .meta({ id: "PasswordChanged" });
 
 export const ZEmailChangeSent = z
