@@ -2,6 +2,9 @@ import "server-only";
 import { getDb, type Tx } from "../db";
 import { getStore } from "../store";
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from "../crypto/api-key-secret";
+import { newApiKeyNotice } from "../mail/messages";
+import { sendMailInBackground } from "../mail/transport";
+import { lockKeysOf } from "./account-mail";
 import { AppError, notFound } from "../errors";
 import { iso, newId } from "./ids";
 import { accountPlanOf, boundedBudget, type AccountPlan } from "./plan-limits";
@@ -116,14 +119,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Creates a key for a caller, within what its account's plan allows (PLAN_ACTIVE_KEYS):
  * `maxActive` active keys, and twice that many created in any 24 hours (revoked ones count).
  * At either bound, 409 `too_many_keys`, and nothing is created. The counts and the insert share
- * one transaction whose first statement writes the tenant's row (its updatedAt: the write is
- * the lock), so concurrent creations for one account queue on that row (PostgreSQL's row lock;
- * SQLite's one writer) and cannot pass a bound together.
+ * one transaction that first takes the tenant's row (lockKeysOf), so concurrent creations for one
+ * account queue on it, and with a reset's revocation, and cannot pass a bound together.
  */
 export async function createBoundedApiKey(opts: CreateApiKeyOptions, maxActive: number): Promise<{ key: ApiKeyView; secret: string }> {
   return getDb().write(async (tx) => {
     const now = new Date();
-    await tx.tenant.update({ where: { id: opts.tenantId }, data: { updatedAt: now } });
+    await lockKeysOf(tx, opts.tenantId, now);
     const active = await tx.apiKey.count({ where: { tenantId: opts.tenantId, status: "ACTIVE" } });
     if (active >= maxActive) {
       throw new AppError(
@@ -144,13 +146,37 @@ export async function createBoundedApiKey(opts: CreateApiKeyOptions, maxActive: 
 }
 
 /**
- * The scopes any key of a tenant may hold, whoever creates it: a consumer's (PERSONAL)
- * keys reach the consumer endpoints only, an organisation's never the consumer ones.
+ * What creating a key needs of its account, in one read: the scopes any key of it may hold,
+ * whoever creates it (a consumer's (PERSONAL) keys reach the consumer endpoints only, an
+ * organisation's never the consumer ones), and the address its new-key notices go to (the
+ * person's; an organisation's owner's, if it has one).
  */
-export async function scopesForTenant(tenantId: string): Promise<readonly Scope[]> {
-  const tenant = await getDb().read.tenant.findUnique({ where: { id: tenantId }, select: { kind: true } });
+export async function keyAccountOf(tenantId: string): Promise<{ scopes: readonly Scope[]; ownerEmail: string | null }> {
+  const tenant = await getDb().read.tenant.findUnique({
+    where: { id: tenantId },
+    select: { kind: true, users: { select: { email: true }, take: 1 } },
+  });
   if (!tenant) throw notFound("Tenant");
-  return tenant.kind === "PERSONAL" ? CONSUMER_SCOPES : ORGANIZATION_SCOPES;
+  return { scopes: tenant.kind === "PERSONAL" ? CONSUMER_SCOPES : ORGANIZATION_SCOPES, ownerEmail: tenant.users[0]?.email ?? null };
+}
+
+/** The scopes any key of a tenant may hold (keyAccountOf). */
+export async function scopesForTenant(tenantId: string): Promise<readonly Scope[]> {
+  return (await keyAccountOf(tenantId)).scopes;
+}
+
+/**
+ * Tells the account's owner that a key was made: its name and prefix, when, and from which
+ * client address and browser. Every time, from no mail budget (account-mail.ts MAIL_BUDGETS);
+ * sent in the background, so it can never fail the request that made the key.
+ */
+export function mailNewKeyNotice(
+  ownerEmail: string | null,
+  key: Pick<ApiKeyView, "name" | "prefix" | "created_at">,
+  request: { client: string; userAgent: string | null },
+): void {
+  if (!ownerEmail) return;
+  sendMailInBackground(newApiKeyNotice(ownerEmail, { name: key.name, prefix: key.prefix, at: new Date(key.created_at), ...request }));
 }
 
 export async function listApiKeys({ tenantId }: { tenantId: string }): Promise<ApiKeyView[]> {

@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb } from "../db";
+import { checkPasswordForWhatLasts } from "./account";
 import { jsonDepthExcess } from "../json-depth.mjs";
 import { toAttestationView, type AttestationView } from "./attestations";
 import { AppError, notFound } from "../errors";
@@ -115,12 +116,31 @@ export async function getProtectionProofBundle({ tenantId, id }: { tenantId: str
  * proof; private hides them from then on (what was public may have been copied, and an entry
  * logged in the open while it was public stays readable in the log: `sealed` says which).
  */
-export async function setProtectionVisibility({ tenantId, id, visibility }: { tenantId: string; id: string; visibility: Visibility }) {
+export async function setProtectionVisibility({
+  tenantId,
+  id,
+  visibility,
+  session,
+}: {
+  tenantId: string;
+  id: string;
+  visibility: Visibility;
+  /** The caller, when a session: publishing then takes the account's current password. */
+  session?: { userId: string; password?: string };
+}) {
   if (!isUuid(id)) throw notFound("Protection");
   const db = getDb();
+  const current = await db.read.protection.findFirst({ where: { id, tenantId }, select: { visibility: true } });
+  if (!current) throw notFound("Protection");
+  // The opening of a sealed entry, once published, is published for good.
+  if (session && current.visibility === "private" && visibility === "public") {
+    await checkPasswordForWhatLasts(session.userId, session.password, "making a private protection public");
+  }
   const row = await db.write(async (tx) => {
-    const changed = await tx.protection.updateMany({ where: { id, tenantId }, data: { visibility } });
-    if (changed.count === 0) throw notFound("Protection");
+    // Only from the visibility read above: a request checked for one change cannot make another.
+    const changed = await tx.protection.updateMany({ where: { id, tenantId, visibility: current.visibility }, data: { visibility } });
+    if (changed.count === 0)
+      throw new AppError("conflict", "The protection's visibility changed meanwhile: read it again, then ask again.");
     // Lookups find its fingerprints from now on, or no longer (matchColumns, similar-lookup.ts).
     for (const f of await tx.fingerprint.findMany({ where: { protectionId: id } })) {
       const { windows, hashBytes } = matchColumns(f, visibility === "public");

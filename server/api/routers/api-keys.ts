@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { ZApiKey, ZApiKeyCreated, ZRevokedApiKey } from "../schemas/accounts";
 import { TRPCError } from "@trpc/server";
-import { createBoundedApiKey, listApiKeys, revokeApiKey, scopesForTenant } from "../../domain/api-keys";
+import { createBoundedApiKey, keyAccountOf, listApiKeys, mailNewKeyNotice, revokeApiKey } from "../../domain/api-keys";
+import { checkPasswordForWhatLasts } from "../../domain/account";
 import { AppError } from "../../errors";
 import { accountPlanOf, checkKeyBudget, PLAN_ACTIVE_KEYS, PLAN_REQUEST_BUDGETS } from "../../domain/plan-limits";
 import { router, scopedProcedure } from "../trpc";
@@ -52,8 +53,10 @@ export const apiKeysRouter = router({
           budgetTable() +
           "; more is 422 `validation_failed` with a pointer to the field. An account holds at most " +
           activeKeysTable() +
-          " active keys, and twice as many may be created in any 24 hours (revoked ones included); past either bound this is 409 `too_many_keys`.",
-        problems: ["too_many_keys"],
+          " active keys, and twice as many may be created in any 24 hours (revoked ones included); past either bound this is 409 `too_many_keys`. " +
+          "From a session, `password` (the account's current password) is required, as a key outlasts the session: missing is 422 at /password, wrong is 403 `wrong_password`, and at most 5 wrong ones per account per 15 minutes (then 429 `too_many_attempts`). A key with `api_keys:write` needs none. " +
+          "Every new key is mailed to the account's address: its name, prefix, time, client address and browser.",
+        problems: ["too_many_keys", "wrong_password", "too_many_attempts"],
       },
     })
     .input(ZCreateApiKeyInput)
@@ -68,7 +71,8 @@ export const apiKeysRouter = router({
         });
       }
       // And whatever it holds, a key of a consumer (personal tenant) holds consumer scopes only.
-      const allowed = await scopesForTenant(ctx.principal.tenantId);
+      const account = await keyAccountOf(ctx.principal.tenantId);
+      const allowed = account.scopes;
       const foreign = input.scopes.filter((s) => !allowed.includes(s));
       if (foreign.length > 0) {
         throw new TRPCError({
@@ -79,6 +83,8 @@ export const apiKeysRouter = router({
       // Nor a budget larger than the account's plan allows one key.
       const plan = await accountPlanOf(ctx.principal.tenantId);
       checkKeyBudget({ rateLimitPerMinute: input.rate_limit_per_minute, dailyQuota: input.daily_quota }, plan);
+      // A key outlasts the session that makes it: a session proves it holds the password.
+      if (ctx.principal.kind === "session") await checkPasswordForWhatLasts(ctx.principal.userId, input.password, "an API key");
       // Nor more keys than the plan allows: many keys would multiply the budget.
       const { key, secret } = await createBoundedApiKey(
         {
@@ -91,6 +97,7 @@ export const apiKeysRouter = router({
         },
         PLAN_ACTIVE_KEYS[plan],
       );
+      mailNewKeyNotice(account.ownerEmail, key, { client: ctx.clientAddress, userAgent: ctx.userAgent });
       return { ...key, key: secret };
     }),
   revoke: scopedProcedure("api_keys:write")

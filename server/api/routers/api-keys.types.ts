@@ -8,4 +8,7 @@ export const ZCreateApiKeyInput = z.strictObject({
   // The plan's bound (domain/plan-limits.ts) is checked after these, against the caller's account.
   daily_quota: z.number().int().min(1).max(1_000_000_000).optional(),
   rate_limit_per_minute: z.number().int().min(1).max(1_000_000).optional(),
+  password: z.string().min(1).max(256).optional().meta({
+    description: "The account's current password: required when the caller is a session (a key outlasts it), not needed with an API key.",
+  }),
 });

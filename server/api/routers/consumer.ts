@@ -87,14 +87,20 @@ export const consumerRouter = router({
         summary: "Make a protection public or private",
         description:
           "Public: its verify and share pages show the work, its portfolio lists it, and its proof carries the opening of its sealed log entry. Private: from now on only the account sees them (what was public may have been copied). " +
-          "A protection minted private is logged sealed; one minted public is logged in the open and stays readable in the log if made private later (`sealed` is absent then).",
-        problems: ["not_found"],
+          "A protection minted private is logged sealed; one minted public is logged in the open and stays readable in the log if made private later (`sealed` is absent then). " +
+          "From a session, making a private protection public needs `password` (the account's current password): missing is 422 at /password, wrong is 403 `wrong_password` (at most 5 wrong ones per account per 15 minutes, then 429 `too_many_attempts`); a key with `protections:write` needs none. A change that finds the visibility changed since it was read is 409 `conflict`.",
+        problems: ["not_found", "wrong_password", "too_many_attempts", "conflict"],
       },
     })
     .input(ZSetVisibilityInput)
     .output(ZProtectionItem)
     .mutation(({ ctx, input }) =>
-      setProtectionVisibility({ tenantId: ctx.principal.tenantId, id: input.id, visibility: input.visibility }),
+      setProtectionVisibility({
+        tenantId: ctx.principal.tenantId,
+        id: input.id,
+        visibility: input.visibility,
+        session: ctx.principal.kind === "session" ? { userId: ctx.principal.userId, password: input.password } : undefined,
+      }),
     ),
   /** The proof bundle of a protection's attestation, for offline verification. */
   proofBundle: scopedProcedure("protections:read")

@@ -83,4 +83,8 @@ export const ZSetVisibilityInput = z.strictObject({
     .describe(
       "public: the verify, share and portfolio pages show the work and its proof (with the opening of its sealed log entry); private: only the account sees them from now on",
     ),
+  password: z.string().min(1).max(256).optional().meta({
+    description:
+      "The account's current password: required when a session makes a private protection public (its opening is then published for good); not needed to make one private, nor with an API key.",
+  }),
 });
