@@ -101,11 +101,12 @@ const VERIFY_EMAIL: Writes = {
 };
 const TEMPLATES: Writes = { verification_packs: [0, 7] }; // a tenant's first read of its packs makes the templates
 const SESSIONS: Writes = { changes: ["sessions"] };
-const MAIL_LINK: Writes = { email_tokens: [0, 1], changes: ["email_tokens"] }; // a new link voids the earlier one
+// A new link voids the earlier one; a reset writes its row for any address (for no one, born used, when none is mailed).
+const MAIL_LINK: Writes = { email_tokens: [0, 1], changes: ["email_tokens"] };
 /** A pending registration's new link replaces its earlier one on the registration's row. */
 const RESEND: Writes = { ...MAIL_LINK, changes: ["email_tokens", "registrations"] };
-/** A new password ends every session; following the link verifies an unverified account, revoking its keys. */
-const RESET: Writes = { changes: ["email_tokens", "users", "sessions", "api_keys"] };
+/** A reset ends every session and revokes every key (the tenant's row taken first, as key creation does); other links are voided. */
+const RESET: Writes = { changes: ["email_tokens", "users", "sessions", "api_keys", "tenants"] };
 const PACKS: Writes = { ...TEMPLATES, changes: ["verification_packs"] };
 const VERIFICATION: Writes = {
   verifications: 1,
@@ -145,7 +146,8 @@ const REST: Record<string, Writes> = {
   "POST /v1/consumer/password-reset/confirm": RESET,
   "PATCH /v1/consumer/account": { changes: ["users", "tenants"] }, // a personal tenant carries its person's name
   "POST /v1/consumer/account/delete": { changes: [...ACCOUNT_DATA, "users", "tenants"] },
-  "POST /v1/consumer/account/password": { changes: ["users", "sessions"] },
+  // With revoke_api_keys, every key, the tenant's row taken first.
+  "POST /v1/consumer/account/password": { changes: ["users", "sessions", "api_keys", "tenants"] },
   "POST /v1/consumer/account/email": { ...MAIL_LINK, changes: ["email_tokens", "registrations", "users"] },
   "POST /v1/consumer/sessions/{id}/end": SESSIONS,
   "POST /v1/consumer/sessions/end-others": SESSIONS,
