@@ -95,5 +95,25 @@ export function apiKeyRuleCases(label: string, log: () => { tenantId: string }) 
       expect(outcomes.filter((o) => o === "created")).toHaveLength(3);
       expect(outcomes.filter((o) => o === "too_many_keys")).toHaveLength(5);
     });
+
+    it("refuses a key to a creator that ended before its transaction: an ended session, a revoked key", async () => {
+      const { createBoundedApiKey, createApiKey, revokeApiKey } = await keys();
+      const { getDb } = await import("../db");
+      const { createSession } = await import("../auth/sessions");
+      const tenantId = await consumer();
+      const user = await getDb().read.user.findFirstOrThrow({ where: { tenantId }, select: { id: true, email: true, name: true } });
+      const { sid } = await createSession(user, { userAgent: null, clientAddress: "198.51.100.9" });
+      const make = (creator: { sessionId: string } | { apiKeyId: string }) =>
+        codeOf(createBoundedApiKey({ tenantId, name: "k", scopes: ["protections:read"] }, 10, creator));
+      expect(await make({ sessionId: sid })).toBe("created");
+      // A reset ends the session (and takes the tenant's lock, as creation does) before the creation's transaction.
+      await getDb().write((tx) => tx.session.update({ where: { id: sid }, data: { endedAt: new Date() } }));
+      expect(await make({ sessionId: sid })).toBe("invalid_session");
+      const maker = await createApiKey({ tenantId, name: "maker", scopes: ["api_keys:write"] });
+      expect(await make({ apiKeyId: maker.key.id })).toBe("created");
+      await revokeApiKey({ tenantId, id: maker.key.id });
+      expect(await make({ apiKeyId: maker.key.id })).toBe("invalid_api_key");
+      expect(await getDb().read.apiKey.count({ where: { tenantId, name: "k" } })).toBe(2);
+    });
   });
 }

@@ -115,6 +115,25 @@ export async function createApiKey(opts: CreateApiKeyOptions, tx?: Tx): Promise<
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Who asks for a key: the session or the key the request was authenticated with. */
+export type KeyCreator = { sessionId: string } | { apiKeyId: string };
+
+/**
+ * Inside the key's transaction, after the tenant's lock: the session or key that asked is still
+ * live. A reset (or a revocation) takes the same lock, so a creation authenticated just before a
+ * reset and reaching its transaction just after it is refused, as the next request would be,
+ * instead of leaving a key the reset never saw.
+ */
+async function checkCreatorStillValid(tx: Tx, creator: KeyCreator): Promise<void> {
+  if ("sessionId" in creator) {
+    const session = await tx.session.findUnique({ where: { id: creator.sessionId }, select: { endedAt: true } });
+    if (!session || session.endedAt) throw new AppError("invalid_session", "The session is invalid or has ended.");
+  } else {
+    const key = await tx.apiKey.findUnique({ where: { id: creator.apiKeyId }, select: { status: true } });
+    if (key?.status !== "ACTIVE") throw new AppError("invalid_api_key", "The API key is invalid or has been revoked.");
+  }
+}
+
 /**
  * Creates a key for a caller, within what its account's plan allows (PLAN_ACTIVE_KEYS):
  * `maxActive` active keys, and twice that many created in any 24 hours (revoked ones count).
@@ -122,10 +141,15 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * one transaction that first takes the tenant's row (lockKeysOf), so concurrent creations for one
  * account queue on it, and with a reset's revocation, and cannot pass a bound together.
  */
-export async function createBoundedApiKey(opts: CreateApiKeyOptions, maxActive: number): Promise<{ key: ApiKeyView; secret: string }> {
+export async function createBoundedApiKey(
+  opts: CreateApiKeyOptions,
+  maxActive: number,
+  creator?: KeyCreator,
+): Promise<{ key: ApiKeyView; secret: string }> {
   return getDb().write(async (tx) => {
     const now = new Date();
     await lockKeysOf(tx, opts.tenantId, now);
+    if (creator) await checkCreatorStillValid(tx, creator);
     const active = await tx.apiKey.count({ where: { tenantId: opts.tenantId, status: "ACTIVE" } });
     if (active >= maxActive) {
       throw new AppError(

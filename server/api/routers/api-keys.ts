@@ -96,6 +96,7 @@ export const apiKeysRouter = router({
           rateLimitPerMinute: input.rate_limit_per_minute,
         },
         PLAN_ACTIVE_KEYS[plan],
+        ctx.principal.kind === "session" ? { sessionId: ctx.principal.sessionId } : { apiKeyId: ctx.principal.apiKeyId },
       );
       mailNewKeyNotice(account.ownerEmail, key, { client: ctx.clientAddress, userAgent: ctx.userAgent });
       return { ...key, key: secret };
