@@ -1,5 +1,7 @@
 "use client";
-// Creating an API key: name, scopes (only those the user holds) and limits, in a modal.
+// Creating an API key: name, scopes (only those the user holds) and limits, in a modal. The
+// current password is asked too: a key outlasts the session that made it, so a session alone
+// (a browser left open) must not be enough to mint one.
 import { useMutation } from "@tanstack/react-query";
 import { useId, useRef, useState, type FormEvent, type RefObject } from "react";
 import type { Scope } from "@/server/domain/scopes";
@@ -7,6 +9,7 @@ import { useTRPC } from "../_trpc/client";
 import { Modal } from "./api-keys-dialog";
 import { formatCount, SCOPE_HELP, sortScopes } from "./api-keys-format";
 import { useFieldErrors } from "./field-errors";
+import { CurrentPasswordField } from "./form-field";
 import { Alert, Button, Field, Input } from "./ui";
 
 function parseLimit(raw: string): number | undefined | "invalid" {
@@ -41,7 +44,9 @@ export function CreateKeyDialog({
   const [picked, setPicked] = useState<Set<Scope>>(new Set());
   const [rate, setRate] = useState(String(defaults.rateLimitPerMinute));
   const [quota, setQuota] = useState(String(defaults.dailyQuota));
-  const { errors, clear, check, fromServer, generalError, describe } = useFieldErrors(formId);
+  const [password, setPassword] = useState("");
+  const fields = useFieldErrors(formId);
+  const { errors, clear, check, fromServer, generalError, describe } = fields;
   const create = useMutation(trpc.apiKeys.create.mutationOptions());
   const offered = sortScopes(scopes) as Scope[];
 
@@ -50,6 +55,7 @@ export function CreateKeyDialog({
     setPicked(new Set());
     setRate(String(defaults.rateLimitPerMinute));
     setQuota(String(defaults.dailyQuota));
+    setPassword("");
     clear();
     create.reset();
   }
@@ -78,6 +84,7 @@ export function CreateKeyDialog({
     if (picked.size === 0) found.scopes = "Choose at least one scope.";
     if (rateLimit === "invalid") found.rate_limit_per_minute = "Enter a whole number of at least 1, or leave it empty for the default.";
     if (dailyQuota === "invalid") found.daily_quota = "Enter a whole number of at least 1, or leave it empty for the default.";
+    if (!password) found.password = "Enter your current password.";
     if (!check(found)) return;
     try {
       const key = await create.mutateAsync({
@@ -85,6 +92,7 @@ export function CreateKeyDialog({
         scopes: offered.filter((s) => picked.has(s)),
         rate_limit_per_minute: rateLimit === "invalid" ? undefined : rateLimit,
         daily_quota: dailyQuota === "invalid" ? undefined : dailyQuota,
+        password,
       });
       reset();
       onCreated(key);
@@ -107,7 +115,6 @@ export function CreateKeyDialog({
       preferReturnFocus={showingSecret}
     >
       <form onSubmit={submit} noValidate className="space-y-5">
-        {serverError ? <Alert title="The key was not created">{serverError}</Alert> : null}
         <Field label="Name" id={`${formId}-name`} error={errors.name} hint="What will use it, e.g. “CMS publisher” or “nightly backup”.">
           <Input
             ref={nameRef}
@@ -195,6 +202,16 @@ export function CreateKeyDialog({
             />
           </Field>
         </div>
+
+        <CurrentPasswordField
+          fields={fields}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          hint="A key outlasts this session, so we ask for your password."
+        />
+
+        {/* Beside the buttons, where the eye is after a click: the dialog may scroll on a phone. */}
+        {serverError ? <Alert title="The key was not created">{serverError}</Alert> : null}
 
         <div className="flex flex-col-reverse gap-2 border-t border-stone-200 pt-4 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={close} disabled={create.isPending}>

@@ -35,16 +35,25 @@ export function FormField({
   );
 }
 
-/** The current password, asked before a change to the account. */
-export const CurrentPasswordField = ({ fields }: { fields: FormFields }) => (
+/**
+ * The current password, asked before a change to the account or an act that outlasts the
+ * session (a new API key, a protection made public); `hint` says why it is asked.
+ */
+export const CurrentPasswordField = ({
+  fields,
+  hint,
+  ...input
+}: { fields: FormFields; hint?: ReactNode } & Pick<ComponentProps<"input">, "ref" | "value" | "onChange">) => (
   <FormField
     fields={fields}
     name="password"
     label="Current password"
+    hint={hint}
     type="password"
     autoComplete="current-password"
     required
     maxLength={256}
+    {...input}
   />
 );
 

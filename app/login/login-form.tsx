@@ -6,15 +6,18 @@ import { sameOriginPath } from "@/lib/same-origin-path";
 import { Alert, Button, Field, Input } from "../_components/ui";
 import { signInWithPassword } from "./password-sign-in";
 
-/** Codes a login is refused with whose words are the form's own; any other refusal says its own (a 429 its wait). */
+/**
+ * Codes a login is refused with whose words are the form's own; any other refusal says its own
+ * (a 429 its wait). An address not yet confirmed is refused as a wrong password is (saying which
+ * would tell anyone which addresses have signed up), so the words for it name both.
+ */
 const MESSAGES: Record<string, string> = {
   CredentialsSignin: "The e-mail address or the password is wrong.",
-  email_not_verified: "Confirm your e-mail address first: follow the link we sent you.",
 };
 
 export function LoginForm({ next }: { next: string | null }) {
   const [error, setError] = useState<string | null>(null);
-  const [unverified, setUnverified] = useState(false);
+  const [wrongCredentials, setWrongCredentials] = useState(false);
   const [pending, setPending] = useState(false);
 
   async function submit(e: FormEvent<HTMLFormElement>) {
@@ -29,7 +32,7 @@ export function LoginForm({ next }: { next: string | null }) {
       return;
     }
     setPending(false);
-    setUnverified(res.code === "email_not_verified");
+    setWrongCredentials(res.code === "CredentialsSignin");
     const wait = res.code === "too_many_attempts" && res.retryAfter !== null ? res.retryAfter : null;
     setError(wait !== null ? `Too many failed attempts. Try again ${waitInWords(wait)}.` : (res.code && MESSAGES[res.code]) || res.message);
   }
@@ -38,15 +41,15 @@ export function LoginForm({ next }: { next: string | null }) {
     <form onSubmit={submit} className="space-y-4" noValidate={false}>
       {error ? (
         <Alert title="Could not log in">
-          {error}
-          {unverified ? (
-            <>
-              {" "}
+          <p>{error}</p>
+          {wrongCredentials ? (
+            <p className="mt-1">
+              Signed up recently? Follow the link in the e-mail we sent you first.{" "}
               <Link className="underline" href="/signup?resend=1">
                 Send a new link
               </Link>
               .
-            </>
+            </p>
           ) : null}
         </Alert>
       ) : null}

@@ -10,7 +10,9 @@ export default async function ResetPasswordPage({ searchParams }: { searchParams
   return (
     <div className="mx-auto max-w-md">
       <h1 className="mb-2 text-3xl font-semibold tracking-tight">Choose a new password</h1>
-      <p className="mb-6 text-stone-700">Setting it logs out every session of your account, wherever it was opened.</p>
+      <p className="mb-6 text-stone-700">
+        Setting it logs out every session of your account, wherever it was opened, and revokes every API key of the account.
+      </p>
       <Card>
         {typeof token === "string" && token ? (
           <ResetPasswordForm token={token} />

@@ -37,8 +37,8 @@ export function SignupForm({ resend }: { resend: boolean }) {
       <div className="space-y-4" role="status">
         <h2 className="text-xl font-semibold">Check your inbox</h2>
         <p className="text-stone-700">
-          We sent a confirmation link to <strong className="break-all">{sentTo}</strong>. Open it to confirm your address, then log in. The
-          link works once and expires in 24 hours.
+          We sent a confirmation link to <strong className="break-all">{sentTo}</strong>. Follow it to confirm your address before you log
+          in: until then, logging in with this address does not work. The link works once and expires in 24 hours.
         </p>
         <div className="flex flex-wrap gap-2">
           <Button variant="secondary" disabled={again.isPending} onClick={() => again.mutate({ email: sentTo })}>

@@ -1,15 +1,20 @@
 // The account pages: forgotten passwords (/forgot-password, the mailed /reset-password link) and
 // /dashboard/account (name, e-mail change, password change, sessions, deletion), as a person uses
 // them, with the mail read from the suite's SMTP catcher.
-import type { Browser, Locator, Page } from "@playwright/test";
+import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test";
 import type { ParsedMail } from "mailparser";
 import { seedConsumer, seedOrg } from "../accounts";
 import { mint, tempDir } from "./visitor-fixtures";
-import { checkPageQuality, expect, logIn, test, uniqueEmail, verificationLink, waitForMail } from "./support";
+import { checkPageQuality, expect, logIn, mailWhere, mailWithSubject, test, uniqueEmail, verificationLink, waitForMail } from "./support";
+
+const RESET_LINK = /(\S+\/reset-password\?token=[A-Za-z0-9_-]+)/;
+
+/** The newest reset mail to `address`, waited for. */
+const resetMail = (address: string) => mailWhere(address, "a reset link", (m) => RESET_LINK.test(m.text ?? ""));
 
 /** The reset link of a message (its plain-text part). */
 function resetLink(mail: ParsedMail): string {
-  const match = /(\S+\/reset-password\?token=[A-Za-z0-9_-]+)/.exec(mail.text ?? "");
+  const match = RESET_LINK.exec(mail.text ?? "");
   if (!match) throw new Error(`no reset link in: ${mail.subject}`);
   return match[1]!;
 }
@@ -37,11 +42,35 @@ async function expectLoggedOut(page: Page) {
   await expect(page).toHaveURL(/\/login\?next=/);
 }
 
+/** Makes another API key with an existing one (a key needs no password), and returns its secret. */
+async function addKey(request: APIRequestContext, apiKey: string, name: string): Promise<string> {
+  const res = await request.post("/v1/api-keys", { headers: { "X-API-Key": apiKey }, data: { name, scopes: ["api_keys:read"] } });
+  expect(res.status()).toBe(201);
+  return ((await res.json()) as { key: string }).key;
+}
+
+/** The status a request authenticated with `apiKey` gets: 200 while the key is active, 401 once revoked. */
+const keyStatus = async (request: APIRequestContext, apiKey: string) =>
+  (await request.get("/v1/api-keys", { headers: { "X-API-Key": apiKey } })).status();
+
+/**
+ * Asks for a reset link over REST, from a client address of its own (the suite stands where a
+ * proxy would), so the reset requests of other tests do not spend its budget; returns the link.
+ */
+async function mailedResetLink(request: APIRequestContext, email: string): Promise<string> {
+  const client = `10.31.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+  const res = await request.post("/v1/consumer/password-reset", { headers: { "x-forwarded-for": client }, data: { email } });
+  expect(res.status()).toBe(202);
+  return resetLink(await resetMail(email));
+}
+
 const section = (page: Page, name: string) => page.getByRole("region", { name });
+const revokedKeys = (page: Page) => page.getByRole("list", { name: "API keys the new password revokes" }).getByRole("listitem");
 const sessionItems = (sessions: Locator) => sessions.getByRole("list", { name: "Sessions, newest first" }).getByRole("listitem");
 
-test("forgot password: the login page's link, the mailed link, a new password, then log in with it", async ({ page, browser }) => {
+test("forgot password: the login page's link, the mailed link, a new password, then log in with it", async ({ page, browser, request }) => {
   const account = await seedConsumer({ plan: "free" });
+  const script = await addKey(request, account.apiKey, "Nightly backup");
   const elsewhere = await otherBrowser(browser, account);
 
   await page.goto("/login");
@@ -58,11 +87,22 @@ test("forgot password: the login page's link, the mailed link, a new password, t
   await page.getByRole("button", { name: "Send me a reset link" }).click();
   await expect(page.getByRole("status")).toContainText(`If an account exists for ${stranger}, we sent it a link`);
 
-  const link = resetLink((await waitForMail(account.email)).at(-1)!);
+  const mail = await resetMail(account.email);
+  // The mail itself says what a reset ends.
+  expect(mail.text).toMatch(/session/i);
+  expect(mail.text).toMatch(/API key/i);
+  const link = resetLink(mail);
   // Opening the page uses nothing up (mail scanners pre-open links): twice, then the form works.
   await page.goto(link);
   await page.reload();
   await expect(page.getByRole("heading", { level: 1, name: "Choose a new password" })).toBeVisible();
+  // It names the keys the reset revokes, with their prefixes, before anything is done.
+  await expect(page.getByText("Setting a new password ends every session of your account and revokes these 2 API keys")).toBeVisible();
+  await expect(revokedKeys(page)).toHaveCount(2);
+  await expect(revokedKeys(page).filter({ hasText: "Nightly backup" })).toContainText(`${script.slice(0, 16)}…`);
+  await expect(revokedKeys(page).filter({ hasText: "default" })).toContainText(`${account.apiKey.slice(0, 16)}…`);
+  await expect(revokedKeys(page).first()).toContainText(/created \d{1,2} \w{3} \d{4}/);
+  expect(await keyStatus(request, script)).toBe(200);
   const newPassword = "a brand new passphrase";
   await page.getByLabel("New password", { exact: true }).fill(newPassword);
   await page.getByLabel("Repeat the new password").fill("a different passphrase");
@@ -70,17 +110,20 @@ test("forgot password: the login page's link, the mailed link, a new password, t
   await expect(page.getByText("The two passwords differ")).toBeVisible();
   await page.getByLabel("Repeat the new password").fill(newPassword);
   await page.getByRole("button", { name: "Set the new password" }).click();
-  await expect(page.getByText("Your password is changed")).toBeVisible();
+  const done = page.getByRole("status").filter({ hasText: "Your password is changed" });
+  await expect(done).toContainText("1 session ended and 2 API keys were revoked.");
+  await expect(done).toContainText(`as ${account.email} with the new password`);
   await expect(page.getByRole("link", { name: "Log in" }).last()).toHaveAttribute("href", "/login");
+  // Both keys are dead at once.
+  expect(await keyStatus(request, script)).toBe(401);
+  expect(await keyStatus(request, account.apiKey)).toBe(401);
 
-  // The link works once, and says where to get another.
+  // The link works once: opened again, it says so at once, and where to get another.
   await page.goto(link);
-  await page.getByLabel("New password", { exact: true }).fill("yet another passphrase");
-  await page.getByLabel("Repeat the new password").fill("yet another passphrase");
-  await page.getByRole("button", { name: "Set the new password" }).click();
   const refused = page.getByRole("alert").filter({ hasText: "This link does not work" });
   await expect(refused).toContainText("invalid, was already used, or has expired");
   await expect(refused.getByRole("link", { name: "Ask for a new link" })).toHaveAttribute("href", "/forgot-password");
+  await expect(page.getByLabel("New password", { exact: true })).toHaveCount(0);
 
   // The reset ended the session opened before it; the old password is refused, the new one works.
   await expectLoggedOut(elsewhere.page);
@@ -89,7 +132,7 @@ test("forgot password: the login page's link, the mailed link, a new password, t
   await elsewhere.context.close();
 });
 
-test("the account page: rename, sessions, password change, e-mail change, then deletion", async ({ page, browser }) => {
+test("the account page: rename, sessions, password change, e-mail change, then deletion", async ({ page, browser, request }) => {
   test.slow(); // two browsers, five mails, a dozen page loads
   const account = await seedConsumer({ plan: "creator", name: "Grace Hopper" });
   const work = await mint(account.apiKey, tempDir(), { title: "Compiler notes", visibility: "public", fileName: "notes.txt" });
@@ -137,7 +180,9 @@ test("the account page: rename, sessions, password change, e-mail change, then d
   await password.getByLabel("Current password").fill(account.password);
   await password.getByLabel("New password").fill(newPassword);
   await password.getByRole("button", { name: "Change password" }).click();
-  await expect(password.getByText("1 other session ended; this one stays.")).toBeVisible();
+  await expect(password.getByText("1 other session ended; this one stays. Your API keys keep working.")).toBeVisible();
+  expect(await keyStatus(request, account.apiKey)).toBe(200);
+  await mailWithSubject(account.email, "Your Hallmark password was changed");
   sessions = section(page, "Sessions");
   await expect(sessionItems(sessions)).toHaveCount(1);
   await expectLoggedOut(elsewhere.page);
@@ -160,8 +205,7 @@ test("the account page: rename, sessions, password change, e-mail change, then d
   await email.getByLabel("Current password").fill(newPassword);
   await email.getByRole("button", { name: "Send the confirmation link" }).click();
   await expect(email.getByText(`If no other account uses ${moved}, we sent it a link`)).toBeVisible();
-  const notice = (await waitForMail(account.email)).at(-1)!;
-  expect(notice.subject).toBe("Your Hallmark e-mail address is about to change");
+  const notice = await mailWithSubject(account.email, "Your Hallmark e-mail address is about to change");
   expect(notice.text).toContain(moved);
   await elsewhere.page.goto(verificationLink((await waitForMail(moved)).at(-1)!).link);
   await elsewhere.page.getByLabel("Your password", { exact: true }).fill(newPassword);
@@ -202,7 +246,42 @@ test("the account page: rename, sessions, password change, e-mail change, then d
   await elsewhere.context.close();
 });
 
-test("an organisation's owner reaches the account page from the console, without the deletion", async ({ page }) => {
+test("changing the password can revoke every API key too, and says how many", async ({ page, browser, request }) => {
+  const account = await seedConsumer({ plan: "creator" });
+  const script = await addKey(request, account.apiKey, "Lightroom export");
+  await logIn(page, account);
+  const elsewhere = await otherBrowser(browser, account);
+  await page.goto("/dashboard/account");
+  const password = section(page, "Password");
+  const revoke = password.getByRole("checkbox", { name: "Also revoke all my API keys" });
+  await expect(revoke).not.toBeChecked();
+  await expect(revoke).toHaveAccessibleDescription(/Every active key of your account stops working at once/);
+
+  // A wrong password revokes nothing.
+  await revoke.check();
+  await password.getByLabel("Current password").fill("not my password");
+  await password.getByLabel("New password").fill("a changed passphrase");
+  await password.getByRole("button", { name: "Change password" }).click();
+  await expect(password.getByLabel("Current password")).toHaveAccessibleDescription("Is not your current password");
+  expect(await keyStatus(request, script)).toBe(200);
+
+  await password.getByLabel("Current password").fill(account.password);
+  await password.getByRole("button", { name: "Change password" }).click();
+  await expect(password.getByText("1 other session ended; this one stays. 2 API keys revoked.")).toBeVisible();
+  await expect(revoke).not.toBeChecked();
+  expect(await keyStatus(request, script)).toBe(401);
+  expect(await keyStatus(request, account.apiKey)).toBe(401);
+  await expectLoggedOut(elsewhere.page);
+  await mailWithSubject(account.email, "Your Hallmark password was changed");
+  // The keys page shows them revoked; this session stays.
+  await page.goto("/dashboard/api-keys");
+  for (const name of ["default", "Lightroom export"]) {
+    await expect(page.getByRole("row", { name: new RegExp(`^${name}\\b`) })).toContainText("REVOKED");
+  }
+  await elsewhere.context.close();
+});
+
+test("an organisation's owner reaches the account page from the console, without the deletion", async ({ page, request }) => {
   const org = await seedOrg({ owner: { name: "Ada Org-Owner" } });
   await logIn(page, org, /\/console/);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Account" }).click();
@@ -211,10 +290,41 @@ test("an organisation's owner reaches the account page from the console, without
   await expect(section(page, "Name").getByLabel("Name")).toHaveValue("Ada Org-Owner");
   await expect(sessionItems(section(page, "Sessions"))).toHaveCount(1);
   await expect(section(page, "Delete your account")).toHaveCount(0);
+  // The keys a password change may revoke are the organisation's.
+  await expect(section(page, "Password").getByRole("checkbox", { name: "Also revoke all my API keys" })).toHaveAccessibleDescription(
+    new RegExp(`Every active key of ${org.name} stops working at once`),
+  );
+
+  // A reset of the owner's password names the organisation's keys, and revokes them.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Log in" })).toBeVisible();
+  await page.goto(await mailedResetLink(request, org.email));
+  await expect(revokedKeys(page)).toHaveCount(1);
+  await expect(revokedKeys(page).first()).toContainText("bootstrap");
+  await expect(revokedKeys(page).first()).toContainText(`${org.apiKey.slice(0, 16)}…`);
+  await page.getByLabel("New password", { exact: true }).fill("the owner's new passphrase");
+  await page.getByLabel("Repeat the new password").fill("the owner's new passphrase");
+  await page.getByRole("button", { name: "Set the new password" }).click();
+  await expect(page.getByText("No session was open and 1 API key was revoked.")).toBeVisible();
+  expect(await keyStatus(request, org.apiKey)).toBe(401);
 });
 
-test("the forgot-password, reset-password and account pages pass the quality checks @phone", async ({ page }, testInfo) => {
-  test.slow(); // six pages through axe and a full-page screenshot
+test("a reset link of an account without active keys says none will be revoked", async ({ page, request }) => {
+  const account = await seedConsumer({ plan: "free" });
+  const own = (await (await request.get("/v1/api-keys", { headers: { "X-API-Key": account.apiKey } })).json()) as Array<{ id: string }>;
+  const revoked = await request.post(`/v1/api-keys/${own[0]!.id}/revoke`, { headers: { "X-API-Key": account.apiKey } });
+  expect(revoked.status()).toBe(200);
+  await page.goto(await mailedResetLink(request, account.email));
+  await expect(page.getByText("Your account has no active API keys, so none will be revoked.")).toBeVisible();
+  await expect(revokedKeys(page)).toHaveCount(0);
+  await page.getByLabel("New password", { exact: true }).fill("a brand new passphrase");
+  await page.getByLabel("Repeat the new password").fill("a brand new passphrase");
+  await page.getByRole("button", { name: "Set the new password" }).click();
+  await expect(page.getByText("No session was open and no API key was active.")).toBeVisible();
+});
+
+test("the forgot-password, reset-password and account pages pass the quality checks @phone", async ({ page, request }, testInfo) => {
+  test.slow(); // eight pages through axe and a full-page screenshot
   await page.goto("/forgot-password");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await checkPageQuality(page, testInfo, "forgot-password");
@@ -223,17 +333,24 @@ test("the forgot-password, reset-password and account pages pass the quality che
   await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
   await checkPageQuality(page, testInfo, "forgot-password-sent");
 
+  // An invalid link says so on opening.
   await page.goto("/reset-password?token=not-a-real-token");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  await checkPageQuality(page, testInfo, "reset-password");
-  await page.getByLabel("New password", { exact: true }).fill("a long enough password");
-  await page.getByLabel("Repeat the new password").fill("a long enough password");
-  await page.getByRole("button", { name: "Set the new password" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "This link does not work" })).toBeVisible();
   await checkPageQuality(page, testInfo, "reset-password-invalid");
 
   const account = await seedConsumer({ plan: "creator", name: "Katherine Johnson" });
-  await logIn(page, account);
+  await addKey(request, account.apiKey, "Publishing pipeline with a rather long descriptive name for a small screen");
+  await page.goto(await mailedResetLink(request, account.email));
+  await expect(revokedKeys(page)).toHaveCount(2);
+  await checkPageQuality(page, testInfo, "reset-password");
+  await page.getByLabel("New password", { exact: true }).fill("a long enough password");
+  await page.getByLabel("Repeat the new password").fill("a long enough password");
+  await page.getByRole("button", { name: "Set the new password" }).click();
+  await expect(page.getByText("Your password is changed")).toBeVisible();
+  await checkPageQuality(page, testInfo, "reset-password-done");
+
+  await logIn(page, { email: account.email, password: "a long enough password" });
   await page.goto("/dashboard/account");
   await expect(sessionItems(section(page, "Sessions"))).toHaveCount(1);
   await checkPageQuality(page, testInfo, "account");

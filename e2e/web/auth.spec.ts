@@ -20,13 +20,19 @@ test("sign up, confirm from the e-mailed link, log in, log out for good", async 
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+  await expect(page.getByRole("status")).toContainText("Follow it to confirm your address before you log in");
 
-  // Before confirming, the password is right but the login is refused with the reason.
+  // Before confirming, the right password is refused exactly as a wrong one (no telling who signed
+  // up), and the refusal reminds a recent sign-up of the link.
   await page.goto("/login");
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Confirm your e-mail address first" })).toBeVisible();
+  const refused = page.getByRole("alert").filter({ hasText: "Could not log in" });
+  await expect(refused).toContainText("The e-mail address or the password is wrong.");
+  await expect(refused).toContainText("Signed up recently? Follow the link in the e-mail we sent you first.");
+  await expect(refused.getByRole("link", { name: "Send a new link" })).toHaveAttribute("href", "/signup?resend=1");
+  await expect(page).toHaveURL(/\/login$/);
 
   const [mail] = await waitForMail(email);
   const { link } = verificationLink(mail!);
@@ -67,7 +73,9 @@ test("a wrong password is refused without saying which part was wrong", async ({
   await page.getByLabel("E-mail").fill(account.email);
   await page.getByLabel("Password").fill("not the password");
   await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "The e-mail address or the password is wrong." })).toBeVisible();
+  const refused = page.getByRole("alert").filter({ hasText: "The e-mail address or the password is wrong." });
+  await expect(refused).toBeVisible();
+  await expect(refused).toContainText("Signed up recently? Follow the link in the e-mail we sent you first.");
   await expect(page).toHaveURL(/\/login/);
 });
 
@@ -91,4 +99,19 @@ test("login, sign-up and confirmation pages pass the quality checks @phone", asy
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await checkPageQuality(page, testInfo, name);
   }
+  // The refused login, with its reminder of the mailed link.
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(uniqueEmail("quality-refused-with-a-long-local-part"));
+  await page.getByLabel("Password").fill("not a password of anyone");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page.getByText("Signed up recently? Follow the link in the e-mail we sent you first.")).toBeVisible();
+  await checkPageQuality(page, testInfo, "login-refused");
+  // The sign-up's "check your inbox".
+  await page.goto("/signup");
+  await page.getByLabel("Your name").fill("Quality Check");
+  await page.getByLabel("E-mail").fill(uniqueEmail("quality-signup-with-a-long-local-part"));
+  await page.getByLabel("Password").fill("a long enough password");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+  await checkPageQuality(page, testInfo, "signup-sent");
 });

@@ -2,13 +2,16 @@
 // keys page, driven as a person would: the keys made here are then used over REST.
 import { ORGANIZATION_SCOPES } from "../../server/domain/scopes";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, test, checkPageQuality, logIn } from "./support";
+import { expect, test, checkPageQuality, logIn, mailWithSubject } from "./support";
 import { seedConsumer, seedOrg } from "../accounts";
 
 const listKeys = (request: APIRequestContext, key: string) => request.get("/v1/api-keys", { headers: { "X-API-Key": key } });
 
-/** Opens the create dialog, fills it, submits, and returns the secret shown once. */
-async function createKey(page: Page, opts: { name: string; scopes: string[]; rate?: string; quota?: string }) {
+const NEW_KEY_NOTICE = "A new API key was added to your Hallmark account";
+const WHY_PASSWORD = "A key outlasts this session, so we ask for your password.";
+
+/** Opens the create dialog, fills it (the current password last), submits, and returns the secret shown once. */
+async function createKey(page: Page, opts: { name: string; scopes: string[]; password: string; rate?: string; quota?: string }) {
   await page.getByRole("button", { name: "Create API key" }).click();
   const dialog = page.getByRole("dialog", { name: "Create an API key" });
   await expect(dialog).toBeVisible();
@@ -17,6 +20,7 @@ async function createKey(page: Page, opts: { name: string; scopes: string[]; rat
   for (const s of opts.scopes) await dialog.getByRole("checkbox", { name: s, exact: true }).check();
   if (opts.rate !== undefined) await dialog.getByLabel("Requests per minute").fill(opts.rate);
   if (opts.quota !== undefined) await dialog.getByLabel("Daily quota").fill(opts.quota);
+  await dialog.getByLabel("Current password").fill(opts.password);
   await dialog.getByRole("button", { name: "Create key" }).click();
   await expect(dialog).toBeHidden();
   const panel = page.getByRole("region", { name: `Your new key “${opts.name}”` });
@@ -69,25 +73,46 @@ test.describe("organisation console", () => {
     await expect(dialog.getByRole("checkbox", { name: "protections:write" })).toHaveCount(0);
     await expect(dialog.getByLabel("Requests per minute")).toHaveValue("600");
     await expect(dialog.getByLabel("Daily quota")).toHaveValue("100000");
+    // The current password is asked, and the dialog says why.
+    const password = dialog.getByLabel("Current password");
+    await expect(password).toHaveAttribute("type", "password");
+    await expect(password).toHaveAccessibleDescription(WHY_PASSWORD);
 
     // Nothing chosen: told at the fields, nothing sent.
     await dialog.getByRole("button", { name: "Create key" }).click();
     await expect(dialog.getByLabel("Name")).toHaveAccessibleDescription("Give the key a name, so you know later what uses it.");
     await expect(dialog.getByText("Choose at least one scope.")).toBeVisible();
+    await expect(password).toHaveAccessibleDescription("Enter your current password.");
 
     // The server's own validation shows at its field.
     await dialog.getByLabel("Name").fill("too much");
     await dialog.getByRole("checkbox", { name: "api_keys:read", exact: true }).check();
     await dialog.getByLabel("Daily quota").fill("5000000000");
+    await password.fill(org.password);
     await dialog.getByRole("button", { name: "Create key" }).click();
     await expect(dialog.getByLabel("Daily quota")).toHaveAccessibleDescription(/1000000000/);
     await expect(dialog.getByLabel("Daily quota")).toBeFocused();
+
+    // A wrong password: the server's 403 shows at the password field, and no key is made.
+    await dialog.getByLabel("Daily quota").fill("500");
+    await password.fill("not my password");
+    await dialog.getByRole("button", { name: "Create key" }).click();
+    await expect(password).toHaveAccessibleDescription("Is not your current password");
+    await expect(password).toBeFocused();
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await expect(dialog).toBeHidden();
     await expect(keyRow(page, "too much")).toHaveCount(0);
+    const before = (await (await listKeys(request, org.apiKey)).json()) as Array<{ name: string }>;
+    expect(before.map((k) => k.name)).not.toContain("too much");
 
     // Create: one scope, own limits.
-    const secret = await createKey(page, { name: "CMS reader", scopes: ["api_keys:read"], rate: "30", quota: "500" });
+    const secret = await createKey(page, {
+      name: "CMS reader",
+      scopes: ["api_keys:read"],
+      password: org.password,
+      rate: "30",
+      quota: "500",
+    });
     expect(secret).toMatch(/^hm_live_/);
     await expect(page.getByText(secret)).toHaveCount(1);
     const row = keyRow(page, "CMS reader");
@@ -95,6 +120,12 @@ test.describe("organisation console", () => {
     await expect(row).toContainText("ACTIVE");
     await expect(row).toContainText("api_keys:read");
     await expect(row).toContainText("30/min · 500/day");
+
+    // The owner's address is told of the new key: its name, its prefix, and the browser that made it.
+    const notice = await mailWithSubject(org.email, NEW_KEY_NOTICE);
+    expect(notice.text).toContain("CMS reader");
+    expect(notice.text).toContain(secret.slice(0, 16));
+    expect(notice.text).toContain("Chrome");
 
     // It works, within its scope: it may list keys, and the list never carries secrets.
     const listed = await listKeys(request, secret);
@@ -107,7 +138,7 @@ test.describe("organisation console", () => {
     });
     expect(JSON.stringify(keys)).not.toContain(secret);
     // A key without api_keys:read is refused the same list.
-    const signer = await createKey(page, { name: "Signer", scopes: ["attestations:write"] });
+    const signer = await createKey(page, { name: "Signer", scopes: ["attestations:write"], password: org.password });
     expect((await listKeys(request, signer)).status()).toBe(403);
     await expect(page.getByText(secret)).toHaveCount(0);
 
@@ -145,7 +176,7 @@ test.describe("organisation console", () => {
     const org = await seedOrg({ owner: { name: "Grace Hopper" } });
     await logIn(page, org);
     await page.goto("/console");
-    const secret = await createKey(page, { name: "Keyboard", scopes: ["api_keys:read"] });
+    const secret = await createKey(page, { name: "Keyboard", scopes: ["api_keys:read"], password: org.password });
     await page.getByRole("button", { name: "Done" }).click();
     await expect(page.getByText(secret)).toHaveCount(0);
 
@@ -274,17 +305,48 @@ test.describe("a creator's API keys", () => {
     expect(offered.sort()).toEqual(["api_keys:read", "api_keys:write", "protections:read", "protections:write"]);
     await dialog.getByRole("button", { name: "Cancel" }).click();
 
-    const secret = await createKey(page, { name: "Backup script", scopes: ["protections:write"] });
+    const secret = await createKey(page, { name: "Backup script", scopes: ["protections:write"], password: creator.password });
     expect(secret).toMatch(/^hm_live_/);
     await expect(keyRow(page, "Backup script")).toContainText("protections:write");
     // Its scope is all it holds: listing keys needs api_keys:read.
     expect((await listKeys(request, secret)).status()).toBe(403);
+    // The creator's address is told of it.
+    const notice = await mailWithSubject(creator.email, NEW_KEY_NOTICE);
+    expect(notice.text).toContain("Backup script");
+    expect(notice.text).toContain(secret.slice(0, 16));
 
     // The console is not theirs.
     await page.goto("/console");
     await expect(page).toHaveURL(/\/dashboard$/);
     await page.goto("/console/issuers");
     await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
+  test("wrong passwords in the create dialog: each at its field, then a wait, and no key is made", async ({ page, request }) => {
+    const creator = await seedConsumer({ plan: "creator" });
+    await logIn(page, creator);
+    await page.goto("/dashboard/api-keys");
+    await page.getByRole("button", { name: "Create API key" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create an API key" });
+    await dialog.getByLabel("Name").fill("Guessed");
+    await dialog.getByRole("checkbox", { name: "protections:read", exact: true }).check();
+    const password = dialog.getByLabel("Current password");
+    // Five wrong ones are each refused at the field (the account's budget of wrong current passwords).
+    for (let i = 0; i < 5; i++) {
+      await password.fill(`wrong password ${i}`);
+      await dialog.getByRole("button", { name: "Create key" }).click();
+      await expect(password).toHaveAccessibleDescription("Is not your current password");
+      await expect(dialog.getByRole("button", { name: "Create key" })).toBeEnabled();
+    }
+    // Past them, even the right one waits: the dialog says so, with how long.
+    await password.fill(creator.password);
+    await dialog.getByRole("button", { name: "Create key" }).click();
+    const refused = dialog.getByRole("alert").filter({ hasText: "The key was not created" });
+    await expect(refused).toContainText(/Too many .*try again in \d+/i);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(keyRow(page, "Guessed")).toHaveCount(0);
+    const keys = (await (await listKeys(request, creator.apiKey)).json()) as Array<{ name: string }>;
+    expect(keys.map((k) => k.name)).not.toContain("Guessed");
   });
 });
 
@@ -297,12 +359,20 @@ test.describe("page quality", () => {
     await createKey(page, {
       name: "Publishing pipeline with a long descriptive name",
       scopes: ["attestations:write", "attestations:read"],
+      password: org.password,
     });
     await expect(keyRowOrCard(page, "Publishing pipeline with a long descriptive name")).toBeVisible();
     await checkPageQuality(page, testInfo, "console");
     await page.getByRole("button", { name: "Create API key" }).click();
-    await expect(page.getByRole("dialog", { name: "Create an API key" })).toBeVisible();
+    const dialog = page.getByRole("dialog", { name: "Create an API key" });
+    await expect(dialog).toBeVisible();
     await checkPageQuality(page, testInfo, "console-create-dialog");
+    await dialog.getByLabel("Name").fill("Refused");
+    await dialog.getByRole("checkbox", { name: "attestations:read", exact: true }).check();
+    await dialog.getByLabel("Current password").fill("not my password");
+    await dialog.getByRole("button", { name: "Create key" }).click();
+    await expect(dialog.getByLabel("Current password")).toHaveAccessibleDescription("Is not your current password");
+    await checkPageQuality(page, testInfo, "console-create-dialog-wrong-password");
     await page.keyboard.press("Escape");
 
     await page.goto("/console/issuers");
@@ -330,7 +400,7 @@ test.describe("page quality", () => {
     await page.goto("/dashboard/api-keys");
     await expect(keyRowOrCard(page, "default")).toBeVisible();
     await checkPageQuality(page, testInfo, "dashboard-api-keys");
-    await createKey(page, { name: "Lightroom export", scopes: ["protections:write"] });
+    await createKey(page, { name: "Lightroom export", scopes: ["protections:write"], password: creator.password });
     await checkPageQuality(page, testInfo, "dashboard-api-keys-new-secret");
   });
 });

@@ -124,7 +124,7 @@ test.describe("Protect page", () => {
     await checkPageQuality(page, testInfo, "protect-result");
   });
 
-  test("several files at once, Protect all; the list shows the newest first and filters", async ({ page }, testInfo) => {
+  test("several files at once, Protect all; the list shows the newest first and filters", async ({ page, request }, testInfo) => {
     const creator = await seedConsumer({ plan: "creator" });
     await logIn(page, creator);
     await page.goto("/dashboard/protections");
@@ -179,19 +179,48 @@ test.describe("Protect page", () => {
     await expect(meter).toHaveAttribute("aria-valuemax", "500");
     await expect(page.getByText("of 500 protections used")).toBeVisible();
 
-    // Making the private one public asks first and says what it publishes; making it private
-    // again says what stays. Each answer shows in the list.
+    // Making the private one public says what it publishes, for good, and asks for the current
+    // password (missing or wrong: said at the field, and it stays private); making it private
+    // again says what stays. Each answer shows in the list, and on its verify page to a visitor.
     const notesRow = rows.nth(1);
+    const notesPage = `/verify/${notesId}`;
+    expect((await request.get(notesPage)).status()).toBe(404);
     await notesRow.getByRole("button", { name: `Make public notes-${tag}` }).click();
     const dialog = page.getByRole("alertdialog");
+    await expect(dialog).toHaveAccessibleName(`Make “notes-${tag}” public?`);
     await expect(dialog).toContainText("the opening of its sealed entry in the public log");
-    await checkPageQuality(page, testInfo, "protections-make-public");
+    await expect(dialog).toContainText("That opening is published for good");
+    const password = dialog.getByLabel("Current password");
+    await expect(password).toBeFocused();
+    await expect(password).toHaveAccessibleDescription("This cannot be undone, so we ask for your password.");
     await dialog.getByRole("button", { name: "Make public" }).click();
+    await expect(password).toHaveAccessibleDescription("Enter your current password.");
+    await password.fill("not my password");
+    await dialog.getByRole("button", { name: "Make public" }).click();
+    await expect(password).toHaveAccessibleDescription("Is not your current password");
+    await expect(password).toBeFocused();
+    await checkPageQuality(page, testInfo, "protections-make-public");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
+    await page.reload();
+    await expect(notesRow.getByText("Private", { exact: true })).toBeVisible();
+    expect((await request.get(notesPage)).status()).toBe(404);
+    // Opened again, the dialog starts clean; with the password, the protection is public.
+    await notesRow.getByRole("button", { name: `Make public notes-${tag}` }).click();
+    await expect(password).toHaveValue("");
+    await expect(password).toHaveAccessibleDescription("This cannot be undone, so we ask for your password.");
+    await password.fill(creator.password);
+    await dialog.getByRole("button", { name: "Make public" }).click();
+    await expect(dialog).toBeHidden();
     await expect(notesRow.getByText("Public", { exact: true })).toBeVisible();
+    expect((await request.get(notesPage)).status()).toBe(200);
+    // Making it private needs no password.
     await notesRow.getByRole("button", { name: `Make private notes-${tag}` }).click();
     await expect(dialog).toContainText("its log entry stays sealed");
+    await expect(dialog.getByLabel("Current password")).toHaveCount(0);
     await dialog.getByRole("button", { name: "Make private" }).click();
     await expect(notesRow.getByText("Private", { exact: true })).toBeVisible();
+    expect((await request.get(notesPage)).status()).toBe(404);
 
     // Filters, kept in the URL.
     await page.getByLabel("Visibility").selectOption("public");
@@ -346,7 +375,18 @@ test.describe("Protect page", () => {
     await checkPageQuality(page, testInfo, "protect-result");
 
     await page.goto("/dashboard/protections");
-    await expect(page.getByRole("list", { name: "Protections, newest first" }).getByRole("article")).toHaveCount(1);
+    const rows = page.getByRole("list", { name: "Protections, newest first" }).getByRole("article");
+    await expect(rows).toHaveCount(1);
     await checkPageQuality(page, testInfo, "protections-list");
+    // The make-public dialog, with its password refused at the field.
+    await rows
+      .first()
+      .getByRole("button", { name: /^Make public / })
+      .click();
+    const dialog = page.getByRole("alertdialog");
+    await dialog.getByLabel("Current password").fill("not my password");
+    await dialog.getByRole("button", { name: "Make public" }).click();
+    await expect(dialog.getByLabel("Current password")).toHaveAccessibleDescription("Is not your current password");
+    await checkPageQuality(page, testInfo, "protections-make-public");
   });
 });

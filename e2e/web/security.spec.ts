@@ -32,11 +32,12 @@ test("a page on another origin of the same site cannot act with the visitor's se
   const targetId = ((await target.json()) as { id: string }).id;
   await logIn(page, creator, /\/dashboard$/);
 
+  // The planted key's request even carries the password: only the origin check stands in its way.
   const attacker = await otherOrigin(`<!doctype html><title>Free prizes</title>
     <form id="f" method="POST" action="${baseURL}/v1/api-keys/${targetId}/revoke"><input name="x" value="1"></form>
     <script>
       fetch(${JSON.stringify(`${baseURL}/api/trpc/apiKeys.create`)}, { method: "POST", credentials: "include", mode: "no-cors",
-        headers: { "content-type": "text/plain" }, body: JSON.stringify({ name: "planted", scopes: ["protections:read"] }) })
+        headers: { "content-type": "text/plain" }, body: JSON.stringify(${JSON.stringify({ name: "planted", scopes: ["protections:read"], password: creator.password })}) })
         .finally(() => document.getElementById("f").submit());
     </script>`);
   try {
@@ -58,6 +59,7 @@ test("a page on another origin of the same site cannot act with the visitor's se
   const dialog = page.getByRole("dialog", { name: "Create an API key" });
   await dialog.getByLabel("Name").fill("made here");
   await dialog.getByRole("checkbox", { name: "protections:read", exact: true }).check();
+  await dialog.getByLabel("Current password").fill(creator.password);
   await dialog.getByRole("button", { name: "Create key" }).click();
   await expect(page.getByRole("region", { name: "Your new key “made here”" })).toBeVisible();
   expect((await keys()).map((k) => k.name)).toContain("made here");

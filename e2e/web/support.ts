@@ -3,9 +3,29 @@
 import { randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
+import type { ParsedMail } from "mailparser";
+import { mailsTo } from "../api/mail";
 
 export { waitForMail, verificationLink } from "../api/mail";
 export { expect };
+
+/**
+ * Waits (up to `timeoutMs`) for a message to `address` that `matches`; returns the newest such.
+ * An address gets notices besides the mail a test waits for (a new key's, say), so tests pick by
+ * what a message is, never by its place.
+ */
+export async function mailWhere(address: string, what: string, matches: (m: ParsedMail) => boolean, timeoutMs = 15_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const found = (await mailsTo(address)).filter(matches).at(-1);
+    if (found) return found;
+    if (Date.now() > until) throw new Error(`no mail (${what}) for ${address} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The newest message to `address` with this subject, waited for. */
+export const mailWithSubject = (address: string, subject: string) => mailWhere(address, `"${subject}"`, (m) => m.subject === subject);
 
 /**
  * Records every Content-Security-Policy violation in a browser context: the

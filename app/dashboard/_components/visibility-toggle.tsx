@@ -1,12 +1,13 @@
 "use client";
 // Make a protection public or private (PATCH /v1/consumer/protections/{id}), after saying what
-// that shows or hides. A protection minted private is logged sealed; making it public publishes
-// the opening of its entry with its proof.
+// that shows or hides. Public asks for the current password (make-public-dialog.tsx); private
+// only for a confirmation, since it hides and publishes nothing.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { useTRPC } from "@/app/_trpc/client";
 import { ConfirmDialog } from "@/app/_components/api-keys-dialog";
 import { Button } from "@/app/_components/ui";
+import { MakePublicDialog } from "./make-public-dialog";
 import type { ProtectionItem } from "./protect-types";
 
 export function VisibilityToggle({ p, name }: { p: ProtectionItem; name: string }) {
@@ -15,11 +16,12 @@ export function VisibilityToggle({ p, name }: { p: ProtectionItem; name: string 
   const [asking, setAsking] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const next = p.visibility === "public" ? "private" : "public";
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: trpc.consumer.protections.pathKey() });
   const change = useMutation(
     trpc.consumer.setVisibility.mutationOptions({
       onSuccess: () => {
         setAsking(false);
-        void queryClient.invalidateQueries({ queryKey: trpc.consumer.protections.pathKey() });
+        refresh();
       },
     }),
   );
@@ -29,22 +31,23 @@ export function VisibilityToggle({ p, name }: { p: ProtectionItem; name: string 
         {next === "public" ? "Make public" : "Make private"}
         <span className="sr-only"> {name}</span>
       </Button>
-      <ConfirmDialog
-        open={asking}
-        title={next === "public" ? `Make “${name}” public?` : `Make “${name}” private?`}
-        description={
-          next === "public" ? (
-            <>
-              <p>
-                Its verify and share pages will show it to anyone with the link, with its title, description, file name and your name, your
-                portfolio will list it, and anyone who looks up its file (or a picture like it) will find it.
-              </p>
-              <p className="mt-2">
-                Its proof will carry the opening of its sealed entry in the public log, so anyone can check it. What is public can be
-                copied, and making it private later does not take copies back.
-              </p>
-            </>
-          ) : (
+      {next === "public" ? (
+        <MakePublicDialog
+          p={p}
+          name={name}
+          open={asking}
+          onClose={() => setAsking(false)}
+          onDone={() => {
+            setAsking(false);
+            refresh();
+          }}
+          returnFocus={button}
+        />
+      ) : (
+        <ConfirmDialog
+          open={asking}
+          title={`Make “${name}” private?`}
+          description={
             <>
               <p>
                 From now on only you will see its pages and proof: anyone else who opens its links, or looks up its file, is told of
@@ -56,17 +59,17 @@ export function VisibilityToggle({ p, name }: { p: ProtectionItem; name: string 
                   : "What was public may have been copied already. It was logged while public, so its entry in the public log stays readable: the log never changes."}
               </p>
             </>
-          )
-        }
-        confirmLabel={next === "public" ? "Make public" : "Make private"}
-        pendingLabel="Saving…"
-        tone="primary"
-        pending={change.isPending}
-        error={change.error ? change.error.message : null}
-        onConfirm={() => change.mutate({ id: p.protection_id, visibility: next })}
-        onCancel={() => setAsking(false)}
-        returnFocus={button}
-      />
+          }
+          confirmLabel="Make private"
+          pendingLabel="Saving…"
+          tone="primary"
+          pending={change.isPending}
+          error={change.error ? change.error.message : null}
+          onConfirm={() => change.mutate({ id: p.protection_id, visibility: "private" })}
+          onCancel={() => setAsking(false)}
+          returnFocus={button}
+        />
+      )}
     </>
   );
 }

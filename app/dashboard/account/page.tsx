@@ -50,9 +50,9 @@ export default async function AccountPage() {
         <AccountSection
           id="account-password"
           title="Password"
-          lead="Changing it logs out every other session of your account (other browsers and devices); this one stays."
+          lead="Changing it logs out every other session of your account (other browsers and devices); this one stays. We mail your address a notice of the change."
         >
-          <PasswordForm />
+          <PasswordForm keysOf={creator ? "your account" : viewer.tenant.name} />
         </AccountSection>
 
         <AccountSection
