@@ -253,6 +253,8 @@ const onPostgres = [
   "witness",
   "hallmark-witness",
   "consumer-auth",
+  "account-ownership",
+  "account-recovery",
   "login-throttle",
   "limits",
   "log-rotation",

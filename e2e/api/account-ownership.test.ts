@@ -3,7 +3,7 @@
 // deletion, each over real HTTP with the mail caught by the suite's SMTP server.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { api, expectProblem, type ApiResponse } from "./helpers";
+import { api, expectProblem, expectSameProblem, type ApiResponse } from "./helpers";
 import { mailsTo, waitForMail } from "./mail";
 import { seedConsumer } from "../accounts";
 
@@ -84,14 +84,14 @@ describe("the address decides who owns the account", () => {
     const wrong = await verify(link, "the victim's own password");
     expectProblem(wrong, 403, "wrong_password");
     expect(wrong.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(["/password"]);
-    // No account: the stranger's password gets only "confirm first".
-    expectProblem(await login(victim, attackerPassword), 403, "email_not_verified");
+    // No account: the stranger's password logs in no more than a wrong one.
+    expectProblem(await login(victim, attackerPassword), 401, "invalid_credentials");
     // Guessing is bounded per link: 5 wrong ones, then 429 even for the right one, and nothing is made.
     for (let i = 0; i < 4; i++) expectProblem(await verify(link, `guess ${i}`), 403, "wrong_password");
     const spent = await verify(link, attackerPassword);
     expectProblem(spent, 429, "too_many_attempts");
     expect(Number(spent.headers.get("retry-after"))).toBeGreaterThan(0);
-    expectProblem(await login(victim, attackerPassword), 403, "email_not_verified");
+    expectProblem(await login(victim, attackerPassword), 401, "invalid_credentials");
     // The owner signs up themselves: their link, with their password, makes the account.
     expect((await signUp(victim, "the victim's own password", "Victoria")).status).toBe(202);
     const own = linkToken((await waitForMail(victim, 2)).at(-1)!, "verify-email");
@@ -109,11 +109,12 @@ describe("the address decides who owns the account", () => {
     expect((await login(email, "my sign-up password")).status).toBe(200);
   });
 
-  it("a pending sign-up is 403 for its own password and 401 for any other", async () => {
+  it("a pending sign-up's own password gets the very same 401 as any other", async () => {
     const email = newEmail();
     expect((await signUp(email, "pending password", "P")).status).toBe(202);
-    expectProblem(await login(email, "pending password"), 403, "email_not_verified");
-    expectProblem(await login(email, "another password"), 401, "invalid_credentials");
+    const own = await login(email, "pending password");
+    expectProblem(own, 401, "invalid_credentials");
+    expectSameProblem(own, await login(email, "another password"));
   });
 
   it("verifying an unverified account ends every session and key made before, and sets the registrant's password", async () => {
@@ -146,7 +147,7 @@ describe("the address decides who owns the account", () => {
 });
 
 describe("forgotten and changed passwords", () => {
-  it("a reset link sets a new password once and ends every session; other addresses get the same answer and no mail", async () => {
+  it("a reset link sets a new password once, ends every session and revokes every key; other addresses get the same answer and no mail", async () => {
     const account = await seedConsumer();
     const before = await loggedIn(account.email, account.password);
     const asked = await api("/v1/consumer/password-reset", { json: { email: account.email }, headers: from() });
@@ -159,8 +160,9 @@ describe("forgotten and changed passwords", () => {
 
     const done = await api("/v1/consumer/password-reset/confirm", { json: { token, password: "a brand new password" } });
     expect(done.status, done.text).toBe(200);
-    expect(done.body).toEqual({ status: "password_reset", email: account.email });
+    expect(done.body).toEqual({ status: "password_reset", email: account.email, sessions_ended: 1, api_keys_revoked: 1 });
     expect(await stillWorks(before)).toBe(401);
+    expectProblem(await api("/v1/consumer/protections", { key: account.apiKey }), 401, "invalid_api_key");
     expectProblem(await login(account.email, account.password), 401, "invalid_credentials");
     expect((await login(account.email, "a brand new password")).status).toBe(200);
     expectProblem(await api("/v1/consumer/password-reset/confirm", { json: { token, password: "yet another one" } }), 400, "invalid_token");
@@ -203,7 +205,7 @@ describe("forgotten and changed passwords", () => {
       headers: bearer(here),
     });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toEqual({ status: "password_changed", sessions_ended: 1 });
+    expect(res.body).toEqual({ status: "password_changed", sessions_ended: 1, api_keys_revoked: 0 });
     expect(await stillWorks(here)).toBe(200);
     expect(await stillWorks(elsewhere)).toBe(401);
     expect((await login(account.email, "changed password")).status).toBe(200);
@@ -302,7 +304,7 @@ describe("the account page's operations", () => {
     const link = linkToken((await waitForMail(email)).at(-1)!, "verify-email");
     expectProblem(await verify(link), 422, "validation_failed");
     expectProblem(await verify(link, "a stranger's guess"), 403, "wrong_password");
-    expectProblem(await login(email, "operator-made password"), 403, "email_not_verified");
+    expectProblem(await login(email, "operator-made password"), 401, "invalid_credentials");
     expect((await verify(link, "operator-made password")).body).toEqual({ status: "verified", email });
     expect((await login(email, "operator-made password")).status).toBe(200);
   });
@@ -401,7 +403,7 @@ describe("what sign-up and its mail may cost us", () => {
     expect((await signUp(newEmail(), "a password!", "N")).status).toBe(202);
   });
 
-  it("mail to one address is bounded, whoever asks, and the answer stays the same", async () => {
+  it("sign-up mail to one address is bounded (5 an hour), whoever asks, and the answer stays the same", async () => {
     const email = newEmail();
     for (let i = 0; i < 7; i++) {
       const res = await api("/v1/consumer/signup", { json: { email, password: "a password!", name: "N" }, headers: from() });

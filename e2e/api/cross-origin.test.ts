@@ -55,7 +55,8 @@ describe("cookie-borne changes from other origins", () => {
 
   it("a JSON tRPC apiKeys.create with credentials is refused and creates nothing", async () => {
     const before = (await keys()).length;
-    const body = JSON.stringify({ name: "planted", scopes: ["protections:read"] });
+    // With the account's password (a session's key creation takes it), so only the origin is at stake.
+    const body = JSON.stringify({ name: "planted", scopes: ["protections:read"], password: consumer.password });
     for (const { headers } of foreign(cookie)) {
       // text/plain: what a page elsewhere can send with credentials and no preflight.
       for (const type of ["text/plain", "application/json"]) {
@@ -125,7 +126,7 @@ describe("cookie-borne changes from other origins", () => {
     });
     expect(byKey.status, byKey.text).toBe(201);
     const byBearer = await api("/v1/api-keys", {
-      json: { name: "by bearer", scopes: ["protections:read"] },
+      json: { name: "by bearer", scopes: ["protections:read"], password: consumer.password },
       headers: { origin: EVIL, authorization: `Bearer ${bearer}` },
     });
     expect(byBearer.status, byBearer.text).toBe(201);

@@ -59,6 +59,7 @@ describe(`fuzz (${REPLAY})`, () => {
       "/v1/consumer/resend-verification": fieldsOf("consumerAuth.resendVerification"),
       "/v1/consumer/password-reset": fieldsOf("consumerAuth.requestPasswordReset"),
       "/v1/consumer/password-reset/confirm": fieldsOf("consumerAuth.resetPassword"),
+      "/v1/consumer/password-reset/keys": fieldsOf("consumerAuth.resetKeys"),
       "/v1/consumer/account": fieldsOf("account.rename"),
       "/v1/consumer/account/password": fieldsOf("account.changePassword"),
       "/v1/consumer/account/email": fieldsOf("account.changeEmail"),

@@ -7,7 +7,8 @@ import { simpleParser, type ParsedMail } from "mailparser";
 const dir = process.env.HALLMARK_TEST_MAILDIR;
 const parsed = new Map<string, ParsedMail>();
 
-function recipients(mail: ParsedMail): string[] {
+/** The addresses a message was sent to, lower-cased. */
+export function recipients(mail: ParsedMail): string[] {
   const to = Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : [];
   return to.flatMap((a) => a.value.map((v) => (v.address ?? "").toLowerCase()));
 }
@@ -39,3 +40,13 @@ export function verificationLink(mail: ParsedMail): { link: string; token: strin
   if (!match) throw new Error(`no verification link in: ${mail.subject}`);
   return { link: match[1]!, token: match[2]! };
 }
+
+/** The password reset link of a message (from its plain-text part) and the token it carries. */
+export function resetLink(mail: ParsedMail): { link: string; token: string } {
+  const match = /(\S+\/reset-password\?token=([A-Za-z0-9_-]+)\S*)/.exec(mail.text ?? "");
+  if (!match) throw new Error(`no reset link in: ${mail.subject}`);
+  return { link: match[1]!, token: match[2]! };
+}
+
+/** Whether a message carries a password reset link. */
+export const isResetMail = (mail: ParsedMail): boolean => /\/reset-password\?token=/.test(mail.text ?? "");
