@@ -35,6 +35,7 @@ const ZEnv = z.object({
     .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
     .optional(),
   HALLMARK_MAIL_FROM: z.string().min(3).default("Hallmark <no-reply@hallmark.local>"),
+  HALLMARK_KEY_NOTICE_DIGEST_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   HALLMARK_REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
@@ -117,6 +118,8 @@ export function readEnv(source = process.env) {
     /** SMTP server for outgoing mail; without one, mail is written to <data dir>/outbox. */
     smtpUrl: e.HALLMARK_SMTP_URL,
     mailFrom: e.HALLMARK_MAIL_FROM,
+    /** After a new-key notice, how long further keys of the account gather into one digest (0: each mailed at once). */
+    keyNoticeDigestSeconds: e.HALLMARK_KEY_NOTICE_DIGEST_SECONDS,
     /** Shared store for rate limits across instances; without one, limits are per instance. */
     redisUrl: e.HALLMARK_REDIS_URL,
     /** Reverse proxies in front of Hallmark that append to X-Forwarded-For (server/gate/client-address.mjs). */

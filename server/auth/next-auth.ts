@@ -17,8 +17,8 @@ let options: AuthOptions | undefined;
 
 /**
  * The refusal of the login being handled, other than wrong credentials: next-auth would answer
- * it as a 401 naming only its code, so its status and headers (429 with Retry-After, 403 for an
- * unconfirmed address, 503) would never reach the login form.
+ * it as a 401 naming only its code, so its status and headers (429 with Retry-After, 503) would
+ * never reach the login form.
  */
 const loginRefusal = new AsyncLocalStorage<{ error?: AppError }>();
 

@@ -33,18 +33,27 @@ export interface SessionClaims {
 
 /**
  * Starts a session for a user: a Session row (holding only the SHA-256 of the token) and the
- * token, a next-auth JWT carrying `sub` (the user id) and `sid` (the row's id).
+ * token, a next-auth JWT carrying `sub` (the user id) and `sid` (the row's id). With
+ * `verifiedHash` (a login's: the password hash its password was checked against), the row is
+ * written only while that is still the account's password: a login checked just before a reset
+ * and writing its session just after it would otherwise leave a session the reset never ended.
  */
 export async function createSession(
-  user: { id: string; email: string; name: string },
+  user: { id: string; email: string; name: string; verifiedHash?: string | null },
   seen: { userAgent?: string | null; clientAddress?: string | null } = {},
 ): Promise<{ sid: string; token: string }> {
   const sid = newId();
   const claims: SessionClaims = { sub: user.id, sid, email: user.email, name: user.name };
   const token = await encode({ token: { ...claims }, secret: sessionSecret(), maxAge: SESSION_MAX_AGE });
   const now = new Date();
-  await getDb().write((tx) =>
-    tx.session.create({
+  await getDb().write(async (tx) => {
+    if (user.verifiedHash !== undefined) {
+      const now = await tx.user.findUnique({ where: { id: user.id }, select: { passwordHash: true } });
+      if (!now || now.passwordHash !== user.verifiedHash) {
+        throw new AppError("invalid_credentials", "The e-mail address or the password is wrong.");
+      }
+    }
+    await tx.session.create({
       data: {
         id: sid,
         userId: user.id,
@@ -55,8 +64,8 @@ export async function createSession(
         createdAt: now,
         expiresAt: new Date(now.getTime() + SESSION_MAX_AGE * 1000),
       },
-    }),
-  );
+    });
+  });
   return { sid, token };
 }
 

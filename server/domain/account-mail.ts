@@ -10,9 +10,9 @@ import { newId } from "./ids";
 /**
  * What the account flows that send mail may cost us, and who pays. Each flow has a budget per
  * client address (answered 429 `rate_limited` with Retry-After, before any password is hashed
- * or anything is written), and every message to one address, whatever sent it, comes from one
- * budget per target address (silently: the answer stays the same, so it tells nothing about the
- * address, and no more mail goes there until the window ends).
+ * or anything is written), and mail to one address comes from budgets per kind and target
+ * address (MAIL_BUDGETS; silently: the answer stays the same, so it tells nothing about the
+ * address, and no more mail of that kind goes there until the window ends).
  */
 export const ACCOUNT_CLIENT_LIMITS = {
   signup: { name: "signup", quota: 10, window: 3600 },
@@ -79,25 +79,39 @@ export const isLinkTokenShaped = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(t
 const NO_ONE = "00000000-0000-0000-0000-000000000000";
 
 /**
- * Inside a write transaction: a new single-use link of `purpose` for a user, valid `minutes`;
- * the user's earlier unused links of the same purpose stop working (marked used). With `userId`
- * null the row is written for no one and born used, with the same statements, so that writing
- * it costs what writing a live one does. Returns the token itself: it exists only in the e-mail.
+ * Inside a write transaction: a new single-use link of `purpose` for a user, valid `minutes`.
+ * Unless `keepEarlier`, the user's earlier unused links of the same purpose stop working (marked
+ * used). With `userId` null the row is written for no one, born used and naming no address, with
+ * the same statements, so that writing it costs what writing a live one does. Returns the token
+ * itself: it exists only in the e-mail.
  */
 export async function issueEmailToken(
   tx: Tx,
-  opts: { userId: string | null; purpose: string; minutes: number; email?: string; sessionId?: string; now?: Date },
+  opts: {
+    userId: string | null;
+    purpose: string;
+    minutes: number;
+    email?: string;
+    sessionId?: string;
+    keepEarlier?: boolean;
+    now?: Date;
+  },
 ): Promise<string> {
   const { token, tokenHash } = newLinkToken();
   const now = opts.now ?? new Date();
-  await tx.emailToken.updateMany({ where: { userId: opts.userId ?? NO_ONE, purpose: opts.purpose, usedAt: null }, data: { usedAt: now } });
+  if (!opts.keepEarlier) {
+    await tx.emailToken.updateMany({
+      where: { userId: opts.userId ?? NO_ONE, purpose: opts.purpose, usedAt: null },
+      data: { usedAt: now },
+    });
+  }
   await tx.emailToken.create({
     data: {
       id: newId(),
       userId: opts.userId,
       purpose: opts.purpose,
       tokenHash,
-      email: opts.email ?? null,
+      email: opts.userId ? (opts.email ?? null) : null,
       sessionId: opts.sessionId ?? null,
       expiresAt: new Date(now.getTime() + opts.minutes * 60_000),
       usedAt: opts.userId ? null : now,

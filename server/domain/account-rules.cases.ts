@@ -164,14 +164,20 @@ export function accountRuleCases(label: string) {
       const owner = address();
       const nobody = address();
       await createConsumer({ email: owner, password: "a password", name: "Owner", plan: "free", verified: true });
-      const rows = (email: string) => getDb().read.emailToken.findMany({ where: { email }, select: { userId: true, usedAt: true } });
-      expect(await requestPasswordReset({ email: owner, client: client(), headers: {} })).toEqual({ status: "reset_sent", email: owner });
-      expect(await requestPasswordReset({ email: nobody, client: client(), headers: {} })).toEqual({ status: "reset_sent", email: nobody });
-      const [ownerRow] = await rows(owner);
-      const [nobodyRow] = await rows(nobody);
-      expect(ownerRow).toMatchObject({ usedAt: null });
+      /** The reset link rows a request wrote (the cases of a file run one at a time). */
+      const rowsOf = async (request: () => Promise<unknown>) => {
+        const before = new Set((await getDb().read.emailToken.findMany({ select: { id: true } })).map((r) => r.id));
+        await request();
+        const all = await getDb().read.emailToken.findMany({ select: { id: true, userId: true, email: true, usedAt: true } });
+        return all.filter((r) => !before.has(r.id));
+      };
+      const [ownerRow, ...moreOwner] = await rowsOf(() => requestPasswordReset({ email: owner, client: client(), headers: {} }));
+      const [nobodyRow, ...moreNobody] = await rowsOf(() => requestPasswordReset({ email: nobody, client: client(), headers: {} }));
+      expect([moreOwner, moreNobody]).toEqual([[], []]);
+      expect(ownerRow).toMatchObject({ email: owner, usedAt: null });
       expect(ownerRow!.userId).not.toBeNull();
-      expect(nobodyRow).toMatchObject({ userId: null });
+      // For no one: born used, naming no address.
+      expect(nobodyRow).toMatchObject({ userId: null, email: null });
       expect(nobodyRow!.usedAt).not.toBeNull();
     });
 
@@ -212,6 +218,38 @@ export function accountRuleCases(label: string) {
       const live = await getDb().read.session.findMany({ where: { userId, endedAt: null }, select: { id: true } });
       expect(live.map((s) => s.id)).toEqual([asking.sid]);
       expect(await codeOf(resetPassword({ token: reset!, password: "a new password" }))).toBe("invalid_token");
+    });
+
+    it("lets no change checked before a reset land after it: a password change of an ended session, a login's session", async () => {
+      const { login, getDb } = await domain();
+      const { changePassword } = await import("./account");
+      const { createSession } = await import("../auth/sessions");
+      const { createConsumer } = await import("./consumers");
+      const email = address();
+      const { userId, tenantId } = await createConsumer({ email, password: "old password", name: "Owner", plan: "free", verified: true });
+      const stolen = await login({ email, password: "old password", client: client() });
+      const principal = { kind: "session" as const, userId, tenantId, sessionId: stolen.sid, scopes: new Set<never>() };
+      const user = await getDb().read.user.findUniqueOrThrow({ where: { id: userId }, select: { passwordHash: true } });
+      // The owner's reset lands: the session ends and the password is another.
+      await getDb().write(async (tx) => {
+        await tx.session.updateMany({ where: { userId }, data: { endedAt: new Date() } });
+        await tx.user.update({ where: { id: userId }, data: { passwordHash: "the owner's new hash" } });
+      });
+      const request = { client: "198.51.100.1", userAgent: null };
+      expect(await codeOf(changePassword(principal, { password: "old password", new_password: "attacker's" }, request))).toBe(
+        "wrong_password",
+      );
+      // A login checked against the old hash writes no session once the hash is another.
+      const account = { id: userId, email, name: "Owner", verifiedHash: user.passwordHash };
+      expect(await codeOf(createSession(account, { clientAddress: "198.51.100.1" }))).toBe("invalid_credentials");
+      expect(await getDb().read.session.count({ where: { userId, endedAt: null } })).toBe(0);
+      // With the hash still the account's, but the asking session ended: 401, nothing changed.
+      await getDb().write((tx) => tx.user.update({ where: { id: userId }, data: { passwordHash: user.passwordHash } }));
+      expect(await codeOf(changePassword(principal, { password: "old password", new_password: "attacker's" }, request))).toBe(
+        "invalid_session",
+      );
+      const after = await getDb().read.user.findUniqueOrThrow({ where: { id: userId }, select: { passwordHash: true } });
+      expect(after.passwordHash).toBe(user.passwordHash);
     });
   });
 }

@@ -7,7 +7,7 @@ import { accountDeletedMessage, passwordChangedNotice } from "../mail/messages";
 import { sendMailInBackground } from "../mail/transport";
 import { logger } from "../observability/logger.mjs";
 import { realmOfTenantKind } from "./accounts";
-import { endSessions, mayMail, revokeKeys } from "./account-mail";
+import { endSessions, lockKeysOf, mayMail, revokeKeys } from "./account-mail";
 import { AppError, notFound } from "../errors";
 import { iso } from "./ids";
 import { planOf } from "./quotas";
@@ -42,8 +42,12 @@ export async function checkPasswordForWhatLasts(userId: string, password: string
   await checkCurrentPassword(userId, password);
 }
 
-/** Checks the account's current password, at most PASSWORD_CHECKS_PER_ACCOUNT failures a window (then 429). */
-export async function checkCurrentPassword(userId: string, password: string): Promise<void> {
+/**
+ * Checks the account's current password, at most PASSWORD_CHECKS_PER_ACCOUNT failures a window
+ * (then 429). Returns the hash it checked against, for a change that must apply only while it
+ * is still the account's.
+ */
+export async function checkCurrentPassword(userId: string, password: string): Promise<string | null> {
   const limiter = getLimiter("password-check", PASSWORD_CHECKS_PER_ACCOUNT, PASSWORD_CHECK_WINDOW_SECONDS);
   try {
     await limiter.consume(userId);
@@ -53,6 +57,7 @@ export async function checkCurrentPassword(userId: string, password: string): Pr
   const user = await getDb().read.user.findUniqueOrThrow({ where: { id: userId }, select: { passwordHash: true } });
   if (!(await verifyPassword(user.passwordHash, password))) throw wrongPassword();
   await limiter.reward(userId, 1);
+  return user.passwordHash;
 }
 
 export async function getAccount(principal: SessionPrincipal) {
@@ -95,12 +100,23 @@ export async function changePassword(
   input: { password: string; new_password: string; revoke_api_keys?: boolean },
   request: { client: string; userAgent: string | null },
 ) {
-  await checkCurrentPassword(principal.userId, input.password);
+  const checked = await checkCurrentPassword(principal.userId, input.password);
   const passwordHash = await hashPassword(input.new_password);
   const now = new Date();
   const { email, ended, revoked } = await getDb().write(async (tx) => {
+    // The tenant's row first, as a reset takes it: the two queue instead of deadlocking.
+    await lockKeysOf(tx, principal.tenantId, now);
+    // Only while the asking session is live and the password checked is still the account's: a
+    // change checked just before a reset must not undo it.
+    const session = await tx.session.findUnique({ where: { id: principal.sessionId }, select: { endedAt: true } });
+    if (!session || session.endedAt) throw new AppError("invalid_session", "The session is invalid or has ended.");
+    const changed = await tx.user.updateMany({
+      where: { id: principal.userId, passwordHash: checked },
+      data: { passwordHash, updatedAt: now },
+    });
+    if (changed.count !== 1) throw wrongPassword();
     const revoked = input.revoke_api_keys ? await revokeKeys(tx, principal.tenantId, now) : 0;
-    const user = await tx.user.update({ where: { id: principal.userId }, data: { passwordHash, updatedAt: now }, select: { email: true } });
+    const user = await tx.user.findUniqueOrThrow({ where: { id: principal.userId }, select: { email: true } });
     return { email: user.email, ended: await endSessions(tx, principal.userId, now, principal.sessionId), revoked };
   });
   if (await mayMail(email, "notice")) {
@@ -168,7 +184,7 @@ export async function deleteAccount(principal: SessionPrincipal, input: { passwo
   await getDb().write(async (tx) => {
     const now = new Date();
     await tx.session.deleteMany({ where: { userId: user.id } });
-    await tx.emailToken.deleteMany({ where: { userId: user.id } });
+    await tx.emailToken.deleteMany({ where: { OR: [{ userId: user.id }, { email: user.email }] } });
     await tx.registration.deleteMany({ where: { email: user.email } });
     await tx.apiKey.deleteMany({ where: { tenantId: user.tenantId } });
     await tx.fingerprint.deleteMany({ where: { protection: { userId: user.id } } });

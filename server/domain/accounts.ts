@@ -121,5 +121,5 @@ export async function checkLogin(input: { email: string; password: string; clien
   const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
   if (!user?.emailVerifiedAt || !ok) throw new AppError("invalid_credentials", "The e-mail address or the password is wrong.");
   await Promise.all([l.perClient.reward(client, 1), l.perAccount.reward(email, 1), l.perPair.delete(pairKey(client, email))]);
-  return { account: { id: user.id, email: user.email, name: user.name }, user: view(user) };
+  return { account: { id: user.id, email: user.email, name: user.name, verifiedHash: user.passwordHash }, user: view(user) };
 }

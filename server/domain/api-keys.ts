@@ -2,8 +2,6 @@ import "server-only";
 import { getDb, type Tx } from "../db";
 import { getStore } from "../store";
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from "../crypto/api-key-secret";
-import { newApiKeyNotice } from "../mail/messages";
-import { sendMailInBackground } from "../mail/transport";
 import { lockKeysOf } from "./account-mail";
 import { AppError, notFound } from "../errors";
 import { iso, newId } from "./ids";
@@ -187,20 +185,6 @@ export async function keyAccountOf(tenantId: string): Promise<{ scopes: readonly
 /** The scopes any key of a tenant may hold (keyAccountOf). */
 export async function scopesForTenant(tenantId: string): Promise<readonly Scope[]> {
   return (await keyAccountOf(tenantId)).scopes;
-}
-
-/**
- * Tells the account's owner that a key was made: its name and prefix, when, and from which
- * client address and browser. Every time, from no mail budget (account-mail.ts MAIL_BUDGETS);
- * sent in the background, so it can never fail the request that made the key.
- */
-export function mailNewKeyNotice(
-  ownerEmail: string | null,
-  key: Pick<ApiKeyView, "name" | "prefix" | "created_at">,
-  request: { client: string; userAgent: string | null },
-): void {
-  if (!ownerEmail) return;
-  sendMailInBackground(newApiKeyNotice(ownerEmail, { name: key.name, prefix: key.prefix, at: new Date(key.created_at), ...request }));
 }
 
 export async function listApiKeys({ tenantId }: { tenantId: string }): Promise<ApiKeyView[]> {

@@ -18,7 +18,11 @@ import { normalizeEmail } from "./consumers";
 import { AppError } from "../errors";
 import { iso } from "./ids";
 
-/** Password reset links: single use, 30 minutes, the newest one only. */
+/**
+ * Password reset links: single use, 30 minutes. A new one leaves the earlier ones working (a
+ * stranger asking for resets must not void the link the owner is about to follow); using any
+ * voids them all.
+ */
 export const RESET_PASSWORD_PURPOSE = "reset_password";
 export const RESET_TOKEN_MINUTES = 30;
 
@@ -31,22 +35,22 @@ const NO_ACCOUNT = "00000000-0000-0000-0000-000000000000";
  * "Forgot password": mails a reset link to the address if it has an account. Whatever the
  * address, the request does the same work: it reads the account and whether this client address
  * has logged in to it before, spends the address's reset budget (mayMailReset), and writes one
- * link row, a live one only when a link is mailed (else born used, for no one: a request made
- * once the budget is spent never voids the owner's live link). The answer is the same for any
- * address. Throttled per client address (429) and per target address (silently).
+ * link row, a live one only when a link is mailed (else born used, for no one). The answer is the
+ * same for any address. Throttled per client address (429) and per target address (silently).
  */
 export async function requestPasswordReset(input: { email: string; client: string; headers: Record<string, string> }) {
   await throttleClient("passwordReset", input.client, input.headers);
   const email = normalizeEmail(input.email);
   const db = getDb();
   const user = await db.read.user.findUnique({ where: { email }, select: { id: true } });
+  // A client whose address is not known ("unknown": no gate in front) is no one's known address.
   const known = await db.read.session.findFirst({
-    where: { userId: user?.id ?? NO_ACCOUNT, clientAddress: input.client },
+    where: { userId: user?.id ?? NO_ACCOUNT, clientAddress: input.client === "unknown" ? "" : input.client },
     select: { id: true },
   });
   const mailed = (await mayMailReset(email, Boolean(known))) && user ? user.id : null;
   const token = await db.write((tx) =>
-    issueEmailToken(tx, { userId: mailed, purpose: RESET_PASSWORD_PURPOSE, minutes: RESET_TOKEN_MINUTES, email }),
+    issueEmailToken(tx, { userId: mailed, purpose: RESET_PASSWORD_PURPOSE, minutes: RESET_TOKEN_MINUTES, email, keepEarlier: true }),
   );
   if (mailed) sendMailInBackground(passwordResetMessage(email, token, RESET_TOKEN_MINUTES));
   return { status: "reset_sent" as const, email };

@@ -137,16 +137,34 @@ function noticeWithLogin(to: string, subject: string, lines: string[]): MailMess
   return { to, subject, text: `${lines.join("\n\n")}\n\n${login}\n`, html: html(lines, { href: login, label: "Log in" }) };
 }
 
-/** Sent every time an API key is made for the account: a key outlasts the session that made it. */
-export function newApiKeyNotice(
-  to: string,
-  key: { name: string; prefix: string; at: Date; client: string; userAgent: string | null },
-): MailMessage {
-  return noticeWithLogin(to, "A new API key was added to your Hallmark account", [
-    "Hello,",
-    `A new API key named "${key.name}" (it starts with ${key.prefix}) was added to your Hallmark account on ${utc(key.at)}, from ${origin(key)}.`,
-    "If it was you, there is nothing to do. If it was not, reset your password from the login page: a reset ends every session and revokes every API key of the account.",
-  ]);
+/** One new key as its notice tells it. */
+export interface KeyNote {
+  name: string;
+  prefix: string;
+  at: Date;
+  client: string;
+  userAgent: string | null;
+}
+
+/**
+ * Sent for new API keys (a key outlasts the session that made it): one, or a digest of those
+ * made in a short while, each with its name, prefix, time, client address and browser; `more`
+ * counts keys made beyond those listed.
+ */
+export function newApiKeysNotice(to: string, keys: KeyNote[], more: number): MailMessage {
+  const line = (k: KeyNote) => `"${k.name}" (it starts with ${k.prefix}), on ${utc(k.at)}, from ${origin(k)}.`;
+  const one = keys.length === 1 && more === 0;
+  return noticeWithLogin(
+    to,
+    one ? "A new API key was added to your Hallmark account" : "New API keys were added to your Hallmark account",
+    [
+      "Hello,",
+      one ? `A new API key was added to your Hallmark account: ${line(keys[0]!)}` : "New API keys were added to your Hallmark account:",
+      ...(one ? [] : keys.map(line)),
+      ...(more > 0 ? [`And ${more} more in the same while.`] : []),
+      "If it was you, there is nothing to do. If it was not, reset your password from the login page: a reset ends every session and revokes every API key of the account.",
+    ],
+  );
 }
 
 /** Sent when the account's password is changed from a session. */

@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { ZApiKey, ZApiKeyCreated, ZRevokedApiKey } from "../schemas/accounts";
 import { TRPCError } from "@trpc/server";
-import { createBoundedApiKey, keyAccountOf, listApiKeys, mailNewKeyNotice, revokeApiKey } from "../../domain/api-keys";
+import { createBoundedApiKey, keyAccountOf, listApiKeys, revokeApiKey } from "../../domain/api-keys";
+import { noticeNewKey } from "../../domain/key-notices";
 import { checkPasswordForWhatLasts } from "../../domain/account";
 import { AppError } from "../../errors";
 import { accountPlanOf, checkKeyBudget, PLAN_ACTIVE_KEYS, PLAN_REQUEST_BUDGETS } from "../../domain/plan-limits";
@@ -55,7 +56,7 @@ export const apiKeysRouter = router({
           activeKeysTable() +
           " active keys, and twice as many may be created in any 24 hours (revoked ones included); past either bound this is 409 `too_many_keys`. " +
           "From a session, `password` (the account's current password) is required, as a key outlasts the session: missing is 422 at /password, wrong is 403 `wrong_password`, and at most 5 wrong ones per account per 15 minutes (then 429 `too_many_attempts`). A key with `api_keys:write` needs none. " +
-          "Every new key is mailed to the account's address: its name, prefix, time, client address and browser.",
+          "Every new key is mailed to the account's address: its name, prefix, time, client address and browser (the first at once; keys made in the minute after it in one digest at the minute's end).",
         problems: ["too_many_keys", "wrong_password", "too_many_attempts"],
       },
     })
@@ -98,7 +99,13 @@ export const apiKeysRouter = router({
         PLAN_ACTIVE_KEYS[plan],
         ctx.principal.kind === "session" ? { sessionId: ctx.principal.sessionId } : { apiKeyId: ctx.principal.apiKeyId },
       );
-      mailNewKeyNotice(account.ownerEmail, key, { client: ctx.clientAddress, userAgent: ctx.userAgent });
+      noticeNewKey(account.ownerEmail, {
+        name: key.name,
+        prefix: key.prefix,
+        at: new Date(key.created_at),
+        client: ctx.clientAddress,
+        userAgent: ctx.userAgent,
+      });
       return { ...key, key: secret };
     }),
   revoke: scopedProcedure("api_keys:write")

@@ -8,8 +8,8 @@ import { otherMethods } from "@/server/http/method-not-allowed";
 type Ctx = { params: Promise<{ nextauth: string[] }> };
 
 // The options are built per request (lazily, once): their secret derives from the master key.
-// A login refused for a reason other than wrong credentials (429 with Retry-After, 403 for an
-// unconfirmed address, 503) is answered as problem+json with its own status, as /v1 answers it.
+// A login refused for a reason other than wrong credentials (429 with Retry-After, 503) is
+// answered as problem+json with its own status, as /v1 answers it.
 const handler = async (raw: NextRequest, ctx: Ctx): Promise<Response> => {
   try {
     const req = await screenAuthRequest(raw, (await ctx.params).nextauth.join("/"));

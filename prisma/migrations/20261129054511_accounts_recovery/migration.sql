@@ -11,7 +11,7 @@ CREATE TABLE "new_email_tokens" (
     "expires_at" DATETIME NOT NULL,
     "used_at" DATETIME,
     "created_at" DATETIME NOT NULL,
-    CONSTRAINT "email_tokens_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users" ("id") ON DELETE SET NULL ON UPDATE CASCADE
+    CONSTRAINT "email_tokens_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users" ("id") ON DELETE RESTRICT ON UPDATE CASCADE
 );
 INSERT INTO "new_email_tokens" ("created_at", "email", "expires_at", "id", "purpose", "token_hash", "used_at", "user_id") SELECT "created_at", "email", "expires_at", "id", "purpose", "token_hash", "used_at", "user_id" FROM "email_tokens";
 DROP TABLE "email_tokens";
