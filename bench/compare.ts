@@ -2,7 +2,8 @@
 // over minutes, so a ratio is taken between runs made next to each other in time: each round
 // runs every workload once (the order rotating), each round gives one ratio, and the median
 // of the rounds is reported with its range.
-import { load, type LoadResult, type Workload } from "./load";
+import { load } from "./load";
+import type { LoadResult, Workload } from "./workload";
 
 export interface Comparison<K extends string> {
   /** Each workload's runs combined: mean rates and latencies, the worst p99, summed counts. */

@@ -2,44 +2,7 @@
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import { hasWrk, loadWrk } from "./wrk";
-
-export interface LoadResult {
-  rps: number;
-  p50: number;
-  p99: number;
-  mean: number;
-  ok: number;
-  errors: number;
-}
-
-/**
- * What to send. Templates vary per request: CONTENT_HASH becomes 64 fresh hex digits, PDQ_HASH 64
- * random hex digits (a perceptual hash: every window's value varies), UNIQUE 16 fresh hex digits
- * (a fresh e-mail address, say), ID a random entry of ids.
- */
-export interface Workload {
-  url: string;
-  /** Several servers, each taking an equal share of the connections (the bench's own round-robin). */
-  urls?: string[];
-  method?: "GET" | "POST";
-  headers?: Record<string, string>;
-  bodyTemplate?: string;
-  pathTemplate?: string;
-  ids?: string[];
-  /** Called with the id of every 201 answer (the durability check). */
-  onId?: (id: string) => void;
-  /** The member of a 201 answer that names the attestation (default "id"; a mint answers "attestation_id"). */
-  idField?: string;
-  /** Send a fresh Idempotency-Key with every request, as a careful client does. */
-  idempotencyKeys?: boolean;
-  /**
-   * Send each request as if from a client address of its own (X-Forwarded-For, believed by a
-   * server started with HALLMARK_TRUSTED_PROXIES=1): many people, not one client's budget.
-   */
-  manyClients?: boolean;
-  connections: number;
-  seconds: number;
-}
+import type { LoadResult, Workload } from "./workload";
 
 export const generator = hasWrk() ? "wrk" : "autocannon";
 
@@ -64,12 +27,13 @@ async function loadAutocannon(w: Workload): Promise<LoadResult> {
           : {}),
         setupRequest: (req) => ({
           ...req,
-          ...(w.idempotencyKeys || w.manyClients
+          ...(w.idempotencyKeys || w.manyClients || w.apiKeys
             ? {
                 headers: {
                   ...req.headers,
                   ...(w.idempotencyKeys ? { "idempotency-key": randomBytes(16).toString("hex") } : {}),
                   ...(w.manyClients ? { "x-forwarded-for": randomAddress() } : {}),
+                  ...(w.apiKeys ? { "x-api-key": w.apiKeys[Math.floor(Math.random() * w.apiKeys.length)]! } : {}),
                 },
               }
             : {}),

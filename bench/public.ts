@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { compare, fmtRatio } from "./compare";
-import type { LoadResult } from "./load";
+import type { LoadResult } from "./workload";
 import { migrate, type Server, startServer } from "./server";
 
 type Creds = { api_key: string; issuer_id: string; consumer_key: string; sample_ids: string[] };

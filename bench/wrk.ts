@@ -5,7 +5,7 @@ import { execFile, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { LoadResult, Workload } from "./load";
+import type { LoadResult, Workload } from "./workload";
 
 export function hasWrk(): boolean {
   try {
@@ -30,12 +30,14 @@ function lua(spec: WrkSpec, idsFile: string): string {
   return `
 local counter, acked = 0, nil
 local ids = { ${(spec.ids ?? []).map(q).join(", ")} }
+local keys = { ${(spec.apiKeys ?? []).map(q).join(", ")} }
 local headers = { ${headers} }
 math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16))
 request = function()
   counter = counter + 1
   local body = nil
   ${spec.idempotencyKeys ? `headers["idempotency-key"] = string.format("%08x%08x-%d", math.random(0, 2147483647), math.random(0, 2147483647), counter)` : ""}
+  ${spec.apiKeys ? `headers["x-api-key"] = keys[math.random(#keys)]` : ""}
   ${spec.manyClients ? `headers["x-forwarded-for"] = string.format("10.%d.%d.%d", math.random(0, 255), math.random(0, 255), math.random(0, 255))` : ""}
   ${spec.bodyTemplate ? `body = string.gsub(${q(spec.bodyTemplate)}, "CONTENT_HASH", string.format("%08x%08x%048d", math.random(0, 2147483647), math.random(0, 2147483647), counter))` : ""}
   ${spec.bodyTemplate?.includes("PDQ_HASH") ? `body = string.gsub(body, "PDQ_HASH", string.format(string.rep("%08x", 8), ${Array(8).fill("math.random(0, 2147483647)").join(", ")}))` : ""}

@@ -1,6 +1,7 @@
 // The layers' import rules (biome.jsonc) are real: Biome refuses an import across a layer and
-// accepts the allowed ones. Each probe is a file at its layer's path in a scratch tree that
-// carries the repository's Biome configuration.
+// accepts the allowed ones, and refuses any circle of imports, a type-only import included. Each
+// probe is a file (or a few) at its layer's path in a scratch tree that carries the repository's
+// Biome configuration.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,15 +13,21 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const biome = path.resolve("node_modules/.bin/biome");
 
 let n = 0;
-function lint(file: string, line: string): { ok: boolean; out: string } {
+/** Biome's verdict on a scratch tree of these files (path → text), each of them linted. */
+function lintTree(files: Record<string, string>): { ok: boolean; out: string } {
   const dir = path.join(scratch, `case-${++n}`);
-  mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
+  mkdirSync(dir, { recursive: true });
   copyFileSync("biome.jsonc", path.join(dir, "biome.jsonc"));
-  writeFileSync(path.join(dir, file), `${line}\n\nexport const probe = 1;\n`);
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
   // The scratch tree is no git checkout: Biome must not look for one.
-  const r = spawnSync(biome, ["lint", "--vcs-enabled=false", file], { cwd: dir, encoding: "utf8" });
+  const r = spawnSync(biome, ["lint", "--vcs-enabled=false", ...Object.keys(files)], { cwd: dir, encoding: "utf8" });
   return { ok: r.status === 0, out: `${r.stdout}${r.stderr}` };
 }
+
+const lint = (file: string, line: string) => lintTree({ [file]: `${line}\n\nexport const probe = 1;\n` });
 
 describe("import rules", () => {
   it.each([
@@ -70,6 +77,35 @@ describe("import rules", () => {
     ["bench/probe.ts", 'import { TestWitness } from "../e2e/witness/test-witness";'],
   ])("allows %s: %s", (file, line) => {
     const { ok, out } = lint(file, line);
+    expect(ok, out).toBe(true);
+  });
+});
+
+describe("import cycles", () => {
+  // a → b → c, each calling the next; c's line decides whether the chain closes.
+  const chain = (cLine: string, cBody: string): Record<string, string> => ({
+    "server/domain/a.ts": 'import { b } from "./b";\n\nexport interface Shape {\n  n: number;\n}\n\nexport const a = (): number => b();\n',
+    "server/domain/b.ts": 'import { c } from "./c";\n\nexport const b = (): number => c({ n: 1 });\n',
+    "server/domain/c.ts": `${cLine}\n\nexport const c = (shape: ${cBody}): number => shape.n;\n`,
+  });
+
+  it("refuses two modules importing each other", () => {
+    const { ok, out } = lintTree({
+      "server/domain/a.ts": 'import { b } from "./b";\n\nexport const a = (): number => b() + 1;\n',
+      "server/domain/b.ts": 'import { a } from "./a";\n\nexport const b = (): number => a() - 1;\n',
+    });
+    expect(ok, out).toBe(false);
+    expect(out).toContain("noImportCycles");
+  });
+
+  it("refuses a circle of three modules closed by a type-only import", () => {
+    const { ok, out } = lintTree(chain('import type { Shape } from "./a";', "Shape"));
+    expect(ok, out).toBe(false);
+    expect(out).toContain("noImportCycles");
+  });
+
+  it("allows a chain that does not close", () => {
+    const { ok, out } = lintTree(chain("// the end of the chain: it imports nothing", "{ n: number }"));
     expect(ok, out).toBe(true);
   });
 });

@@ -4,20 +4,17 @@
 // protected these exact bytes publicly and the file is a picture, ask again by its PDQ hash: who
 // protected a picture that looks like it. A private protection is its owner's alone: the lookup
 // knows nothing of it, and the page says so where it says "no one".
-import type { inferRouterOutputs } from "@trpc/server";
 import { useEffect, useRef, useState } from "react";
 import type { FileDigest } from "@/app/_components/hash-file";
 import { PDQ_MIN_MATCH_QUALITY } from "@/lib/fingerprint/pdq-index";
 import { errorInfo, failureOfResponse, fetchOrFail } from "@/lib/request-failure";
-import type { AppRouter } from "@/server/api/root";
 import { FileDropZone, HashingProgress, useFileHash } from "../_components/file-drop";
 import { Mono, textLink } from "../_components/ui";
 import { longDate, utcDateTime } from "../_components/verify-format";
 import { SimilarPictures } from "./similar-pictures";
-import { ShownOf, VerifyLink } from "./lookup-parts";
+import { type Lookup, ShownOf, VerifyLink } from "./lookup-parts";
 import { ContentCredentials } from "../_components/content-credentials";
 
-export type Lookup = inferRouterOutputs<AppRouter>["public"]["lookup"];
 type Answer =
   | { phase: "none" }
   | { phase: "asking" }

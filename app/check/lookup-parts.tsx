@@ -1,7 +1,12 @@
-// What both lists of /check (the protections of the bytes, the similar pictures) end their
-// items and themselves with.
+// What both lists of /check (the protections of the bytes, the similar pictures) share: the
+// lookup's answer they show, and what they end their items and themselves with.
+import type { inferRouterOutputs } from "@trpc/server";
 import Link from "next/link";
+import type { AppRouter } from "@/server/api/root";
 import { textLink } from "../_components/ui";
+
+/** GET /v1/lookup's answer, by the exact bytes or by a picture's PDQ hash. */
+export type Lookup = inferRouterOutputs<AppRouter>["public"]["lookup"];
 
 export function VerifyLink({ item }: { item: { verify_url: string; creator: { name: string } } }) {
   return (

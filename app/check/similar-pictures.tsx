@@ -3,8 +3,7 @@
 import { PDQ_MATCH_DISTANCE } from "@/lib/fingerprint/pdq-index";
 import { textLink } from "../_components/ui";
 import { longDate } from "../_components/verify-format";
-import type { Lookup } from "./file-lookup";
-import { ShownOf, VerifyLink } from "./lookup-parts";
+import { type Lookup, ShownOf, VerifyLink } from "./lookup-parts";
 
 /** How alike two pictures are from their PDQ distance (0–256; the reference counts ≤ 31 as a match). */
 export function likeness(distance: number): string {

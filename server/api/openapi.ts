@@ -1,9 +1,9 @@
 import "server-only";
+import type { AnyRouter } from "@trpc/server";
 import { z, type ZodType } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from "zod-openapi";
 import { ERRORS, type ErrorCode } from "../errors";
 import { MAX_JSON_DEPTH } from "../json-depth.mjs";
-import { appRouter } from "./root";
 import { REST_TAGS, type RestOperation } from "./rest-operation";
 import { type Procedure, procedureFacts, routerProcedures } from "./trpc-adapter";
 import { ZProblem } from "./schemas/common";
@@ -17,10 +17,10 @@ import { isPublicRead } from "../gate/public-reads.mjs";
 
 type Operation = { op: RestOperation; scopes: readonly string[]; procedure: Procedure };
 
-/** Every procedure served under /v1, in a stable order (by path, then method). */
-export function restOperations(): Operation[] {
+/** Every procedure of `api` served under /v1, in a stable order (by path, then method). */
+export function restOperations(api: AnyRouter): Operation[] {
   const out: Operation[] = [];
-  for (const [, procedure] of routerProcedures(appRouter)) {
+  for (const [, procedure] of routerProcedures(api)) {
     const { meta } = procedureFacts(procedure);
     if (meta?.rest) out.push({ op: meta.rest, scopes: meta.scopes ?? [], procedure });
   }
@@ -168,10 +168,10 @@ export function operationIdOf(op: Pick<RestOperation, "method" | "path">): strin
   return [op.method.toLowerCase(), ...words.map((w) => w[0]!.toUpperCase() + w.slice(1))].join("");
 }
 
-/** The document; `serverUrl` is the base URL it is served from. */
-export function openApiDocument(serverUrl: string) {
+/** The document of `api` (the whole router); `serverUrl` is the base URL it is served from. */
+export function openApiDocument(api: AnyRouter, serverUrl: string) {
   const paths: ZodOpenApiPathsObject = {};
-  for (const operation of restOperations()) {
+  for (const operation of restOperations(api)) {
     const item = (paths[operation.op.path] ??= {});
     item[operation.op.method.toLowerCase() as "get" | "post" | "patch"] = operationOf(operation);
   }

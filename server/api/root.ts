@@ -1,4 +1,5 @@
 import "server-only";
+import type { AnyRouter } from "@trpc/server";
 import { accountRouter } from "./routers/account";
 import { apiKeysRouter } from "./routers/api-keys";
 import { attestationsRouter } from "./routers/attestations";
@@ -20,7 +21,9 @@ export const appRouter = router({
   attestations: attestationsRouter,
   consumer: consumerRouter,
   consumerAuth: consumerAuthRouter,
-  docs: docsRouter,
+  // The docs describe every procedure, their own too: the router hands itself in, typed AnyRouter
+  // since its own type is inferred from this very expression.
+  docs: docsRouter((): AnyRouter => appRouter),
   issuers: issuersRouter,
   log: logRouter,
   packs: packsRouter,

@@ -10,7 +10,7 @@ import { realmOfTenantKind } from "./accounts";
 import { endSessions, lockKeysOf, mayMail, revokeKeys } from "./account-mail";
 import { AppError, notFound } from "../errors";
 import { iso } from "./ids";
-import { planOf } from "./quotas";
+import { planOf } from "./plans";
 import type { SessionPrincipal } from "./principal";
 
 /**

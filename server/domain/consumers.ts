@@ -4,10 +4,8 @@ import { hashPassword } from "../crypto/passwords";
 import { createApiKey } from "./api-keys";
 import { AppError } from "../errors";
 import { newId } from "./ids";
+import type { Plan } from "./plans";
 import { CONSUMER_SCOPES } from "./scopes";
-
-export const PLANS = ["free", "creator", "pro"] as const;
-export type Plan = (typeof PLANS)[number];
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 

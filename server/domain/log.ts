@@ -19,36 +19,9 @@ import { logMlDsaKey } from "../log/log-ml-dsa";
 import { parseTilePath } from "@/lib/verify/tiles";
 import { AppError, notFound } from "../errors";
 import { getProofBundle, type ProofOptions, toTlogProof } from "./proof-bundles";
+import { type CheckpointRow, toTreeHeadView } from "./tree-head-view";
 import { toKeyView } from "./signing-keys";
 import { iso } from "./ids";
-
-export interface SignedTreeHeadView {
-  tree_size: number;
-  root_hash: string;
-  signature: string;
-  origin: string;
-  timestamp: string;
-  checkpoint: string;
-}
-
-type CheckpointRow = { treeSize: bigint; rootHash: Uint8Array; note: string; signature: string; timestamp: Date };
-
-/**
- * A checkpoint row as JSON: its size is its shard's own (server/merkle/positions.ts), `origin`
- * its shard's. `timestamp` is published to the second, as a sealed leaf's time is: a batch of
- * one private mint gets a checkpoint of its own, and its millisecond would date the sealed entry
- * more finely than its leaf does.
- */
-export function toTreeHeadView(origin: string, row: CheckpointRow): SignedTreeHeadView {
-  return {
-    tree_size: localOf(row.treeSize),
-    root_hash: toHex(row.rootHash),
-    signature: row.signature,
-    origin,
-    timestamp: iso(new Date(Math.floor(row.timestamp.getTime() / 1000) * 1000)),
-    checkpoint: row.note,
-  };
-}
 
 /**
  * The current log as of the newest checkpoint: its identity and the shards, read again when a

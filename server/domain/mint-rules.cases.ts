@@ -5,7 +5,7 @@
 // tenant's and one body's).
 import { randomBytes, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { Plan } from "./consumers";
+import type { Plan } from "./plans";
 
 const contentHash = () => randomBytes(32).toString("hex");
 

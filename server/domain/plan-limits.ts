@@ -2,9 +2,8 @@ import "server-only";
 import { LRUCache } from "lru-cache";
 import { getDb } from "../db";
 import { processWide } from "../process-wide";
-import type { Plan } from "./consumers";
 import { AppError } from "../errors";
-import { planOf } from "./quotas";
+import { type Plan, planOf } from "./plans";
 
 /** What an account's limits follow: a consumer's plan, or being an organisation. */
 export type AccountPlan = Plan | "organization";

@@ -17,7 +17,7 @@ import type { BundleRows } from "../store/types";
 import { toAttestationView } from "./attestations";
 import { notFound } from "../errors";
 import { toIssuerView } from "./issuers";
-import { toTreeHeadView } from "./log";
+import { toTreeHeadView } from "./tree-head-view";
 import { toKeyView } from "./signing-keys";
 
 /**

@@ -10,7 +10,8 @@ import { AppError } from "../errors";
 import { checkIdempotencyKey, holdIdempotencyKey, IdempotentReplay, storeIdempotentAnswer } from "./idempotency";
 import { iso, newId } from "./ids";
 import { ensurePersonalIssuer } from "./personal-issuer";
-import { monthOf, PLAN_LIMITS, planOf, quotaExceeded } from "./quotas";
+import { planOf } from "./plans";
+import { monthOf, PLAN_LIMITS, quotaExceeded } from "./quotas";
 import { PROTECTION_PAYLOAD_TYPE } from "./payload-types";
 
 export const CATEGORIES = ["code", "research", "design", "media", "dataset", "ai-output", "writing", "digital-art", "other"] as const;

@@ -1,12 +1,10 @@
 import "server-only";
 import { getDb } from "../db";
 import { AppError } from "../errors";
-import type { Plan } from "./consumers";
+import { type Plan, planOf } from "./plans";
 
 /** Mints per UTC calendar month (interface §8); null = unlimited. */
 export const PLAN_LIMITS: Record<Plan, number | null> = { free: 50, creator: 500, pro: null };
-
-export const planOf = (value: string): Plan => (value === "creator" || value === "pro" ? value : "free");
 
 /** "YYYY-MM" of the UTC calendar month holding `at`. */
 export const monthOf = (at: Date): string => at.toISOString().slice(0, 7);

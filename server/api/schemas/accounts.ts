@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PLANS } from "../../domain/consumers";
+import { PLANS } from "../../domain/plans";
 import { SCOPES } from "../../domain/scopes";
 import { ZCount, ZDateTime, ZUuid } from "./common";
 
