@@ -1,4 +1,4 @@
-// The mint categories and visibilities (interface §2), with names for people, and a guess of a
+// The mint categories and visibilities, with names for people, and a guess of a
 // file's category from its MIME type and extension. Kept client-safe: the server's list lives in
 // server/domain/protections.ts, which a browser bundle cannot import.
 

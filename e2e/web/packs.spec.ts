@@ -1,4 +1,4 @@
-// Verification packs and verifications in the organisation console (issue 5), driven as an
+// Verification packs and verifications in the organisation console, driven as an
 // owner would: templates, clone, edit with the server's validation, archive and restore, and
 // verifications of a real attestation (made over REST with the organisation's key).
 import { createHash, randomUUID } from "node:crypto";

@@ -31,7 +31,7 @@ describe("base64 (RFC 4648)", () => {
     expect(base64UrlToBytes(b64url)).toEqual(ascii(plain));
   });
 
-  it("uses the distinct alphabets of §4 and §5", () => {
+  it("uses the distinct alphabets of RFC 4648 §4 and §5", () => {
     const bytes = new Uint8Array([0xfb, 0xff, 0xbf]);
     expect(bytesToBase64(bytes)).toBe("+/+/");
     expect(bytesToBase64Url(bytes)).toBe("-_-_");

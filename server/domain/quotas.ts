@@ -3,7 +3,7 @@ import { getDb } from "../db";
 import { AppError } from "../errors";
 import { type Plan, planOf } from "./plans";
 
-/** Mints per UTC calendar month (interface §8); null = unlimited. */
+/** Mints per UTC calendar month; null = unlimited. */
 export const PLAN_LIMITS: Record<Plan, number | null> = { free: 50, creator: 500, pro: null };
 
 /** "YYYY-MM" of the UTC calendar month holding `at`. */

@@ -5,7 +5,7 @@ import { router, scopedProcedure } from "../trpc";
 import { requireAChange, ZClonePackInput, ZCreatePackInput, ZListPacksInput, ZUpdatePackInput } from "./packs.types";
 import { ZIdInput } from "../schemas/common";
 
-/** Verification packs (issue 5): built-in templates and the tenant's custom packs. */
+/** Verification packs: built-in templates and the tenant's custom packs. */
 export const packsRouter = router({
   list: scopedProcedure("packs:read")
     .meta({

@@ -5,7 +5,7 @@ import { router, scopedProcedure } from "../trpc";
 import { ZListVerificationsInput, ZRunVerificationInput } from "./verifications.types";
 import { ZIdInput } from "../schemas/common";
 
-/** Verifications (issue 5): cryptographic checks plus a pack's rules, recorded per tenant. */
+/** Verifications: cryptographic checks plus a pack's rules, recorded per tenant. */
 export const verificationsRouter = router({
   run: scopedProcedure("verifications:write")
     .meta({
