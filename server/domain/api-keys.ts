@@ -168,23 +168,19 @@ export async function createBoundedApiKey(
 }
 
 /**
- * What creating a key needs of its account, in one read: the scopes any key of it may hold,
- * whoever creates it (a consumer's (PERSONAL) keys reach the consumer endpoints only, an
- * organisation's never the consumer ones), and the address its new-key notices go to (the
- * person's; an organisation's owner's, if it has one).
+ * The scopes any key of a tenant may hold, whoever creates it: a consumer's (PERSONAL)
+ * keys reach the consumer endpoints only, an organisation's never the consumer ones.
  */
-export async function keyAccountOf(tenantId: string): Promise<{ scopes: readonly Scope[]; ownerEmail: string | null }> {
-  const tenant = await getDb().read.tenant.findUnique({
-    where: { id: tenantId },
-    select: { kind: true, users: { select: { email: true }, take: 1 } },
-  });
+export async function scopesForTenant(tenantId: string): Promise<readonly Scope[]> {
+  const tenant = await getDb().read.tenant.findUnique({ where: { id: tenantId }, select: { kind: true } });
   if (!tenant) throw notFound("Tenant");
-  return { scopes: tenant.kind === "PERSONAL" ? CONSUMER_SCOPES : ORGANIZATION_SCOPES, ownerEmail: tenant.users[0]?.email ?? null };
+  return tenant.kind === "PERSONAL" ? CONSUMER_SCOPES : ORGANIZATION_SCOPES;
 }
 
-/** The scopes any key of a tenant may hold (keyAccountOf). */
-export async function scopesForTenant(tenantId: string): Promise<readonly Scope[]> {
-  return (await keyAccountOf(tenantId)).scopes;
+/** The address an account's notices go to: its person's, or an organisation's owner's; null when it has none. */
+export async function ownerEmailOf(tenantId: string): Promise<string | null> {
+  const owner = await getDb().read.user.findUnique({ where: { tenantId }, select: { email: true } });
+  return owner?.email ?? null;
 }
 
 export async function listApiKeys({ tenantId }: { tenantId: string }): Promise<ApiKeyView[]> {

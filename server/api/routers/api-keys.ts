@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { ZApiKey, ZApiKeyCreated, ZRevokedApiKey } from "../schemas/accounts";
 import { TRPCError } from "@trpc/server";
-import { createBoundedApiKey, keyAccountOf, listApiKeys, revokeApiKey } from "../../domain/api-keys";
+import { createBoundedApiKey, listApiKeys, revokeApiKey, scopesForTenant } from "../../domain/api-keys";
 import { noticeNewKey } from "../../domain/key-notices";
 import { checkPasswordForWhatLasts } from "../../domain/account";
 import { AppError } from "../../errors";
@@ -72,8 +72,7 @@ export const apiKeysRouter = router({
         });
       }
       // And whatever it holds, a key of a consumer (personal tenant) holds consumer scopes only.
-      const account = await keyAccountOf(ctx.principal.tenantId);
-      const allowed = account.scopes;
+      const allowed = await scopesForTenant(ctx.principal.tenantId);
       const foreign = input.scopes.filter((s) => !allowed.includes(s));
       if (foreign.length > 0) {
         throw new TRPCError({
@@ -99,7 +98,7 @@ export const apiKeysRouter = router({
         PLAN_ACTIVE_KEYS[plan],
         ctx.principal.kind === "session" ? { sessionId: ctx.principal.sessionId } : { apiKeyId: ctx.principal.apiKeyId },
       );
-      noticeNewKey(account.ownerEmail, {
+      noticeNewKey(ctx.principal.tenantId, {
         name: key.name,
         prefix: key.prefix,
         at: new Date(key.created_at),
