@@ -1,4 +1,5 @@
 import "server-only";
+import { getConfig } from "../config";
 import { getDb, type Tx } from "../db";
 import { getStore } from "../store";
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from "../crypto/api-key-secret";
@@ -116,20 +117,36 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Who asks for a key: the session or the key the request was authenticated with. */
 export type KeyCreator = { sessionId: string } | { apiKeyId: string };
 
+const creatorGone = (creator: KeyCreator) =>
+  "sessionId" in creator
+    ? new AppError("invalid_session", "The session is invalid or has ended.")
+    : new AppError("invalid_api_key", "The API key is invalid or has been revoked.");
+
 /**
- * Inside the key's transaction, after the tenant's lock: the session or key that asked is still
- * live. A reset (or a revocation) takes the same lock, so a creation authenticated just before a
- * reset and reaching its transaction just after it is refused, as the next request would be,
- * instead of leaving a key the reset never saw.
+ * Inside the key's transaction, as its first write: takes the tenant's row (lockKeysOf) and
+ * checks that the session or key that asked is still live. A reset (or a revocation) takes the
+ * same lock, so a creation authenticated just before a reset and reaching its transaction just
+ * after it is refused, as the next request would be, instead of leaving a key the reset never
+ * saw. SQLite runs one write transaction at a time, so there the creator is read in the lock's
+ * own statement; PostgreSQL reads a statement's subqueries as of the statement's start, before
+ * it waited for the lock, so there the creator is read in a statement of its own after it.
  */
-async function checkCreatorStillValid(tx: Tx, creator: KeyCreator): Promise<void> {
-  if ("sessionId" in creator) {
-    const session = await tx.session.findUnique({ where: { id: creator.sessionId }, select: { endedAt: true } });
-    if (!session || session.endedAt) throw new AppError("invalid_session", "The session is invalid or has ended.");
-  } else {
-    const key = await tx.apiKey.findUnique({ where: { id: creator.apiKeyId }, select: { status: true } });
-    if (key?.status !== "ACTIVE") throw new AppError("invalid_api_key", "The API key is invalid or has been revoked.");
+async function lockKeysForCreator(tx: Tx, tenantId: string, now: Date, creator: KeyCreator): Promise<void> {
+  if (getConfig().dbKind === "postgres") {
+    await lockKeysOf(tx, tenantId, now);
+    const live =
+      "sessionId" in creator
+        ? (await tx.session.findUnique({ where: { id: creator.sessionId }, select: { endedAt: true } }))?.endedAt === null
+        : (await tx.apiKey.findUnique({ where: { id: creator.apiKeyId }, select: { status: true } }))?.status === "ACTIVE";
+    if (!live) throw creatorGone(creator);
+    return;
   }
+  const live =
+    "sessionId" in creator
+      ? { users: { some: { sessions: { some: { id: creator.sessionId, endedAt: null } } } } }
+      : { apiKeys: { some: { id: creator.apiKeyId, status: "ACTIVE" } } };
+  const { count } = await tx.tenant.updateMany({ where: { id: tenantId, ...live }, data: { updatedAt: now } });
+  if (count !== 1) throw creatorGone(creator);
 }
 
 /**
@@ -146,8 +163,8 @@ export async function createBoundedApiKey(
 ): Promise<{ key: ApiKeyView; secret: string }> {
   return getDb().write(async (tx) => {
     const now = new Date();
-    await lockKeysOf(tx, opts.tenantId, now);
-    if (creator) await checkCreatorStillValid(tx, creator);
+    if (creator) await lockKeysForCreator(tx, opts.tenantId, now, creator);
+    else await lockKeysOf(tx, opts.tenantId, now);
     const active = await tx.apiKey.count({ where: { tenantId: opts.tenantId, status: "ACTIVE" } });
     if (active >= maxActive) {
       throw new AppError(
