@@ -23,7 +23,8 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { postgresAdminUrl } from "../server/test-support/postgres-admin-url.mjs";
 import { compare, fmtRatio } from "./compare";
-import { generator, load, type LoadResult } from "./load";
+import { generator, load } from "./load";
+import type { LoadResult } from "./workload";
 import { DIST_DIR, envFor, migrate, startServer, type Server } from "./server";
 import { TestWitness } from "../e2e/witness/test-witness";
 import { mintPublic } from "./mint-public";
@@ -70,6 +71,8 @@ const CONNECTIONS = 32;
 const SMALL = 1000;
 
 type Creds = {
+  /** Keys of organisations with an owner, each allowed to make keys (bench/seed.ts). */
+  key_makers: string[];
   api_key: string;
   issuer_id: string;
   consumer_key: string;
@@ -559,6 +562,12 @@ async function overhead(): Promise<string[]> {
       anonymous(i, "/v1/consumer/login", JSON.stringify({ email: creds[i]!.consumer_email, password: creds[i]!.consumer_password }));
     const signup = (i: number) =>
       anonymous(i, "/v1/consumer/signup", JSON.stringify({ email: "bench-UNIQUE@example.org", password: "bench password", name: "Bench" }));
+    // A key made by a key, each request by one of 40 organisations (a plan bounds the keys one
+    // account makes a day), its notice mailed to the organisation's owner.
+    const makeKey = (i: number) => ({
+      ...post(i, "/v1/api-keys", JSON.stringify({ name: "bench UNIQUE", scopes: ["attestations:read"] }), ""),
+      apiKeys: creds[i]!.key_makers,
+    });
     if (values.sealed) return await sealedOverhead(other, post, creds, bundle);
     // Public reads a visitor's page makes: a protection (its verify and share pages) and who
     // protected a file or a picture like it, over 50 public protections of fingerprinted
@@ -593,6 +602,8 @@ async function overhead(): Promise<string[]> {
         loginOther: login(1),
         signup: signup(0),
         signupOther: signup(1),
+        makeKey: makeKey(0),
+        makeKeyOther: makeKey(1),
         protection: protection(0),
         protectionOther: protection(1),
         lookup: lookup(0),
@@ -613,6 +624,7 @@ async function overhead(): Promise<string[]> {
       `  proof bundle, log of ${SMALL.toLocaleString("en")}: ${fmt(r.bundle)} vs ${fmt(r.bundleOther)}; ratio ${fmtRatio(c.ratio("bundle", "bundleOther"))}`,
       `  POST /v1/consumer/login: ${fmt(r.login)} vs ${fmt(r.loginOther)}; ratio ${fmtRatio(c.ratio("login", "loginOther"))}`,
       `  POST /v1/consumer/signup: ${fmt(r.signup)} vs ${fmt(r.signupOther)}; ratio ${fmtRatio(c.ratio("signup", "signupOther"))}`,
+      `  POST /v1/api-keys by a key (its notice mailed): ${fmt(r.makeKey)} vs ${fmt(r.makeKeyOther)} (errors ${r.makeKey.errors} vs ${r.makeKeyOther.errors}); ratio ${fmtRatio(c.ratio("makeKey", "makeKeyOther"))}`,
       `  GET /v1/protections/{id}: ${fmt(r.protection)} vs ${fmt(r.protectionOther)}; ratio ${fmtRatio(c.ratio("protection", "protectionOther"))}`,
       `  GET /v1/lookup?content_hash= (a public protection's): ${fmt(r.lookup)} vs ${fmt(r.lookupOther)}; ratio ${fmtRatio(c.ratio("lookup", "lookupOther"))}`,
       `  GET /v1/lookup?pdq= (a public protection's picture): ${fmt(r.lookupPdq)} vs ${fmt(r.lookupPdqOther)}; ratio ${fmtRatio(c.ratio("lookupPdq", "lookupPdqOther"))}`,
