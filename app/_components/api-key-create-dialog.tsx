@@ -10,7 +10,8 @@ import { Modal } from "./api-keys-dialog";
 import { formatCount, SCOPE_HELP, sortScopes } from "./api-keys-format";
 import { useFieldErrors } from "./field-errors";
 import { CurrentPasswordField } from "./form-field";
-import { Alert, Button, Field, Input } from "./ui";
+import { DialogActions } from "./dialog-actions";
+import { Alert, Field, Input } from "./ui";
 
 function parseLimit(raw: string): number | undefined | "invalid" {
   const v = raw.trim();
@@ -213,14 +214,7 @@ export function CreateKeyDialog({
         {/* Beside the buttons, where the eye is after a click: the dialog may scroll on a phone. */}
         {serverError ? <Alert title="The key was not created">{serverError}</Alert> : null}
 
-        <div className="flex flex-col-reverse gap-2 border-t border-stone-200 pt-4 sm:flex-row sm:justify-end">
-          <Button variant="secondary" onClick={close} disabled={create.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending ? "Creating…" : "Create key"}
-          </Button>
-        </div>
+        <DialogActions onCancel={close} label="Create key" busyLabel="Creating…" busy={create.isPending} ruled />
       </form>
     </Modal>
   );

@@ -2,7 +2,8 @@
 // Modal dialogs on the native <dialog> element: showModal() makes the rest of the page inert,
 // traps Tab inside, and Escape cancels. We move focus in on open and give it back on close.
 import { useEffect, useId, useRef, type ReactNode, type RefObject } from "react";
-import { Alert, Button, cx } from "./ui";
+import { Alert, cx } from "./ui";
+import { DialogActions } from "./dialog-actions";
 
 export function Modal({
   open,
@@ -131,14 +132,15 @@ export function ConfirmDialog({
           <Alert title="That did not work">{error}</Alert>
         </div>
       ) : null}
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button ref={cancelRef} variant="secondary" onClick={onCancel} disabled={pending}>
-          Cancel
-        </Button>
-        <Button variant={tone} onClick={onConfirm} disabled={pending}>
-          {pending ? pendingLabel : confirmLabel}
-        </Button>
-      </div>
+      <DialogActions
+        onCancel={onCancel}
+        onAction={onConfirm}
+        label={confirmLabel}
+        busyLabel={pendingLabel}
+        busy={pending}
+        tone={tone}
+        cancelRef={cancelRef}
+      />
     </Modal>
   );
 }

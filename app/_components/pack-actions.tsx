@@ -5,6 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useId, useRef, useState, type FormEvent } from "react";
 import { ConfirmDialog, Modal } from "./api-keys-dialog";
+import { DialogActions } from "./dialog-actions";
 import { useFieldErrors } from "./field-errors";
 import { Alert, Button, Field, Input } from "./ui";
 import { errorInfo, useTRPC } from "../_trpc/client";
@@ -80,14 +81,7 @@ export function ClonePackButton({
               aria-describedby={errors.name ? describe("name") : undefined}
             />
           </Field>
-          <div className="flex flex-col-reverse gap-2 border-t border-stone-200 pt-4 sm:flex-row sm:justify-end">
-            <Button variant="secondary" onClick={close} disabled={clone.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={busy}>
-              {busy ? "Cloning…" : "Clone pack"}
-            </Button>
-          </div>
+          <DialogActions onCancel={close} label="Clone pack" busyLabel="Cloning…" busy={busy} ruled />
         </form>
       </Modal>
     </>

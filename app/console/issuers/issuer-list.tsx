@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useId, useRef, useState, type FormEvent } from "react";
 import { Modal } from "../../_components/api-keys-dialog";
+import { DialogActions } from "../../_components/dialog-actions";
 import { formatDate, formatDateTime } from "../../_components/api-keys-format";
 import { useFieldErrors } from "../../_components/field-errors";
 import { Alert, Button, Card, EmptyState, Field, Input, Mono, Spinner, textLink } from "../../_components/ui";
@@ -191,14 +192,7 @@ function CreateIssuerDialog({ open, onClose }: { open: boolean; onClose: () => v
             aria-describedby={describe("domain")}
           />
         </Field>
-        <div className="flex flex-col-reverse gap-2 border-t border-stone-200 pt-4 sm:flex-row sm:justify-end">
-          <Button variant="secondary" onClick={close} disabled={create.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending || create.isSuccess}>
-            {create.isPending || create.isSuccess ? "Creating…" : "Create issuer"}
-          </Button>
-        </div>
+        <DialogActions onCancel={close} label="Create issuer" busyLabel="Creating…" busy={create.isPending || create.isSuccess} ruled />
       </form>
     </Modal>
   );

@@ -7,9 +7,10 @@ import { useMutation } from "@tanstack/react-query";
 import { useId, useRef, useState, type FormEvent, type RefObject } from "react";
 import { useTRPC } from "@/app/_trpc/client";
 import { Modal } from "@/app/_components/api-keys-dialog";
+import { DialogActions } from "@/app/_components/dialog-actions";
 import { useFieldErrors } from "@/app/_components/field-errors";
 import { CurrentPasswordField } from "@/app/_components/form-field";
-import { Alert, Button } from "@/app/_components/ui";
+import { Alert } from "@/app/_components/ui";
 import type { ProtectionItem } from "./protect-types";
 
 export function MakePublicDialog({
@@ -89,14 +90,7 @@ export function MakePublicDialog({
           hint="This cannot be undone, so we ask for your password."
         />
         {general ? <Alert title="It is still private">{general}</Alert> : null}
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <Button variant="secondary" onClick={close} disabled={change.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={change.isPending}>
-            {change.isPending ? "Saving…" : "Make public"}
-          </Button>
-        </div>
+        <DialogActions onCancel={close} label="Make public" busyLabel="Saving…" busy={change.isPending} />
       </form>
     </Modal>
   );
