@@ -48,8 +48,8 @@ export async function createSession(
   const now = new Date();
   await getDb().write(async (tx) => {
     if (user.verifiedHash !== undefined) {
-      const now = await tx.user.findUnique({ where: { id: user.id }, select: { passwordHash: true } });
-      if (!now || now.passwordHash !== user.verifiedHash) {
+      const current = await tx.user.findUnique({ where: { id: user.id }, select: { passwordHash: true } });
+      if (!current || current.passwordHash !== user.verifiedHash) {
         throw new AppError("invalid_credentials", "The e-mail address or the password is wrong.");
       }
     }

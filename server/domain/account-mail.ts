@@ -75,14 +75,11 @@ export function newLinkToken(): { token: string; tokenHash: string } {
 /** What every link token looks like; anything else is refused before a lookup. */
 export const isLinkTokenShaped = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
 
-/** The user id of a link written for no one: a reset asked for an address with no account. */
-const NO_ONE = "00000000-0000-0000-0000-000000000000";
-
 /**
  * Inside a write transaction: a new single-use link of `purpose` for a user, valid `minutes`.
  * Unless `keepEarlier`, the user's earlier unused links of the same purpose stop working (marked
- * used). With `userId` null the row is written for no one, born used and naming no address, with
- * the same statements, so that writing it costs what writing a live one does. Returns the token
+ * used). With `userId` null the row is written for no one, born used and naming no address, by
+ * the same insert, so that writing it costs what writing a live one does. Returns the token
  * itself: it exists only in the e-mail.
  */
 export async function issueEmailToken(
@@ -99,11 +96,8 @@ export async function issueEmailToken(
 ): Promise<string> {
   const { token, tokenHash } = newLinkToken();
   const now = opts.now ?? new Date();
-  if (!opts.keepEarlier) {
-    await tx.emailToken.updateMany({
-      where: { userId: opts.userId ?? NO_ONE, purpose: opts.purpose, usedAt: null },
-      data: { usedAt: now },
-    });
+  if (opts.userId && !opts.keepEarlier) {
+    await tx.emailToken.updateMany({ where: { userId: opts.userId, purpose: opts.purpose, usedAt: null }, data: { usedAt: now } });
   }
   await tx.emailToken.create({
     data: {

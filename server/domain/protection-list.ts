@@ -140,10 +140,10 @@ export async function setProtectionVisibility({
     // Only from the visibility read above: a request checked for one change cannot make another.
     const changed = await tx.protection.updateMany({ where: { id, tenantId, visibility: current.visibility }, data: { visibility } });
     if (changed.count === 0) {
-      const now = await tx.protection.findFirst({ where: { id, tenantId } });
-      if (!now) throw notFound("Protection");
+      const present = await tx.protection.findFirst({ where: { id, tenantId } });
+      if (!present) throw notFound("Protection");
       // Already what was asked (a double click): done, nothing more to write.
-      if (now.visibility === visibility) return now;
+      if (present.visibility === visibility) return present;
       throw new AppError("conflict", "The protection's visibility changed meanwhile: read it again, then ask again.");
     }
     // Lookups find its fingerprints from now on, or no longer (matchColumns, similar-lookup.ts).

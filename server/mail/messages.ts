@@ -85,20 +85,19 @@ export function emailChangeMessage(to: string, token: string, minutes: number): 
   );
 }
 
+/** A notice with a link to log in: its lines, then the link. */
+function noticeWithLogin(to: string, subject: string, lines: string[]): MailMessage {
+  const login = `${getConfig().baseUrl}/login`;
+  return { to, subject, text: `${lines.join("\n\n")}\n\n${login}\n`, html: html(lines, { href: login, label: "Log in" }) };
+}
+
 /** Sent to the old address when a change to another is asked for. */
 export function emailChangeNotice(to: string, newEmail: string): MailMessage {
-  const login = `${getConfig().baseUrl}/login`;
-  const lines = [
+  return noticeWithLogin(to, "Your Hallmark e-mail address is about to change", [
     "Hello,",
     `Someone logged in to your Hallmark account asked to move it to the address ${newEmail}. Nothing changes until the link sent there is followed.`,
     "If it was not you, log in and change your password now (it ends every other session), or reset it from the login page.",
-  ];
-  return {
-    to,
-    subject: "Your Hallmark e-mail address is about to change",
-    text: `${lines.join("\n\n")}\n\n${login}\n`,
-    html: html(lines, { href: login, label: "Log in" }),
-  };
+  ]);
 }
 
 /** Sent once an account is deleted. */
@@ -113,29 +112,16 @@ export function accountDeletedMessage(to: string): MailMessage {
 
 /** Sent instead of a verification link when someone signs up with an address that has a verified account. */
 export function alreadyRegisteredMessage(to: string): MailMessage {
-  const login = `${getConfig().baseUrl}/login`;
-  const lines = [
+  return noticeWithLogin(to, "You already have a Hallmark account", [
     "Hello,",
     "Someone (hopefully you) tried to create a Hallmark account with this e-mail address, but an account already exists for it.",
     "If it was you, simply log in. If it was not you, you can ignore this message: nothing was changed.",
-  ];
-  return {
-    to,
-    subject: "You already have a Hallmark account",
-    text: `${lines.join("\n\n")}\n\n${login}\n`,
-    html: html(lines, { href: login, label: "Log in" }),
-  };
+  ]);
 }
 
 /** Where and from what a security-relevant change was asked: "203.0.113.7, Firefox/131.0 …". */
 const origin = (request: { client: string; userAgent: string | null }) =>
   `${request.client}, with the browser or program "${(request.userAgent ?? "unknown").slice(0, 200)}"`;
-
-/** A notice with a link to log in: its lines, then the link. */
-function noticeWithLogin(to: string, subject: string, lines: string[]): MailMessage {
-  const login = `${getConfig().baseUrl}/login`;
-  return { to, subject, text: `${lines.join("\n\n")}\n\n${login}\n`, html: html(lines, { href: login, label: "Log in" }) };
-}
 
 /** One new key as its notice tells it. */
 export interface KeyNote {
