@@ -438,7 +438,10 @@ async function startMailCatcher(dir) {
       const chunks = [];
       stream.on("data", (/** @type {Buffer} */ c) => chunks.push(c));
       stream.on("end", () => {
-        fs.writeFileSync(path.join(dir, `${Date.now()}-${crypto.randomUUID()}.eml`), Buffer.concat(chunks));
+        // Written aside, then renamed: a reader never sees (and caches) half a message.
+        const file = path.join(dir, `${Date.now()}-${crypto.randomUUID()}.eml`);
+        fs.writeFileSync(`${file}.part`, Buffer.concat(chunks));
+        fs.renameSync(`${file}.part`, file);
         done();
       });
     },
