@@ -5,6 +5,7 @@ import { leafData } from "./attestation";
 import { utf8Decode, utf8Encode } from "./encoding";
 import { VerifyError } from "./errors";
 import { MAX_NOTE_BYTES } from "./checkpoint";
+import { parseJson } from "./json-parse";
 
 export const MAX_BUNDLE_BYTES = 1024 * 1024;
 /** A proof for a tree of up to 2^64 leaves has at most 64 hashes. */
@@ -121,7 +122,7 @@ function toValue(input: unknown, maxBytes: number): unknown {
     }
     if (utf8Encode(text).length > maxBytes) throw new VerifyError("bundle_too_large", `bundle exceeds ${maxBytes} bytes`);
     try {
-      return JSON.parse(text);
+      return parseJson(text);
     } catch {
       throw new VerifyError("malformed_bundle", "bundle is not valid JSON");
     }

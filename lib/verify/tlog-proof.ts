@@ -14,6 +14,7 @@ import type { Policy } from "./policy";
 import { describeCosigners, requireQuorum, verifyWitnessedCheckpoint, type Cosigner } from "./witnessed";
 import { verifyLogCheckpoint } from "./log-signature";
 import type { CosignerKey } from "./cosignature";
+import { parseJson } from "./json-parse";
 
 export const TLOG_PROOF_HEADER = "c2sp.org/tlog-proof@v1";
 /** A proof larger than this is refused before parsing (the checkpoint's cap, plus room). */
@@ -120,7 +121,7 @@ export function readProofExtra(extra: Uint8Array | undefined): ProofExtra {
   let v: unknown;
   try {
     text = utf8Decode(extra);
-    v = JSON.parse(text);
+    v = parseJson(text);
   } catch {
     throw malformed("the extra line is not JSON");
   }

@@ -17,6 +17,7 @@ import { resolveLogKey, type LogPublicKey } from "./log-key";
 import type { Policy } from "./policy";
 import { type TlogProofVerification, verifyTlogProof } from "./tlog-proof";
 import { type Cosigner, describeCosigners, verifyWitnessedCheckpoint } from "./witnessed";
+import { parseJson } from "./json-parse";
 
 export type StepName =
   | CheckName
@@ -122,7 +123,7 @@ async function bundleSteps(run: Run, input: unknown, trust: Trust, page?: PageFa
   let bundle = input;
   if (typeof input === "string") {
     try {
-      bundle = JSON.parse(input);
+      bundle = parseJson(input);
     } catch {
       // verifyProofBundle says it is malformed.
     }
@@ -295,7 +296,7 @@ async function certificateSteps(run: Run, cert: { attachments: ReadonlyMap<strin
   if (!attached) return fail(run, "evidence", "malformed_certificate", `the PDF has no ${CERTIFICATE_BUNDLE} attachment`, "certificate");
   let bundle: { attestation?: { id?: unknown; payload?: { content_hash?: unknown } } };
   try {
-    bundle = JSON.parse(utf8Decode(attached));
+    bundle = parseJson(utf8Decode(attached)) as typeof bundle;
   } catch {
     return fail(run, "evidence", "malformed_bundle", `the attached ${CERTIFICATE_BUNDLE} is not JSON`, CERTIFICATE_BUNDLE);
   }

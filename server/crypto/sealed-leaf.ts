@@ -4,6 +4,7 @@
 import crypto from "node:crypto";
 import { SEAL_SALT_BYTES, SEALED_V1, SEALED_V2, type SealedPayload, type SealedType, sealedCreatedAt } from "../../lib/verify/sealed";
 import { type CanonicalAttestation, leafDataOf } from "./attestation-bytes.mjs";
+import { parseJson } from "@/lib/verify/json-parse";
 
 /** What the attestations.seal column holds (JSON): the sealed leaf's own fields and the salt. */
 export interface SealColumn {
@@ -84,7 +85,7 @@ export function storedSeal(inner: CanonicalAttestation, signature: string, seal:
     id: f.id,
     issuer_id: f.issuer_id,
     kid: f.kid,
-    payload: JSON.parse(f.payloadJcs) as SealedPayload,
+    payload: parseJson(f.payloadJcs) as SealedPayload,
     created_at: f.created_at,
     signature: s.signature,
   };

@@ -13,6 +13,7 @@ import { getActiveIssuer } from "./issuer-cache";
 import { getSealer, sealEntry } from "./sealing";
 import { MAX_LEAF_BYTES, MAX_PAYLOAD_BYTES } from "./leaf-bounds";
 import { localOf } from "../merkle/positions";
+import { parseJson } from "@/lib/verify/json-parse";
 
 export interface AttestationView {
   id: string;
@@ -44,7 +45,7 @@ export function toAttestationView(row: AttestationRow): AttestationView {
     issuer_id: row.issuerId,
     kid: row.kid,
     status: "VALID",
-    payload: JSON.parse(row.payload) as Record<string, unknown>,
+    payload: parseJson(row.payload) as Record<string, unknown>,
     signature: row.signature,
     log_index: localOf(row.logIndex),
     created_at: iso(row.createdAt),

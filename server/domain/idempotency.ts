@@ -4,6 +4,7 @@ import { canonicalJson } from "@/lib/verify/jcs";
 import type { BatchScope } from "../log/log-append";
 import type { EntryWriter, IdempotencyRecord } from "../store/types";
 import { AppError } from "../errors";
+import { parseJson } from "@/lib/verify/json-parse";
 
 /** A finished answer is replayed for this long; afterwards the key may be used afresh. */
 const RECORD_TTL_MS = 24 * 3600 * 1000;
@@ -46,7 +47,7 @@ const reused = () => new AppError("idempotency_key_reused", "This Idempotency-Ke
 function replayOf(row: IdempotencyRecord | null, req: IdempotentRequest): IdempotentReplay | null {
   if (!row || row.status === 0 || Date.now() - row.createdAt.getTime() > RECORD_TTL_MS) return null;
   if (row.requestHash !== req.requestHash) throw reused();
-  return new IdempotentReplay(row.status, JSON.parse(row.response));
+  return new IdempotentReplay(row.status, parseJson(row.response));
 }
 
 const scopeKey = (req: IdempotentRequest) => `idempotency\n${req.tenantId}\n${req.key}`;

@@ -4,6 +4,7 @@ import { AppError, notFound } from "../errors";
 import { iso, newId } from "./ids";
 import { RULES_VERSION, ZPackRules, type PackRules } from "./pack-rules";
 import { PACK_TEMPLATES, TEMPLATE_KEYS } from "./pack-templates";
+import { parseJson } from "@/lib/verify/json-parse";
 
 export const PACK_STATUSES = ["active", "archived"] as const;
 export type PackStatus = (typeof PACK_STATUSES)[number];
@@ -73,7 +74,7 @@ export function toPackListItem(row: PackRow): PackListItem {
 }
 
 /** Stored rules were validated on the way in; parsing again keeps a hand-edited row from reaching the evaluator. */
-export const rulesOf = (row: Pick<PackRow, "rules">): PackRules => ZPackRules.parse(JSON.parse(row.rules));
+export const rulesOf = (row: Pick<PackRow, "rules">): PackRules => ZPackRules.parse(parseJson(row.rules));
 
 export function toPackView(row: PackRow): PackView {
   return {

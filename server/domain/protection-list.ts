@@ -9,6 +9,7 @@ import { getProofBundle, type ProofOptions } from "./proof-bundles";
 import { matchColumns, urlsOf } from "./protections";
 import { pdqWindowFields } from "@/lib/fingerprint/pdq-index";
 import { fingerprintsOf, type Category, type Fingerprint, type Visibility } from "./protections";
+import { parseJson } from "@/lib/verify/json-parse";
 
 export type ProtectionItem = AttestationView & {
   protection_id: string;
@@ -43,7 +44,7 @@ function toProtectionItem(p: ProtectionRow, a: AttestationView): ProtectionItem 
     file_size: p.fileSize === null ? null : Number(p.fileSize),
     category: p.category as Category,
     visibility: p.visibility as Visibility,
-    ai_metadata: p.aiMetadata ? (JSON.parse(p.aiMetadata) as Record<string, unknown>) : null,
+    ai_metadata: p.aiMetadata ? (parseJson(p.aiMetadata) as Record<string, unknown>) : null,
     verification_count: p.verificationCount,
     ...urlsOf(p.id),
     protected_at: iso(p.createdAt),

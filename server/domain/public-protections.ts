@@ -7,6 +7,7 @@ import { fingerprintsOf, urlsOf } from "./protections";
 import { getConfig } from "../config";
 import type { Category, Fingerprint, Visibility } from "./protections";
 import { localOf } from "../merkle/positions";
+import { parseJson } from "@/lib/verify/json-parse";
 
 /**
  * What a verify or share link shows of a protection: a public one to anyone; a private one only
@@ -86,7 +87,7 @@ async function toPublicView(p: ProtectionRow): Promise<PublicProtectionView> {
     ...urlsOf(p.id),
     proof_bundle_url: `${getConfig().baseUrl}/v1/protections/${p.id}/proof-bundle`,
     // As its attestation signs them, from the row read here anyway (no query of their own).
-    fingerprints: fingerprintsOf(JSON.parse(attestation.payload) as Record<string, unknown>),
+    fingerprints: fingerprintsOf(parseJson(attestation.payload) as Record<string, unknown>),
   };
 }
 

@@ -4,6 +4,7 @@ import { hasLoneSurrogate } from "@/lib/verify/encoding";
 import { AppError, type FieldError } from "../errors";
 import { jsonPointer } from "../domain/json-pointer";
 import { BACKSLASH, jsonDepthExcess, MAX_JSON_DEPTH, QUOTE } from "../json-depth.mjs";
+import { parseJson } from "@/lib/verify/json-parse";
 
 const MAX_REPORTED = 20;
 
@@ -180,7 +181,7 @@ export function parseJsonText(text: string): unknown {
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch {
     throw new AppError("malformed_json", "The body is not valid JSON.");
   }

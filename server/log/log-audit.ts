@@ -16,6 +16,7 @@ import { localOf, positionOf, shardNode, shardOf } from "@/server/merkle/positio
 import { getShards, type Shard } from "@/server/log/shards";
 import { storedAttestation, storedLeafHash } from "@/server/log/stored-leaf";
 import type { Attestation } from "@/server/store/types";
+import { parseJson } from "@/lib/verify/json-parse";
 
 export interface AuditReport {
   /** Each mismatch found, in words; empty when the log is intact. */
@@ -168,7 +169,7 @@ function checkSuccessor(shard: Shard, next: Shard | undefined, last: Attestation
   try {
     if (!last) throw new Error("it has no entries");
     if (last.seal) throw new Error("its last entry is sealed");
-    const v = verifySuccessor({ ...storedAttestation(last), payload: JSON.parse(last.payload) as Record<string, unknown> }, shard);
+    const v = verifySuccessor({ ...storedAttestation(last), payload: parseJson(last.payload) as Record<string, unknown> }, shard);
     if (!next || v.origin !== next.origin || !bytesEqual(v.publicKey, next.publicKey))
       throw new Error(`its successor statement names ${v.origin}, not the next shard`);
   } catch (err) {

@@ -7,6 +7,7 @@ import { base64ToBytes } from "@/lib/verify/encoding";
 import { leafHash } from "@/lib/verify/merkle";
 import { SEALED_V1, SEALED_V2, type SealedPayload, sealedCreatedAt, sealedPayload } from "@/lib/verify/sealed";
 import type { SealColumn } from "../crypto/sealed-leaf";
+import { parseJson } from "@/lib/verify/json-parse";
 
 export interface StoredAttestationFields {
   id: string;
@@ -25,7 +26,7 @@ export const storedAttestation = (a: StoredAttestationFields): SignedAttestation
   id: a.id,
   issuer_id: a.issuerId,
   kid: a.kid,
-  payload: JSON.parse(a.payload),
+  payload: parseJson(a.payload),
   created_at: a.createdAt.toISOString(),
   signature: a.signature,
 });

@@ -4,6 +4,7 @@ import type { inferRouterOutputs } from "@trpc/server";
 import Link from "next/link";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { AppRouter } from "@/server/api/root";
+import { parseJson } from "@/lib/verify/json-parse";
 import { formatDateTime } from "../../_components/api-keys-format";
 import { useFieldErrors } from "../../_components/field-errors";
 import { LoadError } from "../../_components/load-error";
@@ -46,7 +47,7 @@ export function VerificationRunner({
       if (!attestationId.trim()) found.attestation_id = "Enter the id of one of your attestations.";
     } else {
       try {
-        const v: unknown = JSON.parse(bundle);
+        const v = parseJson(bundle);
         if (typeof v !== "object" || v === null || Array.isArray(v)) found.bundle = "Paste a proof bundle: a JSON object.";
         else parsedBundle = v as Record<string, unknown>;
       } catch {

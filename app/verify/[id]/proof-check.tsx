@@ -16,6 +16,7 @@ import {
   type Verification,
 } from "@/lib/verify";
 import { bytesToHex } from "@/lib/verify/encoding";
+import { parseJson } from "@/lib/verify/json-parse";
 import { logKeyForOrigin } from "@/lib/verify/log-key";
 import { Mono, Spinner, cx } from "../../_components/ui";
 import { PINNED_POLICY, readPinnedPolicy } from "../../_components/pinned-policy";
@@ -210,7 +211,7 @@ async function runChecks(expected: {
   }
   let bundle: unknown;
   try {
-    bundle = JSON.parse(bundleText!);
+    bundle = parseJson(bundleText!);
   } catch {
     bundle = bundleText; // the verifier reports it as malformed
   }
