@@ -26,6 +26,7 @@ import {
 import { leafData } from "@/lib/verify/attestation";
 import { base64ToBytes, bytesToBase64 } from "@/lib/verify/encoding";
 import { leafHash } from "@/lib/verify/merkle";
+import { parseJson } from "@/lib/verify/json-parse";
 import { isSealedPayload } from "@/lib/verify/sealed";
 import { CompactRange } from "@/lib/verify/compact-range";
 import { verifyLogCheckpoint, type LogKey } from "@/lib/verify/log-signature";
@@ -175,7 +176,7 @@ async function followOne(log: LogKey, vkey: string, saved: State | null) {
       const bytes = entries[i]!;
       let a: Parameters<typeof leafData>[0];
       try {
-        a = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+        a = parseJson(new TextDecoder("utf-8", { fatal: true }).decode(bytes)) as typeof a;
       } catch {
         throw new Inconsistent(`entry ${index} is not JSON`);
       }

@@ -32,6 +32,7 @@ import {
 } from "@/lib/verify";
 import { MAX_TLOG_PROOF_BYTES, TLOG_PROOF_HEADER } from "@/lib/verify/tlog-proof";
 import { verifySuccessorProof } from "@/lib/verify/successor";
+import { parseJson } from "@/lib/verify/json-parse";
 import { MAX_PDF_BYTES, PDF_MAGIC, type PdfContents, readPdf } from "./pdf-reader";
 
 const USAGE =
@@ -57,9 +58,9 @@ function readSmallBytes(path: string, max: number): Buffer {
 
 const readSmallFile = (path: string, max = MAX_BUNDLE_BYTES): string => readSmallBytes(path, max).toString("utf8");
 
-function parseJson(path: string): unknown {
+function readJsonFile(path: string): unknown {
   try {
-    return JSON.parse(readSmallFile(path));
+    return parseJson(readSmallFile(path));
   } catch (err) {
     if (err instanceof SyntaxError) fail(1, `FAIL malformed_bundle: ${path} is not JSON`);
     throw err;
@@ -176,7 +177,7 @@ function present(v: Verification): void {
 }
 
 if (consistency) {
-  const body = parseJson(file) as { first?: { checkpoint?: unknown }; second?: { checkpoint?: unknown }; hashes?: unknown };
+  const body = readJsonFile(file) as { first?: { checkpoint?: unknown }; second?: { checkpoint?: unknown }; hashes?: unknown };
   const result = verifyConsistencyProof(
     { first: body?.first?.checkpoint as string, second: body?.second?.checkpoint as string, proof: body?.hashes as string[] },
     { logPublicKey: logPublicKey!, origin },
@@ -209,7 +210,7 @@ if (consistency) {
     );
   }
 } else {
-  const v = await verify({ kind: "bundle", bundle: parseJson(file) }, trust);
+  const v = await verify({ kind: "bundle", bundle: readJsonFile(file) }, trust);
   present(v);
   const e = v.entry!;
   const what = v.kind === "sealed" ? "sealed entry (what it seals is its owner's)" : "attestation";
