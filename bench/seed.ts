@@ -8,14 +8,14 @@ import { getDb } from "@/server/db";
 import { getStore } from "@/server/store";
 import { appendBatch, type LogEntry } from "@/server/log/log-append";
 import { getLogIdentity } from "@/server/log/log-identity";
-import { createOrganization } from "@/server/domain/tenants";
-import { createIssuer } from "@/server/domain/issuers";
-import { getSigner } from "@/server/domain/signing-keys";
+import { createOrganization } from "@/server/domain/accounts";
+import { createIssuer } from "@/server/domain/attestations";
+import { getSigner } from "@/server/domain/attestations";
 import { signAttestation } from "@/server/domain/attestations";
-import { createApiKey } from "@/server/domain/api-keys";
-import { createConsumer } from "@/server/domain/consumers";
-import { PLAN_REQUEST_BUDGETS } from "@/server/domain/plan-limits";
-import { CONSUMER_SCOPES } from "@/server/domain/scopes";
+import { createApiKey } from "@/server/domain/accounts";
+import { createConsumer } from "@/server/domain/accounts";
+import { PLAN_REQUEST_BUDGETS } from "@/server/domain/plans";
+import { CONSUMER_SCOPES } from "@/server/domain/accounts";
 
 const BATCH = 5000;
 /** Organisations whose keys make keys in the benchmark: 2,000 creations a day each (the organisation plan). */

@@ -104,7 +104,7 @@ function seed(op: "consumer" | "org", args: object): Promise<Record<string, stri
 /** In the REST suite's process, the domain functions the CLI calls (loaded only there: they are server code). */
 const inProcess = process.env.VITEST === "true";
 const domain = () =>
-  Promise.all([import("../server/domain/consumers"), import("../server/domain/tenants")]).then(([c, t]) => ({ ...c, ...t }));
+  Promise.all([import("../server/domain/accounts"), import("../server/domain/accounts")]).then(([c, t]) => ({ ...c, ...t }));
 
 /** A consumer account (verified unless asked otherwise) with its API key. */
 export async function seedConsumer(

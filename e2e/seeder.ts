@@ -7,8 +7,8 @@
 // Protocol: one JSON request a line on stdin, `{"id":n,"op":"consumer"|"org","args":{…}}`; one JSON
 // answer a line on stdout, `{"id":n,"ok":{…}}` or `{"id":n,"error":"…"}`. It exits when stdin ends.
 import readline from "node:readline";
-import { createConsumer } from "@/server/domain/consumers";
-import { createOrganization } from "@/server/domain/tenants";
+import { createConsumer } from "@/server/domain/accounts";
+import { createOrganization } from "@/server/domain/accounts";
 
 type Request =
   | { id: number; op: "consumer"; args: Omit<Parameters<typeof createConsumer>[0], "withApiKey"> }

@@ -31,13 +31,13 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { getDb } from "@/server/db";
-import { createConsumer } from "@/server/domain/consumers";
+import { createConsumer } from "@/server/domain/accounts";
 import { PLANS } from "@/server/domain/plans";
-import { createOrganization } from "@/server/domain/tenants";
-import { getLogInfo, getWitnessing } from "@/server/domain/log";
-import { readablePrivateProtections } from "@/server/domain/readable-private";
-import { witnessNetworkEntry } from "@/server/domain/witness-network";
-import { rotateLog } from "@/server/domain/log-rotation";
+import { createOrganization } from "@/server/domain/accounts";
+import { getLogInfo, getWitnessing } from "@/server/domain/public-log";
+import { readablePrivateProtections } from "@/server/domain/protections";
+import { witnessNetworkEntry } from "@/server/domain/public-log";
+import { rotateLog } from "@/server/domain/public-log";
 import { backup, Refusal, restore } from "./backup";
 
 const USAGE = `usage: npm run admin -- create-org --name <name> [--owner-email <e> --owner-password <p> [--owner-name <n>]] [--json]

@@ -70,7 +70,7 @@ class SqliteAdapter extends PrismaBetterSQLite3 {
     for (const pragma of readPragmas(sqliteSizes())) raw.pragma(pragma);
     if (this.readOnly) raw.pragma("query_only = ON");
     // Similar-image lookup measures each candidate's distance inside the query, so only the
-    // matches leave SQLite (server/domain/similar-lookup.ts; PostgreSQL has bit_count).
+    // matches leave SQLite (server/domain/protections/similar-lookup.ts; PostgreSQL has bit_count).
     raw.function("pdq_distance", { deterministic: true }, (a: unknown, b: unknown) =>
       a instanceof Uint8Array && b instanceof Uint8Array ? pdqDistanceBytes(a, b) : null,
     );

@@ -1,6 +1,6 @@
 // @ts-check
 // The nesting bound on JSON a client sends, checked on the text before anything parses it: a
-// /v1 body, a tRPC input, a cursor (server/http/json-text.ts, server/domain/protection-list.ts)
+// /v1 body, a tRPC input, a cursor (server/http/json-text.ts, server/domain/protections/protection-list.ts)
 // and the Next-Router-State-Tree header (server/gate/gate.mjs). Plain JavaScript so the gate,
 // which runs without Next.js, shares it.
 //
@@ -11,7 +11,7 @@
 /**
  * Arrays and objects nest at most this deep in any JSON a client sends, the outermost value
  * counting as 1 (`[[1]]` is 2). The deepest JSON Hallmark takes is a payload or ai_metadata
- * (MAX_PAYLOAD_DEPTH, 32 levels, server/domain/leaf-bounds.ts) inside its wrappers (a batch item, a
+ * (MAX_PAYLOAD_DEPTH, 32 levels, server/domain/attestations/leaf-bounds.ts) inside its wrappers (a batch item, a
  * tRPC batch: 37 levels in all): this is far past that, so a payload too deep still gets its own
  * answer at /payload, and past real documents (JSON-LD, C2PA manifests and EXIF dumps nest a
  * dozen levels). It is also as deep as .NET's System.Text.Json reads by default, and shallow

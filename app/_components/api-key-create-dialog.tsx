@@ -4,7 +4,7 @@
 // (a browser left open) must not be enough to mint one.
 import { useMutation } from "@tanstack/react-query";
 import { useId, useRef, useState, type FormEvent, type RefObject } from "react";
-import type { Scope } from "@/server/domain/scopes";
+import type { Scope } from "@/server/domain/accounts";
 import { useTRPC } from "../_trpc/client";
 import { Modal } from "./api-keys-dialog";
 import { formatCount, SCOPE_HELP, sortScopes } from "./api-keys-format";

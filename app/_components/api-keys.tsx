@@ -3,7 +3,7 @@
 // (/dashboard/api-keys): list, create (the secret is shown once), revoke after a confirmation.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import type { Scope } from "@/server/domain/scopes";
+import type { Scope } from "@/server/domain/accounts";
 import { errorInfo, useTRPC } from "../_trpc/client";
 import { CreateKeyDialog } from "./api-key-create-dialog";
 import { KeyList, type ApiKey } from "./api-key-list";

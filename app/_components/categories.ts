@@ -1,6 +1,6 @@
 // The mint categories and visibilities, with names for people, and a guess of a
 // file's category from its MIME type and extension. Kept client-safe: the server's list lives in
-// server/domain/protections.ts, which a browser bundle cannot import.
+// server/domain/protections/protections.ts, which a browser bundle cannot import.
 
 export const CATEGORIES = ["code", "research", "design", "media", "dataset", "ai-output", "writing", "digital-art", "other"] as const;
 export type Category = (typeof CATEGORIES)[number];

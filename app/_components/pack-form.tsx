@@ -1,12 +1,12 @@
 "use client";
 // Create or edit a custom verification pack: name, description, category, region and the
-// rules as JSON (the rule language of server/domain/pack-rules.ts). The server validates;
+// rules as JSON (the rule language of server/domain/packs/pack-rules.ts). The server validates;
 // its field errors show at their fields, and the rules' problems with their JSON pointers.
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
-import type { PackRules } from "@/server/domain/pack-rules";
+import type { PackRules } from "@/server/domain/packs";
 import { fieldErrorsOf, useFieldErrors } from "./field-errors";
 import { Alert, Button, Field, Input, Mono, Textarea } from "./ui";
 import { useTRPC } from "../_trpc/client";

@@ -1,7 +1,7 @@
-// A pack's rules (server/domain/pack-rules.ts, rule language version 1) as lines people read,
+// A pack's rules (server/domain/packs/pack-rules.ts, rule language version 1) as lines people read,
 // in the order verification evaluates them.
 import type { ReactNode } from "react";
-import type { PackRules } from "@/server/domain/pack-rules";
+import type { PackRules } from "@/server/domain/packs";
 import { Mono } from "./ui";
 
 const code = (v: string) => <Mono className="rounded bg-stone-100 px-1 py-0.5 text-stone-900">{v}</Mono>;

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { RESET_TOKEN_MINUTES } from "@/server/domain/password-reset";
+import { RESET_TOKEN_MINUTES } from "@/server/domain/accounts";
 import { Card } from "../_components/ui";
 import { ForgotPasswordForm } from "./forgot-password-form";
 

@@ -1,7 +1,7 @@
 // Consumers (personal tenants) manage API keys for their own account through /v1/api-keys;
 // those keys hold consumer scopes only and never reach an organisation's endpoints.
 import { beforeAll, describe, expect, it } from "vitest";
-import { CONSUMER_SCOPES } from "@/server/domain/scopes";
+import { CONSUMER_SCOPES } from "@/server/domain/accounts";
 import { api, createIssuer, createKey, expectProblem, organisationRequests } from "./helpers";
 import { seedConsumer, seedOrg, type SeededConsumer } from "../accounts";
 

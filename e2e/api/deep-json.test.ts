@@ -6,8 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "@/server/json-depth.mjs";
-import { MAX_PAYLOAD_DEPTH } from "@/server/domain/leaf-bounds";
-import { CONSUMER_SCOPES } from "@/server/domain/scopes";
+import { MAX_PAYLOAD_DEPTH } from "@/server/domain/attestations";
+import { CONSUMER_SCOPES } from "@/server/domain/accounts";
 import { httpRequest } from "@/server/test-support/raw-http";
 import { seedConsumer, seedOrg } from "../accounts";
 import { api, baseUrls, createIssuer, expectProblem, sessionToken } from "./helpers";

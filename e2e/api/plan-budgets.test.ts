@@ -3,8 +3,8 @@
 // expensive endpoints (lookup, certificate, export) per client address and per account for every
 // caller, and sessions' requests per account. Appends nothing to the log (a side lane's file).
 import { describe, expect, it } from "vitest";
-import { createApiKey } from "@/server/domain/api-keys";
-import { CONSUMER_SCOPES } from "@/server/domain/scopes";
+import { createApiKey } from "@/server/domain/accounts";
+import { CONSUMER_SCOPES } from "@/server/domain/accounts";
 import { api, type ApiResponse, baseUrl, createKey, expectProblem, randomContentHash, sessionToken } from "./helpers";
 import { seedConsumer, seedOrg } from "../accounts";
 

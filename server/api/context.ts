@@ -1,5 +1,5 @@
 import "server-only";
-import type { Principal } from "../domain/principal";
+import type { Principal } from "../domain/accounts";
 import { clientAddress } from "../auth/request-address";
 
 /**

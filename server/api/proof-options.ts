@@ -1,5 +1,5 @@
 import "server-only";
-import type { ProofOptions } from "../domain/proof-bundles";
+import type { ProofOptions } from "../domain/public-log";
 import type { Context } from "./context";
 
 /** A proof request's options: what ?witnessed= asked, and the answer's headers to say what it got. */

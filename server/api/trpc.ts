@@ -3,7 +3,7 @@ import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
 import type { Context } from "./context";
 import { AppError } from "../errors";
 import { jsonPointer } from "../domain/json-pointer";
-import type { Scope } from "../domain/scopes";
+import type { Scope } from "../domain/accounts";
 import type { ProcedureMeta } from "./rest-operation";
 
 export type { Context } from "./context";

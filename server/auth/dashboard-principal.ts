@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError } from "../errors";
-import type { SessionPrincipal } from "../domain/principal";
+import type { SessionPrincipal } from "../domain/accounts";
 import { authenticateSessionToken } from "./sessions";
 import { sessionTokenFromRequest } from "./session-cookie";
 

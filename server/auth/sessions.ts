@@ -5,8 +5,8 @@ import { deriveKey } from "../crypto/master-key";
 import { getDb } from "../db";
 import { AppError } from "../errors";
 import { newId } from "../domain/ids";
-import type { SessionPrincipal } from "../domain/principal";
-import { scopesOfTenantKind } from "../domain/scopes";
+import type { SessionPrincipal } from "../domain/accounts";
+import { scopesOfTenantKind } from "../domain/accounts";
 
 const USER_AGENT_CHARS = 256;
 

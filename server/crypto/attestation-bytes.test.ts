@@ -5,7 +5,7 @@ import { ATTESTATION_PAYLOAD_TYPE, leafData, signingMessage } from "@/lib/verify
 import { bytesToHex } from "@/lib/verify/encoding";
 import { canonicalJson } from "@/lib/verify/jcs";
 import { leafHash, nodeHash } from "@/lib/verify/merkle";
-import { MAX_LEAF_BYTES, MAX_PAYLOAD_BYTES } from "../domain/leaf-bounds";
+import { MAX_LEAF_BYTES, MAX_PAYLOAD_BYTES } from "../domain/attestations";
 import { attest, leafDataOf, PAYLOAD_TYPE, SIGNATURE_CHARS, signingMessageOf } from "./attestation-bytes.mjs";
 import { leafHashNode, nodeHashNode, toHex } from "./hash";
 

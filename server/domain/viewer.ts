@@ -1,8 +1,8 @@
 import "server-only";
 import { getDb } from "../db";
 import { realmOfTenantKind } from "./accounts";
-import type { Principal } from "./principal";
-import { portfolioUrlOf } from "./public-protections";
+import type { Principal } from "./accounts";
+import { portfolioUrlOf } from "./protections";
 
 /** The signed-in user as the dashboard shows them, or null for a visitor. */
 export async function getViewer(principal: Principal | null) {

@@ -1,10 +1,10 @@
 import "server-only";
-import { authenticateApiKey } from "../domain/api-keys";
+import { authenticateApiKey } from "../domain/accounts";
 import { AppError } from "../errors";
-import type { Principal } from "../domain/principal";
+import type { Principal } from "../domain/accounts";
 import { sessionTokenFromRequest } from "../auth/session-cookie";
 import { authenticateSessionToken } from "../auth/sessions";
-import { enforceKeyLimits, enforceSessionLimits } from "./request-budgets";
+import { enforceKeyLimits, enforceSessionLimits } from "./principal-limits";
 
 /**
  * Who sent the request: an X-API-Key, else a session (Authorization: Bearer or the session

@@ -6,7 +6,7 @@ import { throttleBucket } from "./client-bucket";
 import { getLimiter } from "./limiter";
 
 /** An endpoint's budget: `quota` requests per fixed `window` seconds, per client address and per account. */
-export interface EndpointPolicy {
+export interface EndpointBudget {
   name: string;
   quota: number;
   window: number;
@@ -34,7 +34,7 @@ function append(headers: Record<string, string>, name: string, item: string): vo
  * anything: one per client address (the gate's, server/auth/request-address.ts), whoever asks,
  * and, for a caller with a key or a session, one per account (every key and session of the
  * tenant together), so neither many addresses nor many keys multiply it. An API key's own
- * budgets are spent as well (server/http/request-budgets.ts). Shared by every instance through Redis
+ * budgets are spent as well (server/http/principal-limits.ts). Shared by every instance through Redis
  * when HALLMARK_REDIS_URL is set. The RateLimit fields (draft-ietf-httpapi-ratelimit-headers-10)
  * name the policy after the endpoint, with "-account" for the account's, appended to the key's:
  *
@@ -46,7 +46,7 @@ function append(headers: Record<string, string>, name: string, item: string): vo
  * endpoint.
  */
 export async function consumeEndpointLimits(
-  policy: EndpointPolicy,
+  policy: EndpointBudget,
   caller: { client: string; tenantId: string | null },
   headers: Record<string, string>,
 ): Promise<void> {
@@ -80,6 +80,6 @@ export async function consumeEndpointLimits(
 }
 
 /** An endpoint's budget per client address alone, whoever asks (the account flows that send mail). */
-export function consumeClientLimit(policy: EndpointPolicy, client: string, headers: Record<string, string>): Promise<void> {
+export function consumeClientLimit(policy: EndpointBudget, client: string, headers: Record<string, string>): Promise<void> {
   return consumeEndpointLimits(policy, { client, tenantId: null }, headers);
 }

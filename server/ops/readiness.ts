@@ -4,7 +4,7 @@ import path from "node:path";
 import { getConfig } from "../config";
 import { getMasterKey } from "../crypto/master-key";
 import { getDb } from "../db";
-import { getLatestCheckpoint } from "../domain/log";
+import { getLatestCheckpoint } from "../domain/public-log";
 import { getLogIdentity } from "../log/log-identity";
 import { logger } from "../observability/logger.mjs";
 

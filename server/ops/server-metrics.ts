@@ -1,10 +1,10 @@
 import "server-only";
 import { processWide } from "../process-wide";
 import { getDb } from "../db";
-import { issuerCacheEntries } from "../domain/issuer-cache";
-import { personalIssuerCacheEntries } from "../domain/personal-issuer";
+import { issuerCacheEntries } from "../domain/attestations";
+import { personalIssuerCacheEntries } from "../domain/attestations";
 import { consumerCacheEntries } from "../domain/protections";
-import { signerCacheEntries } from "../domain/signing-keys";
+import { signerCacheEntries } from "../domain/attestations";
 import { gzipCacheUse } from "../http/gzip-cache";
 import { nodeCacheEntries } from "../log/node-cache";
 import { tileCacheUse } from "../log/tiles";

@@ -5,7 +5,7 @@ import { notFound, redirect } from "next/navigation";
 import { createContext } from "../api/context";
 import { createCaller } from "../api/root";
 import { AppError } from "../errors";
-import type { SessionPrincipal } from "../domain/principal";
+import type { SessionPrincipal } from "../domain/accounts";
 import { sessionTokenFromCookieHeader } from "../auth/session-cookie";
 import { sessionPrincipalOrNull } from "../auth/dashboard-principal";
 import { getViewer, type Viewer } from "../domain/viewer";

@@ -54,7 +54,7 @@ describe.skipIf(!database)("PostgreSQL hot reads and writes", () => {
   });
 
   it("writes a protection's text exactly, nulls as nulls, a file size beyond 2^32 exactly", async () => {
-    const { createConsumer } = await import("../domain/consumers");
+    const { createConsumer } = await import("../domain/accounts");
     const { userId } = await createConsumer({
       email: `${crypto.randomUUID()}@example.org`,
       password: "a long password",

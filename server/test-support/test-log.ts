@@ -83,8 +83,8 @@ export async function openTestLog(dir: string): Promise<TestLog> {
     import("../log/log-append"),
     import("../log/log-identity"),
     import("../log/sequencer"),
-    import("../domain/tenants"),
-    import("../domain/issuers"),
+    import("../domain/accounts"),
+    import("../domain/attestations"),
   ]);
   const { tenantId } = await tenants.createOrganization({ name: "unit" });
   const issuer = await issuers.createIssuer({ tenantId, name: "Unit", domain: "unit.example.org" });

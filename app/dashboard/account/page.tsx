@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireViewer } from "@/server/pages/page-viewer";
-import { CHANGE_EMAIL_MINUTES } from "@/server/domain/account-email";
+import { CHANGE_EMAIL_MINUTES } from "@/server/domain/accounts";
 import { ConsoleEyebrow, PageHeader, textLink } from "../../_components/ui";
 import { DeleteAccountForm } from "./delete-account";
 import { EmailForm } from "./email-form";
@@ -73,7 +73,7 @@ export default async function AccountPage() {
   );
 }
 
-/** What a deletion removes and what it cannot, in plain words (server/domain/account.ts deleteAccount). */
+/** What a deletion removes and what it cannot, in plain words (server/domain/accounts/account-settings.ts deleteAccount). */
 function DeleteWhatGoes() {
   return (
     <>

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { requireViewer } from "@/server/pages/page-viewer";
-import { DEFAULT_DAILY_QUOTA, DEFAULT_RATE_LIMIT_PER_MINUTE } from "@/server/domain/api-keys";
-import type { Scope } from "@/server/domain/scopes";
+import { DEFAULT_DAILY_QUOTA, DEFAULT_RATE_LIMIT_PER_MINUTE } from "@/server/domain/accounts";
+import type { Scope } from "@/server/domain/accounts";
 import { ApiKeyManager } from "../../_components/api-keys";
 import { PageHeader } from "../../_components/ui";
 

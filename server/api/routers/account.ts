@@ -16,8 +16,8 @@ import {
   getAccount,
   listSessions,
   renameAccount,
-} from "../../domain/account";
-import { requestEmailChange } from "../../domain/account-email";
+} from "../../domain/accounts";
+import { requestEmailChange } from "../../domain/accounts";
 import { router, sessionProcedure } from "../trpc";
 import { ZChangeEmailInput, ZChangePasswordInput, ZDeleteAccountInput, ZEndSessionInput, ZRenameInput } from "./consumer-auth.types";
 

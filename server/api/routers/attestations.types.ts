@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ZJsonObject } from "../schemas/common";
-import { MAX_PAYLOAD_DEPTH } from "../../domain/leaf-bounds";
-import { MAX_BATCH_ITEMS } from "../../domain/attestation-batch";
+import { MAX_PAYLOAD_DEPTH } from "../../domain/attestations";
+import { MAX_BATCH_ITEMS } from "../../domain/attestations";
 
 function depthOf(value: unknown, depth = 0): number {
   if (depth > MAX_PAYLOAD_DEPTH || value === null || typeof value !== "object") return depth;

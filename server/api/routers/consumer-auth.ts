@@ -10,8 +10,8 @@ import {
 } from "../schemas/accounts";
 import { TRPCError } from "@trpc/server";
 import { login } from "../../auth/login";
-import { requestPasswordReset, resetKeys, resetPassword } from "../../domain/password-reset";
-import { resendVerification, signUp, verifyEmail } from "../../domain/registration";
+import { requestPasswordReset, resetKeys, resetPassword } from "../../domain/accounts";
+import { resendVerification, signUp, verifyEmail } from "../../domain/accounts";
 import { AppError } from "../../errors";
 import { endSession } from "../../auth/sessions";
 import { publicProcedure, router } from "../trpc";

@@ -5,17 +5,17 @@ import { ZProofBundle } from "../schemas/attestations";
 import { ZUsage } from "../schemas/accounts";
 import { parseIdempotencyKey, requestHashOf } from "../../domain/idempotency";
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "../schemas/idempotency";
-import { getProtectionProofBundle, listProtections, setProtectionVisibility } from "../../domain/protection-list";
+import { getProtectionProofBundle, listProtections, setProtectionVisibility } from "../../domain/protections";
 import { consumerOf, mintProtection } from "../../domain/protections";
-import { getUsage } from "../../domain/quotas";
+import { getUsage } from "../../domain/plans";
 import { router, scopedProcedure } from "../trpc";
 import { consumeEndpointLimits } from "../../limits/client-limits";
 import { getConfig } from "../../config";
 import { callerOf } from "../context";
 import { ZListProtectionsInput, ZMintBody, ZSetVisibilityInput } from "./consumer.types";
 import { ZProofInput, ZUuid, ZWitnessedParam } from "../schemas/common";
-import { WITNESSED_HEADER } from "../../domain/proof-bundles";
-import { awaitAccountWitnessed } from "../../domain/export";
+import { WITNESSED_HEADER } from "../../domain/public-log";
+import { awaitAccountWitnessed } from "../../domain/protections";
 import { proofOptions } from "../proof-options";
 
 const ZExportInput = z.object({ witnessed: ZWitnessedParam });
@@ -120,7 +120,7 @@ export const consumerRouter = router({
     .output(ZProofBundle)
     .query(({ ctx, input }) => getProtectionProofBundle({ tenantId: ctx.principal.tenantId, id: input.id }, proofOptions(ctx, input))),
   /**
-   * What the export route streams: the account whose files go in (server/domain/export.ts) and
+   * What the export route streams: the account whose files go in (server/domain/protections/export.ts) and
    * the archive's name. The route's edge zips exportFiles(tenant_id) as it is read.
    */
   export: scopedProcedure("protections:read")

@@ -1,7 +1,7 @@
 import "server-only";
 import { ZIssuer, ZIssuerWithKeys, ZSigningKey } from "../schemas/attestations";
 import { listOf } from "../schemas/common";
-import { createIssuer, getIssuerOrThrow, listIssuers, rotateIssuerKey } from "../../domain/issuers";
+import { createIssuer, getIssuerOrThrow, listIssuers, rotateIssuerKey } from "../../domain/attestations";
 import { router, scopedProcedure } from "../trpc";
 import { ZIdInput } from "../schemas/common";
 import { ZCreateIssuerInput } from "./issuers.types";

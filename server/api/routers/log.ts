@@ -12,11 +12,11 @@ import {
   getShardTile,
   getSuccessorProof,
   getTile,
-} from "../../domain/log";
+} from "../../domain/public-log";
 import { ZWitnessedParam } from "../schemas/common";
 import { proofOptions } from "../proof-options";
 import { publicProcedure, router } from "../trpc";
-import { WITNESSED_HEADER } from "../../domain/proof-bundles";
+import { WITNESSED_HEADER } from "../../domain/public-log";
 import { ZIntParam } from "./query-params";
 
 const ZTreeSizeParam = ZIntParam(1, Number.MAX_SAFE_INTEGER);

@@ -4,7 +4,7 @@ import { withoutNul } from "@/lib/text-schemas";
 import { ZId } from "../schemas/common";
 import { ZIntParam } from "./query-params";
 import { PACK_STATUSES } from "../../domain/packs";
-import { ZPackRules } from "../../domain/pack-rules";
+import { ZPackRules } from "../../domain/packs";
 
 const text = (max: number, min = 0) =>
   withoutNul(

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ZContentHashInput, ZId, ZPdqHashInput } from "../schemas/common";
 import { ZIntParam } from "./query-params";
-import { BADGE_THEMES } from "../../domain/badges";
+import { BADGE_THEMES } from "../../domain/protections";
 import { PDQ_MATCH_DISTANCE } from "@/lib/fingerprint/pdq-index";
 
 export const ZPortfolioInput = z.object({

@@ -1,6 +1,6 @@
 import "server-only";
 import { ZVerification, ZVerificationList } from "../schemas/packs";
-import { getVerification, listVerifications, runVerification } from "../../domain/verifications";
+import { getVerification, listVerifications, runVerification } from "../../domain/packs";
 import { router, scopedProcedure } from "../trpc";
 import { ZListVerificationsInput, ZRunVerificationInput } from "./verifications.types";
 import { ZIdInput } from "../schemas/common";

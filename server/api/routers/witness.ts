@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { addCheckpoint, cosignedCheckpointOf, MAX_ADD_CHECKPOINT_BYTES, witnessInfo } from "../../witness/add-checkpoint";
+import { addCheckpoint, cosignedCheckpointOf, MAX_ADD_CHECKPOINT_BYTES, witnessInfo } from "../../cosigner/add-checkpoint";
 import { publicProcedure, router } from "../trpc";
 
 const ZWitnessInfo = z.object({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PLANS } from "../../domain/plans";
-import { SCOPES } from "../../domain/scopes";
+import { SCOPES } from "../../domain/accounts";
 import { ZCount, ZDateTime, ZUuid } from "./common";
 
 /** Answers about API keys, consumer accounts and sessions. */

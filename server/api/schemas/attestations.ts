@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ISSUER_STATUSES, KEY_ALGORITHMS, TRUST_LEVELS } from "../../domain/pack-rules";
+import { ISSUER_STATUSES, KEY_ALGORITHMS, TRUST_LEVELS } from "../../domain/attestations";
 import { ZCount, ZDateTime, ZHex32, ZJsonObject, ZUuid } from "./common";
 
 /** Answers about attestations, their issuers and keys, and their proofs. */

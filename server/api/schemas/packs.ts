@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZPackRules } from "../../domain/pack-rules";
+import { ZPackRules } from "../../domain/packs";
 import { PACK_STATUSES } from "../../domain/packs";
 import { listOf, ZCount, ZDateTime, ZHex32, ZUuid } from "./common";
 

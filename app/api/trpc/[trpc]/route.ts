@@ -6,7 +6,7 @@ import { createContext } from "@/server/api/context";
 import { dashboardPrincipal } from "@/server/auth/dashboard-principal";
 import { AppError } from "@/server/errors";
 import { errorToResponse } from "@/server/http/errors";
-import { enforceSessionLimits } from "@/server/http/request-budgets";
+import { enforceSessionLimits } from "@/server/http/principal-limits";
 import { requestIdOf } from "@/server/http/request-id";
 import { logger } from "@/server/observability/logger.mjs";
 import { noteRequest } from "@/server/observability/requests.mjs";

@@ -1,6 +1,6 @@
 import { makeZip } from "client-zip";
 import { consumerRouter } from "@/server/api/routers/consumer";
-import { exportFiles } from "@/server/domain/export";
+import { exportFiles } from "@/server/domain/protections";
 import { apiRoute } from "@/server/http/api-route";
 import { otherMethods } from "@/server/http/method-not-allowed";
 

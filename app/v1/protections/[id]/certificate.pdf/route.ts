@@ -1,6 +1,6 @@
 import { publicRouter } from "@/server/api/routers/public";
-import { certificateFileName } from "@/server/domain/certificate";
-import { cachedCertificatePdf } from "@/server/domain/certificate-pdf-cache";
+import { certificateFileName } from "@/server/domain/protections";
+import { cachedCertificatePdf } from "@/server/domain/protections";
 import { apiRoute } from "@/server/http/api-route";
 import { otherMethods } from "@/server/http/method-not-allowed";
 
