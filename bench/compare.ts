@@ -31,9 +31,9 @@ function combine(rs: LoadResult[]): LoadResult {
 
 /**
  * `settleMs`: a pause after each run, for workloads whose requests still in flight when the load
- * stops keep a server busy (32 Argon2id hashes after a sign-up run take about a second of both
- * cores): without it, whichever workload follows such a one in the rotation is measured against
- * that leftover work.
+ * stops keep a server busy (the Argon2id hashes a sign-up run leaves queued: docs/performance.md,
+ * "Comparing two builds"): without it, whichever workload follows such a one in the rotation is
+ * measured against that leftover work.
  */
 export async function compare<K extends string>(
   workloads: Record<K, Workload>,

@@ -9,8 +9,8 @@
 // maxima. Heap snapshots (--heapsnapshot-signal=SIGUSR2; V8 collects garbage before writing one)
 // are taken at the end, once the load has stopped, to show the live heap; with --heap-diff one
 // is taken under load after the first minute too and the two are compared by bench/heap-diff.ts
-// (that early snapshot costs the process a lasting ~250 MB of RSS in glibc's main arena, so the
-// RSS verdict comes from a run without it). With --env "K=V …" (e.g. MALLOC_ARENA_MAX=2, or
+// (that early snapshot leaves the process a lasting share of RSS in glibc's main arena, so the
+// RSS verdict comes from a run without it; docs/performance.md, Memory). With --env "K=V …" (e.g. MALLOC_ARENA_MAX=2, or
 // LD_PRELOAD of another allocator) and/or --node-args="FLAGS", a second server with that
 // environment and those node flags takes the same load beside the first, in the same minutes, so
 // their RSS compares on the same machine.

@@ -161,10 +161,10 @@ export function readEnv(source = process.env) {
 /**
  * The node flags the server process starts with, in the environment `source` it will have:
  * V8's old-space limit from HALLMARK_HEAP_MB, unless its NODE_OPTIONS already sets one (the
- * operator's own wins). Node's default limit is a share of the machine's memory (about 4 GB
- * here), and V8 grows a heap with a large limit by larger steps: under a steady load the server
- * then holds three to four times its live heap. A limit of 512 MB keeps it to about 1.5 times
- * (docs/performance.md, Memory).
+ * operator's own wins). Node's default limit is a share of the machine's memory, and V8 grows a
+ * heap with a large limit by larger steps: under a steady load the server then holds several
+ * times its live heap. A limit of 512 MB keeps it close to the live heap (measured:
+ * docs/performance.md, Memory).
  * @param {Record<string, string | undefined>} [source]
  * @returns {string[]}
  */

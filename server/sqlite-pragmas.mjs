@@ -11,8 +11,8 @@
 // read()ing it page by page; 0 maps nothing. Each connection maps on its own, and the mapped
 // pages it reads count in the process's RSS (file-backed: the kernel reclaims them), up to the
 // file's size or this bound, per connection. Without a map (the default) the server's RSS stays
-// flat once the page caches are full; a map makes proofs over a large log a few per cent faster
-// (docs/performance.md, Memory).
+// flat once the page caches are full; a map makes proofs over a large log somewhat faster
+// (measured: docs/performance.md, Memory).
 /**
  * Per connection, in MB: the page cache (HALLMARK_SQLITE_CACHE_MB) and the map (HALLMARK_SQLITE_MMAP_MB, 0 for none).
  * @typedef {{ cacheMb: number, mmapMb: number }} SqliteSizes

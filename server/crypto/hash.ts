@@ -1,5 +1,6 @@
-// RFC 9162 hashing with node:crypto for the server's hot paths (about 3x faster here than the
-// isomorphic lib/verify implementation, which stays the reference; hash.test.ts checks both agree).
+// RFC 9162 hashing with node:crypto for the server's hot paths: native hashing costs them less than
+// the isomorphic lib/verify implementation, which stays the reference (measured: docs/performance.md,
+// "Choices in the hot paths"); attestation-bytes.test.ts checks both agree.
 import crypto from "node:crypto";
 
 /**

@@ -101,8 +101,9 @@ class Slot {
 
 /**
  * Ed25519 signing on worker threads, one per core but the one the server's event loop runs on
- * (at least one): a batch of 1,000 signatures (about 30 ms of work) is split across them and
- * the event loop goes on serving meanwhile. Signatures are deterministic (RFC 8032), so where
+ * (at least one): a batch of 1,000 signatures, long enough to hold up every other request on one
+ * thread (docs/performance.md, "Bulk attestation"), is split across them and the event loop goes
+ * on serving meanwhile. Signatures are deterministic (RFC 8032), so where
  * they are made changes nothing in them.
  */
 class SignPool {

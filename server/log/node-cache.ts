@@ -7,12 +7,12 @@ import { processWide } from "../process-wide";
  * Stored nodes are immutable (a perfect subtree's hash never changes), so the upper levels of
  * the tree can be kept in memory with no invalidation at all. Only levels >= MIN_LEVEL are
  * kept: about 2n / 2^MIN_LEVEL nodes (62k for a million leaves), from which a proof takes all
- * but its lowest MIN_LEVEL nodes. Measured on a 1,000,000-leaf log: a warm proof bundle in
- * 146 µs at level 5, 217 µs at level 8. Bounded: when full, it starts over.
+ * but its lowest MIN_LEVEL nodes; which level pays best is measured in docs/performance.md,
+ * "Choices in the hot paths". Bounded: when full, it starts over.
  *
  * The hashes sit side by side in one slab, found by a Map from a number to their slot: at the
- * bound this holds about 21 MB, where a Map of `level:index` strings to 32-byte Uint8Arrays holds
- * about 65 MB for the same 8 MB of hashes (`npm run bench -- --only node-cache`). A slab's slot is
+ * bound this holds far less than a Map of `level:index` strings to 32-byte Uint8Arrays holds for
+ * the same 8 MB of hashes (measured: docs/performance.md, "Memory"). A slab's slot is
  * written once: starting over takes a new slab, so a hash handed out (a view into a slab) never
  * changes under its holder. Such a view keeps its whole slab (8 MB) alive: hold one for a
  * request, not longer. The first slab is made by the first node kept.

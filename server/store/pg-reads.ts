@@ -66,8 +66,9 @@ function bundleRowsOf(r: Row | undefined, id: string): BundleRows | null {
 /**
  * A lookup by key whose calls made in one turn of the event loop share one statement: the
  * requests of a busy instance authenticate together (one round trip, one syscall each way,
- * instead of one per request; measured, each round trip costs this process 0.2-0.4 ms of
- * CPU on these machines), as the SQLite reads share one message to their worker.
+ * instead of one per request: a round trip costs this process CPU whatever it carries,
+ * docs/performance.md, "Writes on PostgreSQL"), as the SQLite reads share one message to their
+ * worker.
  */
 function batchedLookup<V>(fetch: (keys: string[]) => Promise<Map<string, V>>): (key: string) => Promise<V | null> {
   let waiting: Map<string, { resolve(v: V | null): void; reject(e: unknown): void }[]> | null = null;

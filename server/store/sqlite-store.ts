@@ -20,15 +20,17 @@ import type { BundleRows, EntryWriter, IdempotencyRecord, LogWriter, NodeHashes,
 import { SHARD_BITS } from "../merkle/positions";
 
 /**
- * The hot paths as prepared statements (measured: a Prisma findUnique costs ~0.9 ms here, the
- * prepared statement ~10 µs), each on a worker thread with its own connection: reads on the
- * ReadExecutor (sqlite-reader.ts), the log's append on the writer (sqlite-writer.ts).
+ * The hot paths as prepared statements, which cost a small share of the same read through Prisma
+ * (measured: docs/performance.md, "Choices in the hot paths"), each on a worker thread with its
+ * own connection: reads on the ReadExecutor (sqlite-reader.ts), the log's append on the writer
+ * (sqlite-writer.ts).
  */
 
 /**
  * One statement for all the nodes: a UNION ALL of primary-key seeks, O(log n) each whatever
  * the log's size (a row-value IN list or an OR of the pairs plans worse, and one statement per
- * node costs twice as much). Statements are prepared per count, in chunks of NODE_CHUNK.
+ * node costs more: docs/performance.md, "Choices in the hot paths"). Statements are prepared per
+ * count, in chunks of NODE_CHUNK.
  */
 const NODE_CHUNK = 32;
 const nodeSeek = 'SELECT level, "index", hash FROM log_nodes WHERE level = ? AND "index" = ?';
@@ -58,7 +60,7 @@ function nodeMap(results: unknown[][]): NodeHashes {
  * The attestation, its issuer and key (not the private key), the newest checkpoint, and the
  * leaf's siblings below the node cache's levels, in one statement: one snapshot, so the
  * checkpoint always covers the attestation, and one statement instead of two on the hottest
- * read (each costs tens of µs inside the server). The checkpoint is the newest of the
+ * read, where each statement's own cost counts (docs/performance.md, "Writes and proof bundles"). The checkpoint is the newest of the
  * attestation's shard (server/merkle/positions.ts), the current one's newest for every new entry. Sibling k is node (k, (i >> k) XOR 1),
  * written with | and & as SQLite has no XOR; every inclusion proof of a leaf in a complete
  * block of 2^MIN_LEVEL leaves needs exactly these. Columns come back namespaced by table

@@ -1,7 +1,8 @@
 // The unit project's global setup: the migrations applied once per run (scripts/prisma.mjs
 // deploy, as a deployment applies them) to a SQLite file and, when PostgreSQL answers, to a
 // template database. Each test log then starts from a copy (openTestLog) instead of running
-// Prisma's migration engine again: about 5 s of CPU for each of some twenty files.
+// Prisma's migration engine again for each of some twenty files, which costs seconds each
+// (docs/performance.md, "Start to ready").
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

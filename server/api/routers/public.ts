@@ -20,7 +20,7 @@ import { callerOf } from "../context";
 
 /** Lookups per minute, per client address and per account (HALLMARK_LOOKUPS_PER_MINUTE, default 120). */
 const lookupLimit = () => ({ name: "lookup", quota: getConfig().lookupsPerMinute, window: 60 });
-/** Certificates per minute, per client address and per account (each is drawn in about 16 ms of CPU); HALLMARK_CERTIFICATES_PER_MINUTE, default 60. */
+/** Certificates per minute, per client address and per account (each is drawn anew, dear in CPU: docs/performance.md, "Public reads, certificates and the export"); HALLMARK_CERTIFICATES_PER_MINUTE, default 60. */
 const certificateLimit = () => ({ name: "certificate", quota: getConfig().certificatesPerMinute, window: 60 });
 
 /** What visitors see without an account: verify and share pages, portfolios, who protected a file. */
