@@ -1,7 +1,7 @@
 // Small helpers shared by the API-key and issuer pages (console and creator dashboard).
-import { SCOPES, type Scope } from "@/server/domain/accounts";
+import { SCOPES, type Scope } from "@/lib/scopes";
 
-/** What each scope lets a key do, in one line (from the comment in server/domain/accounts/scopes.ts). */
+/** What each scope lets a key do, in one line (from the comment in lib/scopes.ts). */
 export const SCOPE_HELP: Record<Scope, string> = {
   "attestations:read": "Read attestations and their proof bundles.",
   "attestations:write": "Sign attestations with your issuers and record them in the log (POST /v1/attestations).",

@@ -5,7 +5,7 @@
 // revocation takes effect on the next request and is one tenant's to make.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { Scope } from "./scopes";
+import type { Scope } from "@/lib/scopes";
 
 /** The cases, on the database the calling file opened (openTestLog) before they run. */
 export function apiKeyRuleCases(label: string, log: () => { tenantId: string }) {
@@ -31,7 +31,7 @@ export function apiKeyRuleCases(label: string, log: () => { tenantId: string }) 
 
     it("gives a consumer's keys the consumer scopes and an organisation's every other one", async () => {
       const { scopesForTenant } = await keys();
-      const { CONSUMER_SCOPES, ORGANIZATION_SCOPES, SCOPES } = await import("./scopes");
+      const { CONSUMER_SCOPES, ORGANIZATION_SCOPES, SCOPES } = await import("@/lib/scopes");
       expect(await scopesForTenant(await consumer())).toEqual(CONSUMER_SCOPES);
       expect(await scopesForTenant(log().tenantId)).toEqual(ORGANIZATION_SCOPES);
       expect(ORGANIZATION_SCOPES.filter((s) => s.startsWith("protections:"))).toEqual([]);

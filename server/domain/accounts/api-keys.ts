@@ -7,7 +7,7 @@ import { lockKeysOf } from "./revocation";
 import { AppError, notFound } from "../../errors";
 import { iso, newId } from "../ids";
 import { accountPlanOf, boundedBudget, type AccountPlan } from "../plans";
-import { CONSUMER_SCOPES, isScope, ORGANIZATION_SCOPES, type Scope } from "./scopes";
+import { CONSUMER_SCOPES, isScope, ORGANIZATION_SCOPES, type Scope } from "@/lib/scopes";
 
 /** A new key's budgets when none are asked for: the free plan's figures (plans/key-budgets.ts), so they fit every plan. */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;

@@ -5,7 +5,7 @@ import { createApiKey } from "./api-keys";
 import { AppError } from "../../errors";
 import { newId } from "../ids";
 import type { Plan } from "../plans";
-import { CONSUMER_SCOPES } from "./scopes";
+import { CONSUMER_SCOPES } from "@/lib/scopes";
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 

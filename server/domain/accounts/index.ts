@@ -11,4 +11,4 @@ export * from "./organizations";
 export * from "./password-reset";
 export * from "./principal";
 export * from "./registration";
-export * from "./scopes";
+export * from "@/lib/scopes";

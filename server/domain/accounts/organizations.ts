@@ -5,7 +5,7 @@ import { createApiKey } from "./api-keys";
 import { normalizeEmail } from "./consumers";
 import { AppError } from "../../errors";
 import { newId } from "../ids";
-import { ORGANIZATION_SCOPES } from "./scopes";
+import { ORGANIZATION_SCOPES } from "@/lib/scopes";
 
 /** The person who signs in to an organisation's console (e-mail verified by the operator). */
 export interface OrganizationOwner {

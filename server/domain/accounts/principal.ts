@@ -1,5 +1,5 @@
 import type { ApiKeyPrincipal } from "./api-keys";
-import type { Scope } from "./scopes";
+import type { Scope } from "@/lib/scopes";
 
 /** A consumer signed in with e-mail and password (cookie or Authorization: Bearer). */
 export interface SessionPrincipal {

@@ -1,5 +1,5 @@
 /**
- * What an API key may do. A key holds a subset; every procedure names the one scope it needs.
+ * What an API key may do (shared with browsers: the pages show it). A key holds a subset; every procedure names the one scope it needs.
  * Consumers (personal tenants) hold CONSUMER_SCOPES only: their keys and sessions reach the
  * consumer endpoints, their own API keys and the attestations of their own protections, never
  * an organisation's issuers or attestations.
