@@ -112,7 +112,7 @@ function inspect(db: Database.Database, label: string): Inspection {
   return {
     migrations,
     origin: log?.origin ?? null,
-    // The current log's own size (the row holds its stored position, server/log/positions.ts).
+    // The current log's own size (the row holds its stored position, server/merkle/positions.ts).
     treeSize: log ? localOf(log.tree_size) : null,
     privateKeyEnc: log?.private_key_enc ?? null,
   };
