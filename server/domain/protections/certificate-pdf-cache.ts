@@ -11,7 +11,7 @@ const MAX_BYTES = 16 * 1024 * 1024;
  * Drawn certificates by the SHA-256 of everything they are drawn from (the public view, the
  * proof bundle with its checkpoint and cosignatures, the timestamp): the same data draws the same
  * certificate, and any change (a newer checkpoint, a new cosignature) is another entry, so an
- * entry is never stale. Bounded in bytes (a certificate is about 43 KiB).
+ * entry is never stale. Bounded in bytes, as certificates differ in size.
  */
 const drawn = processWide("certificate-pdfs", () => ({
   cache: new LRUCache<string, Buffer>({ maxSize: MAX_BYTES, sizeCalculation: (pdf) => pdf.byteLength }),
@@ -20,7 +20,7 @@ const drawn = processWide("certificate-pdfs", () => ({
 
 /**
  * certificatePdf, drawn once per distinct data while it stays cached: while the log does not
- * move, repeated downloads and exports cost a hash instead of about 16 ms of drawing. Requests
+ * move, repeated downloads and exports cost a hash instead of a drawing. Requests
  * for the same certificate at once share one drawing.
  */
 export async function cachedCertificatePdf(d: CertificateData): Promise<Buffer> {
