@@ -15,6 +15,7 @@ import type { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { randomUUID } from "node:crypto";
 import { promisify } from "node:util";
+import { cli } from "./cli";
 
 export type Plan = "free" | "creator" | "pro";
 
@@ -51,7 +52,7 @@ const unique = (tag: string) => `${tag}-${randomUUID().slice(0, 12)}@example.org
 async function admin(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Record<string, string>> {
   let out: string;
   try {
-    out = (await promisify(execFile)("npm", ["run", "admin", "--", ...args, "--json"], { encoding: "utf8", env })).stdout;
+    out = (await promisify(execFile)(...cli("admin", ...args, "--json"), { encoding: "utf8", env })).stdout;
   } catch (err) {
     const e = err as { code?: number | string; stderr?: string; message: string };
     throw new Error(`npm run admin -- ${args[0]} failed (exit ${e.code ?? "?"}): ${String(e.stderr ?? "").trim() || e.message}`);

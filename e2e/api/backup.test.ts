@@ -13,6 +13,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyProofBundle } from "@/lib/verify";
+import { cli } from "../cli";
 import { baseUrls, dbKind, randomContentHash } from "./helpers";
 import { forEachConcurrently } from "./concurrently";
 import { OwnServer, sleep } from "./own-server";
@@ -33,7 +34,7 @@ interface Run {
 /** `npm run admin -- <args>`, without blocking this process (the load goes on meanwhile). */
 function admin(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn("npm", ["run", "admin", "--", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(...cli("admin", ...args), { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -208,7 +209,7 @@ describe(`backup and restore (${dbKind})`, () => {
         expect(verifyProofBundle(bundle.body, { logPublicKey: logB.public_key }).ok).toBe(true);
 
         const audit = await new Promise<Run>((resolve) => {
-          const child = spawn("npm", ["run", "audit-log"], { env: envB, stdio: ["ignore", "pipe", "pipe"] });
+          const child = spawn(...cli("audit-log"), { env: envB, stdio: ["ignore", "pipe", "pipe"] });
           let stdout = "";
           let stderr = "";
           child.stdout.on("data", (d) => (stdout += d));

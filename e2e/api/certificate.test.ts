@@ -10,6 +10,7 @@ import jsQR from "jsqr";
 import PDFDocument from "pdfkit";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { cli } from "../cli";
 import { api, baseUrl, expectProblem, logKey, mint, randomContentHash } from "./helpers";
 import { verdict } from "./verdict";
 import { seedConsumer } from "../accounts";
@@ -18,7 +19,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-certificate-"));
 /** A client address of its own: certificates are limited per address, and other tests spend the shared one. */
 const newClient = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join(".")}`;
 const run = (cmd: string, ...args: string[]) => spawnSync(cmd, args, { encoding: "utf8" });
-const verify = (...args: string[]) => run("npm", "run", "-s", "verify", "--", ...args);
+const verify = (...args: string[]) => spawnSync(...cli("verify", ...args), { encoding: "utf8" });
 
 async function minted(body: Record<string, unknown>) {
   const creator = await seedConsumer({ name: "Certified Créatrice" });

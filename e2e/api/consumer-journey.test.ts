@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { cli } from "../cli";
 import { api, logKey } from "./helpers";
 import { verificationLink, waitForMail } from "./mail";
 
@@ -47,18 +48,18 @@ describe("a consumer's first protection", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-journey-"));
     fs.writeFileSync(path.join(dir, "bundle.json"), bundle.text);
     fs.writeFileSync(path.join(dir, "log.pem"), await logKey());
-    const cli = (file: string) =>
-      execFileSync("npm", ["run", "verify", "--", path.join(dir, file), "--log-key", path.join(dir, "log.pem")], { encoding: "utf8" });
-    expect(cli("bundle.json")).toMatch(/^OK attestation at log index \d+/m);
+    const verify = (file: string) =>
+      execFileSync(...cli("verify", path.join(dir, file), "--log-key", path.join(dir, "log.pem")), { encoding: "utf8" });
+    expect(verify("bundle.json")).toMatch(/^OK attestation at log index \d+/m);
     // The same proof through the attestation's own route, which a consumer reads for its own mints.
     const byAttestation = await api(`/v1/attestations/${minted.body.attestation_id}/proof-bundle`, { headers: auth });
     expect(byAttestation.status, byAttestation.text).toBe(200);
     fs.writeFileSync(path.join(dir, "by-attestation.json"), byAttestation.text);
-    expect(cli("by-attestation.json")).toMatch(/^OK attestation at log index \d+/m);
+    expect(verify("by-attestation.json")).toMatch(/^OK attestation at log index \d+/m);
 
     // And the CLI is not a rubber stamp: a bundle for another hash fails, with a reason.
     fs.writeFileSync(path.join(dir, "forged.json"), bundle.text.replace(hash, "b".repeat(64)));
-    expect(() => cli("forged.json")).toThrow(/FAIL inclusion_proof_invalid/);
+    expect(() => verify("forged.json")).toThrow(/FAIL inclusion_proof_invalid/);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

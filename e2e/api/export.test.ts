@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parsePolicy, verifyWitnessedCheckpoint } from "@/lib/verify";
 import { parseTlogProof } from "@/lib/verify/tlog-proof";
+import { cli } from "../cli";
 import { api, baseUrl, expectProblem, mint, randomContentHash, sessionToken } from "./helpers";
 import { verdict } from "./verdict";
 import { seedConsumer, seedOrg } from "../accounts";
@@ -14,7 +15,7 @@ import { seedConsumer, seedOrg } from "../accounts";
 /** `npm run verify`, as the export's README says; the runs of one test go side by side. */
 const verify = (...args: string[]) =>
   new Promise<{ status: number; stdout: string; stderr: string }>((resolve) =>
-    execFile("npm", ["run", "-s", "verify", "--", ...args], { encoding: "utf8" }, (err, stdout, stderr) =>
+    execFile(...cli("verify", ...args), { encoding: "utf8" }, (err, stdout, stderr) =>
       resolve({ status: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     ),
   );

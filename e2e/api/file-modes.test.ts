@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { cli } from "../cli";
 import { dbKind } from "./helpers";
 import { OwnServer, sleep } from "./own-server";
 
@@ -38,7 +39,7 @@ function ownEnv(dataDir: string): NodeJS.ProcessEnv {
 
 function admin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn("npm", ["run", "admin", "--", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(...cli("admin", ...args), { env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));

@@ -16,6 +16,7 @@ import { verifyTlogProof } from "@/lib/verify/tlog-proof";
 import { TestWitness } from "../witness/test-witness";
 import pg from "pg";
 import { postgresAdminUrl as pgAdmin } from "@/server/test-support/postgres-admin-url.mjs";
+import { cli } from "../cli";
 import { dbKind, eventually, type ShardView } from "./helpers";
 import { assertDescribed } from "./openapi-conformance";
 import { OwnServer, orgWithIssuerOn, ownSqliteEnv } from "./own-server";
@@ -49,9 +50,8 @@ async function attest() {
 }
 
 const run = promisify(execFile);
-const admin = async (...args: string[]) =>
-  (await run("npm", ["run", "--silent", "admin", "--", ...args], { encoding: "utf8", env })).stdout;
-const tool = (name: string, ...args: string[]) => spawnSync("npm", ["run", "-s", name, "--", ...args], { encoding: "utf8", env });
+const admin = async (...args: string[]) => (await run(...cli("admin", ...args), { encoding: "utf8", env })).stdout;
+const tool = (name: string, ...args: string[]) => spawnSync(...cli(name, ...args), { encoding: "utf8", env });
 const hashOf = (origin: string) => createHash("sha256").update(origin).digest("hex");
 const file = (name: string, text: string) => {
   fs.writeFileSync(path.join(dir, name), text);

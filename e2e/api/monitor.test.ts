@@ -6,10 +6,11 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { verifierKey } from "@/lib/verify/checkpoint";
+import { cli } from "../cli";
 import { api, attest, baseUrl, logInfo, orgWithIssuer } from "./helpers";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-monitor-"));
-const monitor = (...args: string[]) => spawnSync("npm", ["run", "-s", "monitor", "--", baseUrl, ...args], { encoding: "utf8" });
+const monitor = (...args: string[]) => spawnSync(...cli("monitor", baseUrl, ...args), { encoding: "utf8" });
 
 describe("npm run monitor", () => {
   let vkey: string;

@@ -3,6 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { cli } from "../cli";
 import { api, expectProblem, randomContentHash } from "./helpers";
 import { seedOrg } from "../accounts";
 
@@ -37,15 +38,11 @@ describe("organisation owners", () => {
     const email = `owner-${randomUUID().slice(0, 8)}@example.org`;
     let failed: { status: number | null; stderr: string } | null = null;
     try {
-      execFileSync(
-        "npm",
-        ["run", "--silent", "admin", "--", "create-org", "--name", "X", "--owner-email", email, "--owner-password", "short", "--json"],
-        {
-          encoding: "utf8",
-          env: process.env,
-          stdio: "pipe",
-        },
-      );
+      execFileSync(...cli("admin", "create-org", "--name", "X", "--owner-email", email, "--owner-password", "short", "--json"), {
+        encoding: "utf8",
+        env: process.env,
+        stdio: "pipe",
+      });
     } catch (err) {
       const e = err as { status: number | null; stderr: string };
       failed = { status: e.status, stderr: String(e.stderr) };

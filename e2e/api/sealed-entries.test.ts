@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SEALED_CHECKS, verifyProofBundle } from "@/lib/verify";
+import { cli } from "../cli";
 import { seedConsumer } from "../accounts";
 import { api, baseUrl, expectProblem, logInfo, mint, orgWithIssuer, randomContentHash } from "./helpers";
 import { type Leaf, leafHolding, publishedLeaves, strangersBundle, strangersTlogProof } from "../public-log";
@@ -144,7 +145,7 @@ describe("sealed entries in the public log", () => {
   it("taken from the tiles alone, verify with the CLI as sealed entries that name nothing", async () => {
     const e = sealed.find((x) => x.owner === "a")!;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-sealed-alone-"));
-    const verify = (...args: string[]) => spawnSync("npm", ["run", "-s", "verify", "--", ...args], { encoding: "utf8" });
+    const verify = (...args: string[]) => spawnSync(...cli("verify", ...args), { encoding: "utf8" });
     const bundleFile = path.join(dir, "alone.json");
     fs.writeFileSync(bundleFile, JSON.stringify(await strangersBundle(baseUrl, e.logIndex)));
     const proofFile = path.join(dir, "alone.tlog-proof");
@@ -175,7 +176,7 @@ describe("sealed entries in the public log", () => {
     expect((await api(`/v1/attestations/${m.body.attestation_id}/proof-bundle`, { key: stranger.apiKey })).status).toBe(404);
 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-sealed-"));
-    const verify = (...args: string[]) => spawnSync("npm", ["run", "-s", "verify", "--", ...args], { encoding: "utf8" });
+    const verify = (...args: string[]) => spawnSync(...cli("verify", ...args), { encoding: "utf8" });
     const bundleFile = path.join(dir, "bundle.json");
     fs.writeFileSync(bundleFile, res.text);
     const good = verify(bundleFile, "--log-key", vkey);
@@ -211,7 +212,7 @@ describe("sealed entries in the public log", () => {
     });
     expect(hidden.status, hidden.text).toBe(200);
     expect(hidden.body.sealed).toBeUndefined();
-    const r = spawnSync("npm", ["run", "-s", "admin", "--", "readable-private", "--json"], { encoding: "utf8" });
+    const r = spawnSync(...cli("admin", "readable-private", "--json"), { encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
     const listed = r.stdout
       .trim()

@@ -12,12 +12,13 @@ import { TestTsa } from "@/e2e/tsa/test-tsa";
 import { verifyProofBundle } from "@/lib/verify";
 import { verifyBundleTimestamp } from "@/lib/verify/bundle-timestamp";
 import { parseCertificates } from "@/lib/verify/rfc3161";
+import { cli } from "../cli";
 import { api, eventually, logKey, mint, randomContentHash } from "./helpers";
 import { seedConsumer } from "../accounts";
 
 const testTsa = process.env.HALLMARK_TEST_TSA ? (JSON.parse(process.env.HALLMARK_TEST_TSA) as { url: string; root_pem: string }) : null;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-timestamp-"));
-const verify = (...args: string[]) => spawnSync("npm", ["run", "-s", "verify", "--", ...args], { encoding: "utf8" });
+const verify = (...args: string[]) => spawnSync(...cli("verify", ...args), { encoding: "utf8" });
 const setMode = (mode: string) => fetch(`${testTsa!.url}_test/mode`, { method: "POST", body: mode });
 
 /** A private protection: its entry is sealed, so the time-stamp's inclusion proof is of the sealed leaf. */

@@ -8,11 +8,12 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parsePolicy, verifyWitnessedCheckpoint } from "@/lib/verify";
 import { parseTlogProof } from "@/lib/verify/tlog-proof";
+import { cli } from "../cli";
 import { api, attest, expectProblem, logInfo, mint, orgWithIssuer, randomContentHash } from "./helpers";
 import { seedConsumer } from "../accounts";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-tlog-proof-"));
-const verify = (...args: string[]) => spawnSync("npm", ["run", "-s", "verify", "--", ...args], { encoding: "utf8" });
+const verify = (...args: string[]) => spawnSync(...cli("verify", ...args), { encoding: "utf8" });
 
 /** The proof, once the published checkpoint covers the entry (witnessing takes about a second). */
 async function witnessedProof(url: string, key?: string) {

@@ -14,6 +14,7 @@ import {
 } from "@/lib/verify";
 import { TestWitness } from "../witness/test-witness";
 import { verifyTlogProof } from "@/lib/verify/tlog-proof";
+import { cli } from "../cli";
 import { seedConsumer } from "../accounts";
 import { api, attest, baseUrls, dbKind, eventually, logInfo, mint, orgWithIssuer, proofBundle, randomContentHash } from "./helpers";
 
@@ -36,7 +37,7 @@ const witnessing = async (instance = 0) =>
 
 /** What the operator's command shows of the witnesses: the public view plus each one's last error. */
 async function adminWitnesses() {
-  const { stdout } = await promisify(execFile)("npm", ["run", "--silent", "admin", "--", "witnesses", "--json"], { encoding: "utf8" });
+  const { stdout } = await promisify(execFile)(...cli("admin", "witnesses", "--json"), { encoding: "utf8" });
   return JSON.parse(stdout) as { witnesses: (WitnessView & { last_error: string | null })[] };
 }
 

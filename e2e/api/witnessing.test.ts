@@ -14,6 +14,7 @@ import { parsePolicy, verifyWitnessedCheckpoint } from "@/lib/verify";
 import { verifyTlogProof } from "@/lib/verify/tlog-proof";
 import { TestWitness } from "../witness/test-witness";
 import { assertDescribed } from "./openapi-conformance";
+import { cli } from "../cli";
 import { eventually } from "./helpers";
 import { OwnServer, orgWithIssuerOn, ownSqliteEnv, sleep } from "./own-server";
 
@@ -58,8 +59,7 @@ const witnessing = async () =>
     witnesses: { name: string; cosigned_tree_size: number | null; failures: number }[];
   };
 
-const admin = async (...args: string[]) =>
-  (await promisify(execFile)("npm", ["run", "--silent", "admin", "--", ...args], { encoding: "utf8", env })).stdout;
+const admin = async (...args: string[]) => (await promisify(execFile)(...cli("admin", ...args), { encoding: "utf8", env })).stdout;
 
 beforeAll(async () => {
   const [u1, u2] = await Promise.all([w1.listen(0), w2.listen(0)]);
@@ -222,7 +222,7 @@ describe("witnessing over time", () => {
 
   it("prints this log's item for the witness network's log list (logs/v0), with the declared rate", async () => {
     const run = (rate: string, ...args: string[]) =>
-      promisify(execFile)("npm", ["run", "--silent", "admin", "--", "witness-network-entry", ...args], {
+      promisify(execFile)(...cli("admin", "witness-network-entry", ...args), {
         encoding: "utf8",
         env: { ...env, HALLMARK_WITNESS_RATE: rate },
       });

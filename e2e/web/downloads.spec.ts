@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { expect, test, checkPageQuality, logIn } from "./support";
 import { seedConsumer } from "../accounts";
 import { verdict } from "../api/verdict";
+import { cli } from "../cli";
 
 const baseURL = (process.env.HALLMARK_TEST_BASE_URLS ?? "").split(",")[0]!;
 const randomHash = () => randomUUID().replace(/-/g, "") + randomUUID().replace(/-/g, "");
@@ -107,7 +108,7 @@ test("a certificate downloads from the protections list, the verify page and the
     await download.saveAs(file);
     // The CLI verifies the first; the others reach the same verification in this process.
     if (name !== "from-list") return expect(await verdict(file, { logKey: logPem })).toBe("OK");
-    const verified = spawnSync("npm", ["run", "-s", "verify", "--", file, "--log-key", logPem], { encoding: "utf8" });
+    const verified = spawnSync(...cli("verify", file, "--log-key", logPem), { encoding: "utf8" });
     expect(verified.status, verified.stdout + verified.stderr).toBe(0);
     expect(verified.stdout).toContain("pass certificate_text");
   };
