@@ -7,16 +7,19 @@
 //      match every checkpoint)
 //   3. on the same SQLite server, the browser suite: Playwright driving Debian's Chromium
 //      headless shell (e2e/web), skipped with the reason printed when no Chromium is installed
-//   4. the REST files whose subject is the database or what instances share (onPostgres)
-//      against a fresh PostgreSQL database with TWO app instances sharing it, skipped with the
-//      reason printed when no PostgreSQL answers
+//   4. the REST files declared for PostgreSQL against a fresh PostgreSQL database with TWO app
+//      instances sharing it, skipped with the reason printed when no PostgreSQL answers
+// Where each REST file runs (its databases, its lane) is what the file declares in its first
+// lines (`// @hallmark-test db=… lane=…`, e2e/placement.mjs); a file without a declaration fails
+// the run before anything is built. `npm test -- --list` prints every test file with its placement.
 // Ends with the line `N passed, N failed`.
 // Env: HALLMARK_TEST_PG_URL (admin URL of a PostgreSQL server; default the local one),
 //      HALLMARK_SKIP_BUILD=1 to reuse an existing build, HALLMARK_DIST_DIR for its folder,
 //      while developing: HALLMARK_TEST_FILES="e2e/api/x.test.ts …" to run only those REST
-//      files (and no unit tests), HALLMARK_TEST_DBS=sqlite or postgres for one database only,
-//      HALLMARK_TEST_SUITES="rest web" (default both; "unit": the unit suite alone, no build), HALLMARK_TEST_WEB_ARGS="…" extra
-//      Playwright arguments (e.g. a spec file, or --grep).
+//      files, each where it is declared (and no unit tests), HALLMARK_TEST_DBS=sqlite or postgres
+//      for one database only, HALLMARK_TEST_SUITES="rest web" (default both; "unit": the unit
+//      suite alone, no build), HALLMARK_TEST_WEB_ARGS="…" extra Playwright arguments (e.g. a spec
+//      file, or --grep).
 //      HALLMARK_TEST_STRICT=1 (CI sets it): a suite that cannot run because its service or tool
 //      is missing (Chromium, PostgreSQL, Redis for the two-instance run) counts as a failure
 //      instead of a skip, so a green run has run everything.
@@ -29,6 +32,7 @@ import path from "node:path";
 import pg from "pg";
 import { Redis } from "ioredis";
 import { SMTPServer } from "smtp-server";
+import { parsePlacement } from "../e2e/placement.mjs";
 import { serverNodeArgs } from "../server/env.mjs";
 import { postgresAdminUrl } from "../server/test-support/postgres-admin-url.mjs";
 
@@ -208,88 +212,73 @@ async function vitest(project, env, label, files = []) {
 }
 
 // Most REST files spend their time waiting (on the server, a clock, a child process): the suite
-// runs in lanes, each a Vitest process of its own, side by side. A side lane's file appends
-// nothing to the suite's log (tests in the main lane check that a refused request leaves its
-// size as it was): it has a log of its own, or it only reads the suite's, or its requests are
-// on keys of its own and append nothing. The main lane holds the rest. The alone lane runs
-// afterwards, its files one at a time: each accounts for every row each table gains while it runs.
-// The second server's lane runs beside all of them on a server, database, log, witnesses and
-// mail of its own (suite "<db>-b"): files that append to the log, the longest of them, so the
-// main lane is not the whole suite's length.
-const sideLanes = [
-  ["limits", "monitor", "plan-budgets"],
-  ["log-rotation", "backup", "witnessing", "hallmark-witness"],
-].map((lane) => lane.map((n) => `e2e/api/${n}.test.ts`));
-const aloneLane = ["e2e/api/fuzz.test.ts", "e2e/api/deep-json.test.ts"];
-const secondServerLane = ["crash", "account-ownership", "restart", "witness", "operations", "export", "tracer-leak"].map(
-  (n) => `e2e/api/${n}.test.ts`,
-);
+// runs in lanes, each a Vitest process of its own, side by side; each file declares its lane and
+// its databases (e2e/placement.mjs). A side lane's file appends nothing to the suite's log (tests
+// in the main lane check that a refused request leaves its size as it was): it has a log of its
+// own, or it only reads the suite's, or its requests are on keys of its own and append nothing.
+// The main lane holds the rest.
+// The alone lane runs afterwards, its files one at a time: each accounts for every row each table
+// gains while it runs. The second server's lane runs beside all of them on a server, database,
+// log, witnesses and mail of its own (suite "<db>-b"): files that append to the log, the longest
+// of them, so the main lane is not the whole suite's length.
 
-// The PostgreSQL run (two instances on one database) keeps the files whose subject is the
-// database or its sharing: the log's writes and reads (attestations, batches, mints, quotas,
-// sealed entries, the log, tiles), the queries written in SQL (lookups, similar lookups,
-// verifications, readiness), the two instances sharing one log, sessions, rate limits and
-// witness state (instances, crash, restart, witness, Hallmark as a witness, consumer sessions,
-// login throttling, limits), a rotation under load, the backup commands' refusal, and hostile input
-// reaching every column (fuzz, deep JSON). Every other file's subject is the same code above the
-// store, which the SQLite run covers; each domain rule also runs on PostgreSQL in the unit suite
-// (`*.pg.test.ts`), as does the store (`server/store/pg-store.test.ts`, `hot-reads.cases.ts`).
-const onPostgres = [
-  "attestations",
-  "attestation-batch",
-  "mint",
-  "quotas",
-  "sealed-entries",
-  "log",
-  "tiles",
-  "lookup",
-  "similar-lookup",
-  "verifications",
-  "privacy",
-  "operations",
-  "instances",
-  "crash",
-  "restart",
-  "witness",
-  "hallmark-witness",
-  "consumer-auth",
-  "account-ownership",
-  "account-recovery",
-  "login-throttle",
-  "limits",
-  "log-rotation",
-  "backup",
-  "fuzz",
-  "deep-json",
-].map((n) => `e2e/api/${n}.test.ts`);
 /**
- * @param {string | undefined} kind
- * @param {string[]} files
+ * @typedef {import("../e2e/placement.mjs").Placement & { file: string }} PlacedFile
  */
-const onDatabase = (kind, files) => (kind === "sqlite" ? files : files.filter((f) => onPostgres.includes(f)));
 
 /**
+ * Every REST file (each .test.ts file under e2e/api) with the placement it declares; `wrong` says, for each
+ * file whose declaration is missing or malformed, what is wrong with it.
+ */
+function restPlacements() {
+  const files = fs
+    .readdirSync(path.join(root, "e2e/api"), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".test.ts"))
+    .map((f) => `e2e/api/${f}`)
+    .sort();
+  /** @type {PlacedFile[]} */
+  const placed = [];
+  /** @type {string[]} */
+  const wrong = [];
+  for (const file of files) {
+    try {
+      placed.push({ file, ...parsePlacement(fs.readFileSync(path.join(root, file), "utf8")) });
+    } catch (err) {
+      wrong.push(`${file}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  return { placed, wrong };
+}
+
+/**
+ * The REST suite on one setting's first server: the main lane and the side lanes side by side,
+ * then the alone lane.
  * @param {Env} env
  * @param {string} label
+ * @param {PlacedFile[]} files the files declared for this database, outside the second server's lane
  */
-async function restSuite(env, label) {
-  if (onlyFiles.length) return vitest("rest", env, label, onlyFiles);
-  const all = onDatabase(
-    env.HALLMARK_TEST_DB,
-    fs
-      .readdirSync(path.join(root, "e2e/api"), { recursive: true, encoding: "utf8" })
-      .filter((f) => f.endsWith(".test.ts"))
-      .map((f) => `e2e/api/${f}`),
-  );
-  const elsewhere = [...sideLanes.flat(), ...aloneLane, ...secondServerLane];
-  const main = all.filter((f) => !elsewhere.includes(f));
-  const sides = sideLanes.map((lane) => onDatabase(env.HALLMARK_TEST_DB, lane)).filter((lane) => lane.length);
-  await Promise.all([vitest("rest", env, label, main), ...sides.map((lane, i) => vitest("rest", env, `${label}-side${i + 1}`, lane))]);
+async function restSuite(env, label, files) {
+  /** @param {(lane: string) => boolean} which */
+  const inLanes = (which) => files.filter((f) => which(f.lane)).map((f) => f.file);
+  const sideLanes = [...new Set(files.map((f) => f.lane).filter((l) => l.startsWith("side-")))].sort();
+  const main = inLanes((l) => l === "main");
+  await Promise.all([
+    main.length ? vitest("rest", env, label, main) : undefined,
+    ...sideLanes.map((lane) =>
+      vitest(
+        "rest",
+        env,
+        `${label}-${lane}`,
+        inLanes((l) => l === lane),
+      ),
+    ),
+  ]);
   // The fuzz suite on PostgreSQL sends a third of its requests per target (HALLMARK_FUZZ_PER_TARGET):
   // there its subject is hostile values reaching the database's columns, which every target still
   // gets; the SQLite run sends them all.
   const aloneEnv = env.HALLMARK_TEST_DB === "postgres" ? { HALLMARK_FUZZ_PER_TARGET: "20", ...env } : env;
-  await vitest("rest", aloneEnv, `${label}-alone`, onDatabase(env.HALLMARK_TEST_DB, aloneLane));
+  const alone = inLanes((l) => l === "alone");
+  if (alone.length) await vitest("rest", aloneEnv, `${label}-alone`, alone);
 }
 
 /**
@@ -540,24 +529,26 @@ async function suite(label, kind, databaseUrl, instances, run) {
  * @param {DbKind} kind
  * @param {(label: string) => Promise<string | null>} databaseUrlFor
  * @param {number} instances
+ * @param {PlacedFile[]} files the REST files of this run declared for this database
  */
-async function databaseSuites(kind, databaseUrlFor, instances) {
-  const rest = suites.includes("rest");
-  const second = rest && onlyFiles.length === 0;
+async function databaseSuites(kind, databaseUrlFor, instances, files) {
+  const first = files.filter((f) => f.lane !== "second-server");
+  const second = files.filter((f) => f.lane === "second-server").map((f) => f.file);
+  // The browser suite runs once, on the embedded default: the pages sit on the same procedures.
+  const web = kind === "sqlite" && suites.includes("web");
   await Promise.all([
-    suite(kind, kind, await databaseUrlFor(kind), instances, async (env) => {
-      if (rest) await restSuite(env, kind);
-      // The browser suite runs once, on the embedded default: the pages sit on the same procedures.
-      if (kind === "sqlite" && suites.includes("web")) await playwright(env, kind);
-    }),
-    second &&
-      suite(`${kind}-b`, kind, await databaseUrlFor(`${kind}-b`), instances, (env) =>
-        vitest("rest", env, `${kind}-b`, onDatabase(kind, secondServerLane)),
-      ),
+    (first.length || web) &&
+      suite(kind, kind, await databaseUrlFor(kind), instances, async (env) => {
+        if (first.length) await restSuite(env, kind, first);
+        if (web) await playwright(env, kind);
+      }),
+    second.length &&
+      suite(`${kind}-b`, kind, await databaseUrlFor(`${kind}-b`), instances, (env) => vitest("rest", env, `${kind}-b`, second)),
   ]);
 }
 
-async function postgresSuites() {
+/** @param {PlacedFile[]} files the REST files of this run declared for PostgreSQL */
+async function postgresSuites(files) {
   const adminUrl = postgresAdminUrl;
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
   try {
@@ -580,6 +571,7 @@ async function postgresSuites() {
         return url.toString();
       },
       2,
+      files,
     );
   } finally {
     for (const name of names) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
@@ -587,14 +579,72 @@ async function postgresSuites() {
   }
 }
 
+/**
+ * `npm test -- --list`: one line per test file, with where it runs: a REST file as it declares it
+ * (e2e/placement.mjs), a browser spec and a unit file as their suites run them.
+ * @param {PlacedFile[]} placed
+ */
+function listFiles(placed) {
+  /** @param {string} dir @param {RegExp} name */
+  const under = (dir, name) =>
+    fs
+      .readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
+      .filter((f) => name.test(f) && !f.split(path.sep).includes("node_modules"))
+      .map((f) => path.join(dir, f))
+      .sort();
+  /** @type {string[][]} */
+  const rows = [
+    ...placed.map((p) => [p.file, "rest", `db=${p.db.join(",")}`, `lane=${p.lane}`, p.witnessing ? "witnessing" : ""]),
+    ...under("e2e/web", /\.spec\.ts$/).map((f) => [f, "web", "db=sqlite", "lane=browser", ""]),
+    ...["lib", "server", "scripts"]
+      .flatMap((d) => under(d, /\.test\.ts$/))
+      .map((f) => [f, "unit", "", "lane=unit", f.endsWith(".pg.test.ts") ? "needs=postgres" : ""]),
+  ];
+  const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => r[i]?.length ?? 0)));
+  for (const r of rows)
+    console.log(
+      r
+        .map((c, i) => c.padEnd(widths[i] ?? 0))
+        .join("  ")
+        .trimEnd(),
+    );
+}
+
 async function main() {
+  const { placed, wrong } = restPlacements();
+  if (process.argv.includes("--list")) {
+    listFiles(placed);
+    for (const w of wrong) console.log(`[test] no placement: ${w}`);
+    process.exit(wrong.length ? 1 : 0);
+  }
+  // A file whose place is not stated runs nowhere: the run fails before it builds anything.
+  if (wrong.length) {
+    totals.failed += wrong.length;
+    for (const w of wrong) noteFailure("placement", "a REST file declares no place (e2e/placement.mjs)", w);
+    return;
+  }
+  const unknown = onlyFiles.filter((f) => !placed.some((p) => p.file === f));
+  if (unknown.length) {
+    totals.failed += 1;
+    noteFailure("files", "HALLMARK_TEST_FILES", `${unknown.join(", ")}: not a REST file (e2e/api/**/*.test.ts)`);
+    return;
+  }
+  const chosen = onlyFiles.length ? placed.filter((p) => onlyFiles.includes(p.file)) : placed;
+  const rest = suites.includes("rest");
+  /** @param {DbKind} kind */
+  const restOn = (kind) => (rest ? chosen.filter((p) => p.db.includes(kind)) : []);
+  for (const kind of /** @type {DbKind[]} */ (["sqlite", "postgres"]))
+    if (onlyFiles.length && dbs.includes(kind))
+      for (const p of chosen)
+        if (!p.db.includes(kind)) console.log(`[test] ${p.file} is declared db=${p.db.join(",")}: not run on ${kind}`);
+  const sqlite = dbs.includes("sqlite") && (restOn("sqlite").length > 0 || suites.includes("web"));
+  const postgres = dbs.includes("postgres") && restOn("postgres").length > 0;
   // "unit" alone needs no build and no server.
-  const servers = suites.includes("rest") || suites.includes("web");
-  if (servers && (process.env.HALLMARK_SKIP_BUILD !== "1" || !fs.existsSync(path.join(root, distDir, "BUILD_ID"))))
+  if ((sqlite || postgres) && (process.env.HALLMARK_SKIP_BUILD !== "1" || !fs.existsSync(path.join(root, distDir, "BUILD_ID"))))
     sh("node", ["scripts/build.mjs"]);
-  if (onlyFiles.length === 0 && (suites.includes("rest") || suites.includes("unit"))) await vitest("unit", baseEnv, "unit");
-  if (servers && dbs.includes("sqlite")) await databaseSuites("sqlite", async () => null, 1);
-  if (servers && dbs.includes("postgres")) await postgresSuites();
+  if (onlyFiles.length === 0 && (rest || suites.includes("unit"))) await vitest("unit", baseEnv, "unit");
+  if (sqlite) await databaseSuites("sqlite", async () => null, 1, restOn("sqlite"));
+  if (postgres) await postgresSuites(restOn("postgres"));
 }
 
 const cleanup = () => {

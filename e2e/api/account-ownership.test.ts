@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=second-server
 // Who owns an account: whoever controls its address. The pre-hijacking sequence, verification
 // taking over what a stranger left, password reset and change, e-mail change, sessions and
 // deletion, each over real HTTP with the mail caught by the suite's SMTP server.

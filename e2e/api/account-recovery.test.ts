@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 // Accounts, round three: what a stolen session, a leaked key or a stranger who knows an address
 // can and cannot do, and how the owner takes the account back. One `describe` per item of the
 // contract, each over real HTTP against the suite's server, with the mail read from the suite's

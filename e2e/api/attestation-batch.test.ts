@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { verifyProofBundle } from "@/lib/verify";

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=side-own-logs
 // Backup and restore (`npm run admin -- backup | restore`). On SQLite: a backup taken while a
 // server of its own is under attestation load, restored into an empty data directory and
 // started there, holds every attestation acknowledged before the backup began, each readable

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite lane=main
 // GET /v1/protections/{id}/badge.svg: an accessible SVG that renders, links to the verify page,
 // comes in a light and a dark variant, and is drawn for public protections only.
 import sharp from "sharp";

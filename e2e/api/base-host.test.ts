@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite lane=main
 // `npm start` as a newcomer runs it: base URL http://localhost:<port>, no proxy in front. It says
 // which address to open, and a page asked for at http://127.0.0.1:<port> (the same server under
 // another name, where the forms' requests would be refused as cross-origin) is sent there; the

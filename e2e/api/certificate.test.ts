@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite lane=main
 // GET /v1/protections/{id}/certificate.pdf: a PDF that opens (poppler renders it), states the
 // protection as its verify link does, and carries its proofs as attachments that the CLI verifies
 // by themselves; a private protection's certificate says nothing its verify link does not, and a

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 import { createHash, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, baseUrls, dbKind, expectProblem, expectSameProblem, type ApiResponse } from "./helpers";

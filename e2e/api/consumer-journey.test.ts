@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 // Issue 3's "done means", as one consumer lives it: sign up, follow the e-mailed link, log in,
 // mint with the session, see the protection first in the list, and verify its proof bundle
 // offline with the CLI and nothing but the log's key.

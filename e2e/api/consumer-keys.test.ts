@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 // Consumers (personal tenants) manage API keys for their own account through /v1/api-keys;
 // those keys hold consumer scopes only and never reach an organisation's endpoints.
 import { beforeAll, describe, expect, it } from "vitest";

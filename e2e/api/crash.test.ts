@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=second-server
 // Nothing acknowledged is ever lost, and a retry never duplicates: servers of its own, on the
 // suite's database (SQLite: one; PostgreSQL: two, killed one at a time), under mint, attestation
 // and batch load, are killed with SIGKILL at random moments and restarted. Then every 2xx answer

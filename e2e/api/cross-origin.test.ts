@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite lane=main
 // A session cookie acts only for requests from Hallmark's own pages. What another origin can
 // make a browser send (a form POST, a fetch with credentials), with the visitor's cookie
 // attached, changes nothing: 403 cross_origin_request, and nothing is written. API keys and

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite lane=main
 // The dashboard's tRPC endpoint (/api/trpc) answers a domain failure with its own status and
 // stable code, exactly as /v1 does: never a 500 for something the caller did wrong.
 import { describe, expect, it } from "vitest";

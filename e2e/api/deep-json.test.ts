@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=alone
 // JSON nested past the bound (server/json-depth.mjs) on every reader of client JSON: every /v1
 // operation with a JSON body (read from the served OpenAPI document, so a new one is covered
 // the day it is added), every tRPC procedure (POST bodies, GET inputs, batches) and next-auth's

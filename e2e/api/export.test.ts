@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=second-server
 // GET /v1/consumer/export: an account's protections with their proofs, the log's keys and policy
 // and a README, as a streamed zip whose every proof the CLI verifies offline, file by file.
 import { execFile, spawnSync } from "node:child_process";

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite lane=main
 // What Hallmark writes to disk is its owner's alone from the moment it exists: the SQLite
 // database with its -wal and -shm, the master key, the outbox's mail (each holds a link that
 // signs in), backups, restored databases, and the temporary files on the way to them. Checked

@@ -1,7 +1,9 @@
+// @hallmark-test db=sqlite lane=side-own-logs witnessing
 // Hallmark as a C2SP tlog-witness ({base_url}/v1/witness), on two servers of their own (X and Y,
 // each its own SQLite file and master key) that witness each other's logs, and a log made here
 // (its own Ed25519 key, its tree and proofs computed by this file from RFC 6962) that drives
-// every answer of add-checkpoint, as a client that is not Hallmark's own.
+// every answer of add-checkpoint, as a client that is not Hallmark's own. Its servers are SQLite's
+// whatever the run's database, so it runs in the SQLite run alone: the PostgreSQL run would repeat it.
 import { createHash, generateKeyPairSync, randomBytes, sign } from "node:crypto";
 import { execFile } from "node:child_process";
 import fs from "node:fs";

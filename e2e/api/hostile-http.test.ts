@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite lane=main
 // What a hostile client sends at the HTTP level gets a clear 4xx problem+json, never a 500 and
 // never an answer shaped by the client's Host; every answer carries the security headers.
 import type http from "node:http";

@@ -1,3 +1,4 @@
+// @hallmark-test db=postgres lane=main
 // Several app instances on one PostgreSQL database behave as one service.
 import { beforeAll, describe, expect, it } from "vitest";
 import { parsePublicKeyPem, verifyCheckpoint, verifyConsistencyProof, verifyProofBundle } from "@/lib/verify";

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";

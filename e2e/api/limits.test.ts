@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=side-budgets
 // Per-key limits: rate_limit_per_minute and daily_quota, the RateLimit headers
 // (draft-ietf-httpapi-ratelimit-headers-10), and 429 rate_limited / daily_quota_exceeded.
 import { randomUUID } from "node:crypto";

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=side-own-logs witnessing
 // Log key rotation as the witness network accepts it (one origin, one key): a new key is a new
 // log, announced by a successor statement as the old log's last entry. On a log of its own (a
 // rotation changes the key the rest of the suite pins), with a test witness (e2e/witness) that,

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 import { beforeAll, describe, expect, it } from "vitest";
 import { parsePublicKeyPem, verifyCheckpoint, verifyConsistencyProof, verifyProofBundle } from "@/lib/verify";
 import { noteKeyId, verifierKey } from "@/lib/verify/checkpoint";

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 // The login throttle holds however many attempts arrive at once and however they are batched
 // (on two instances, through the shared limiter): in a window, at most 5 password checks per
 // client address and account, 20 per client address, and 50 per account, of which addresses that

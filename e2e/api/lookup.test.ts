@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 // GET /v1/lookup: who protected a file publicly, the first claim first, and nothing of a private
 // one: bytes only a private protection holds answer exactly as bytes no one holds.
 import { randomUUID } from "node:crypto";

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 // POST /v1/consumer/mint: the answer, the signed payload and its offline proof, validation,
 // the personal issuer made once, and Idempotency-Key.
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=second-server
 // npm run monitor follows the log through its tiles alone, from size 0, then from its state.
 import { spawnSync } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite lane=main
 // oEmbed for share and verify links, their discovery links, and the Open Graph images the pages
 // name: the work's title for public work, "A protected work" and nothing else for private work.
 import { randomUUID } from "node:crypto";

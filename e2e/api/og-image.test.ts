@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite lane=main
 // The Open Graph images of verify and share links: drawn on this machine with the fonts that ship
 // with Hallmark, whatever the script of the title (what the font lacks is drawn as a box), never
 // fetching anything; cached by what they draw, with an ETag.

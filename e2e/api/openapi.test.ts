@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite lane=main
 // GET /v1/openapi.json: a valid OpenAPI 3.1 document (checked by an independent validator) that
 // describes exactly the routes under app/v1, matches the interface contract field for field, and
 // the /docs reference built from it. (Every answer of the REST suite is also validated against it:

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=second-server
 // What an operator relies on: every answer carries an X-Request-Id that its problem body and
 // its log line name; /healthz and /readyz; /metrics behind its token, with the request,
 // sequencer, log and refusal series; one JSON log line per request that never holds a key, a

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 // An organisation's owner signs in with e-mail and password (the console); the session holds the
 // organisation's scopes, exactly as its API keys do, and nothing of a consumer's.
 import { execFileSync } from "node:child_process";

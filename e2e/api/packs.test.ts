@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 // Verification packs: GET /v1/attestation-packs (exactly the interface), templates created once
 // under racing first accesses, custom packs (create, update, archive, clone), templates read-only.
 import { randomUUID } from "node:crypto";

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=side-budgets
 // What an account may spend, whatever credentials it holds: a key's budget within what its plan
 // allows (refused above it at creation, bounded at enforcement for a key stored with more), the
 // expensive endpoints (lookup, certificate, export) per client address and per account for every

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 // A private protection, as a stranger meets it. For every public operation of the OpenAPI
 // document, every tRPC public.* procedure and every page with a parameter, each parameter is
 // asked once with something of a private protection (its id, its attestation's id, its owner's

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 // GET /v1/consumer/protections: the caller's own protections, newest first, paged.
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, expectProblem, mint, randomContentHash } from "./helpers";

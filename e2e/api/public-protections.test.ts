@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 // The public reads behind the verify, share and portfolio pages, and the protections filters.
 import { describe, expect, it } from "vitest";
 import { verifyProofBundle } from "@/lib/verify";

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 // Monthly mint quotas per plan (free 50, creator 500, pro unlimited), exact under concurrency.
 import { describe, expect, it } from "vitest";
 import { api, baseUrls, expectProblem, mint, randomContentHash } from "./helpers";

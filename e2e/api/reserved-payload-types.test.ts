@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 // Payload types beginning with "hallmark." are Hallmark's own (a creator's protection is
 // "hallmark.protection/v1"): an organisation cannot sign one, alone or in a batch, so nothing an
 // organisation signs passes for a protection where a verifier or a pack looks at the type.

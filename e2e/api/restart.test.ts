@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=second-server
 // Restarts under load. SIGTERM lets requests in flight finish, drains the sequencer and exits 0;
 // a client that retries with its Idempotency-Key (on the other instance, or once the instance
 // is back) sees no 5xx, and nothing acknowledged is lost or duplicated. On PostgreSQL one of two

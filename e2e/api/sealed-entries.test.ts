@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 // Sealed entries: what the public log holds for a private protection (or an attestation an
 // organisation asked to seal) is a commitment, signed by the deployment's sealing issuer, that
 // only the owner's proof opens. Read from the tiles as any monitor reads them.

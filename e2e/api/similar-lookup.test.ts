@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 // Perceptual fingerprints: minted with a protection (signed with a public one, sealed with a
 // private one), and GET /v1/lookup?pdq=: public protections within the distance, nearest first
 // then oldest; nothing of a private one, at any distance; low-quality fingerprints never matched.

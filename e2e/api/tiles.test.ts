@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 // The log as C2SP tiles, checked against a from-scratch tree: every leaf from the entry
 // bundles is hashed and the tree rebuilt with the RFC's recursive definition (merkle-reference),
 // independent of the server's tree code and of lib/verify's.

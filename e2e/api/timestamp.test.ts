@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite lane=main
 // Time that does not depend on Hallmark's clock: with HALLMARK_TSA_URL (the suite's SQLite run
 // points it at a real RFC 3161 TSA, e2e/tsa), checkpoints are time-stamped off the write path and
 // proof bundles carry the token of the earliest stamped checkpoint holding their entry. The CLI

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main witnessing
 // Portable proofs (C2SP tlog-proof@v1): downloaded from the API and verified by the CLI with
 // nothing but the log's key, or the policy GET /v1/log/policy serves (its witnesses' quorum).
 import { spawnSync } from "node:child_process";

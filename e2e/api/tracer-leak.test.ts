@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite lane=second-server
 // A request whose connection the server drops before its answer is written leaves nothing
 // behind. Next's tracer keeps each request's root-span attributes, its URL among them, in a Map
 // until the request's handler settles, which it never does for such a request. It does so only

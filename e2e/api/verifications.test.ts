@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=main
 // POST /v1/verifications: lib/verify's checks plus a pack's rules, each with pass or fail and a
 // reason; exact counts under concurrency; recorded per tenant.
 import { randomUUID } from "node:crypto";

@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite,postgres lane=second-server witnessing
 // Witnessing (C2SP tlog-witness and tlog-cosignature) against the test witnesses the suite
 // starts (e2e/witness: w1 Ed25519, w2 ML-DSA-44, either one a quorum), and the witness protocol's
 // every answer against a witness of this test's own, fed with the log's real checkpoints.

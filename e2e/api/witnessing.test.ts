@@ -1,3 +1,4 @@
+// @hallmark-test db=sqlite lane=side-own-logs witnessing
 // Witnessing over time, on a log of its own (idle unless this file writes, so each witness
 // exchange is the one the test caused), with two test witnesses in this process (e2e/witness:
 // C2SP tlog-witness, every answer of the spec): proofs handed out meet the policy or say they do
