@@ -78,7 +78,7 @@ describe("clearing private protections' fingerprint windows", () => {
       ))
     ) {
       if (STRICT) throw new Error(`no PostgreSQL at ${postgresAdminUrl}`);
-      return ctx.skip();
+      return ctx.skip(`no PostgreSQL at ${postgresAdminUrl}`);
     }
     await admin.query(`CREATE DATABASE ${name}`);
     const url = new URL(postgresAdminUrl);

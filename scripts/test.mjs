@@ -22,7 +22,8 @@
 //      file, or --grep).
 //      HALLMARK_TEST_STRICT=1 (CI sets it): a suite that cannot run because its service or tool
 //      is missing (Chromium, PostgreSQL, Redis for the two-instance run) counts as a failure
-//      instead of a skip, so a green run has run everything.
+//      instead of a skip, and the run's skipped tests are held to e2e/skips.txt (a skip it does
+//      not declare fails the run), so a green run has run everything it says it ran.
 import { execFileSync, spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -52,6 +53,20 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
  * @type {string[]}
  */
 const failures = [];
+/**
+ * Every skipped test: the database setting it ran on ("sqlite", "postgres", or "unit"), the run that
+ * counted it, its file and name, and the reason its skip stated (null: it stated none).
+ * @type {{ setting: string, label: string, file: string, test: string, reason: string | null }[]}
+ */
+const skips = [];
+/**
+ * Each retry the REST client made of a 503 not_yet_witnessed (e2e/api/helpers.ts api), one line each.
+ * @type {string[]}
+ */
+const retries = [];
+/** @param {number} since a Date.now() */
+const seconds = (since) => `${Math.round((Date.now() - since) / 1000)} s`;
+const runStarted = Date.now();
 /** @param {unknown} text */
 const plain = (text) => String(text).replace(/\u001b\[[0-9;]*m/g, "");
 /**
@@ -175,13 +190,30 @@ function cannotRun(label, why) {
  * @param {string[]} [files]
  */
 async function vitest(project, env, label, files = []) {
+  const started = Date.now();
   const out = path.join(os.tmpdir(), `hallmark-vitest-${label}-${process.pid}.json`);
-  const args = ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...files];
+  const skipsOut = path.join(os.tmpdir(), `hallmark-vitest-${label}-${process.pid}.skips.json`);
+  const retryLog = path.join(os.tmpdir(), `hallmark-vitest-${label}-${process.pid}.retries.jsonl`);
+  fs.rmSync(retryLog, { force: true });
+  const args = [
+    "run",
+    "--project",
+    project,
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${out}`,
+    "--reporter=./scripts/test-skips-reporter.mjs",
+    ...files,
+  ];
   // Failures are counted from the report below; an exit code that says more (an error outside any
   // test, such as an unhandled rejection, which the report does not count) adds one.
   const code = await /** @type {Promise<number | null>} */ (
     new Promise((resolve) =>
-      spawn("node_modules/.bin/vitest", args, { cwd: root, stdio: "inherit", env }).on("exit", (c, signal) => resolve(signal ? 1 : c)),
+      spawn("node_modules/.bin/vitest", args, {
+        cwd: root,
+        stdio: "inherit",
+        env: { ...env, HALLMARK_TEST_SKIPS_OUT: skipsOut, HALLMARK_TEST_RETRY_LOG: retryLog },
+      }).on("exit", (c, signal) => resolve(signal ? 1 : c)),
     )
   );
   try {
@@ -204,19 +236,38 @@ async function vitest(project, env, label, files = []) {
       if (file.status === "failed" && !(file.assertionResults ?? []).some((t) => t.status === "failed"))
         noteFailure(label, path.relative(root, file.name), file.message ?? "the file failed outside any test");
     }
-    console.log(`[test] ${label}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+    console.log(`[test] ${label}: ${r.numPassedTests} passed, ${r.numFailedTests} failed (${seconds(started)})`);
   } catch {
     totals.failed += 1;
     console.log(`[test] ${label}: the run produced no report (counted as a failure)`);
   }
+  // The skips with their reasons (the JSON report has no reasons), and the REST client's retries.
+  const setting = project === "unit" ? "unit" : (env.HALLMARK_TEST_DB ?? "sqlite");
+  try {
+    /** @type {{ file: string, test: string, reason: string | null }[]} */
+    const found = JSON.parse(fs.readFileSync(skipsOut, "utf8"));
+    for (const x of found) skips.push({ setting, label, file: path.relative(root, x.file), test: x.test, reason: x.reason });
+  } catch {}
+  if (fs.existsSync(retryLog)) {
+    /** @type {{ file: string, test: string, method: string, path: string }[]} */
+    const lines = fs
+      .readFileSync(retryLog, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    for (const x of lines) retries.push(`[${label}] ${x.file} > ${x.test}: ${x.method} ${x.path}`);
+    if (lines.length) console.log(`[test] ${label}: the REST client retried ${lines.length} 503 not_yet_witnessed answer(s)`);
+    fs.rmSync(retryLog, { force: true });
+  }
+  fs.rmSync(skipsOut, { force: true });
 }
 
 // Most REST files spend their time waiting (on the server, a clock, a child process): the suite
 // runs in lanes, each a Vitest process of its own, side by side; each file declares its lane and
 // its databases (e2e/placement.mjs). A side lane's file appends nothing to the suite's log (tests
 // in the main lane check that a refused request leaves its size as it was): it has a log of its
-// own, or it only reads the suite's, or its requests are on keys of its own and append nothing.
-// The main lane holds the rest.
+// own, or it only reads the suite's, or its requests are on keys of its own and append nothing
+// (the REST client refuses the appends a side lane's file sends). The main lane holds the rest.
 // The alone lane runs afterwards, its files one at a time: each accounts for every row each table
 // gains while it runs. The second server's lane runs beside all of them on a server, database,
 // log, witnesses and mail of its own (suite "<db>-b"): files that append to the log, the longest
@@ -288,6 +339,7 @@ async function restSuite(env, label, files) {
  */
 async function playwright(env, label) {
   if (!fs.existsSync(chromium)) return cannotRun(`${label} web`, `no Chromium at ${chromium} (apt-get install -y chromium-headless-shell)`);
+  const started = Date.now();
   const out = path.join(os.tmpdir(), `hallmark-pw-${label}-${process.pid}.json`);
   const extra = (process.env.HALLMARK_TEST_WEB_ARGS ?? "").split(/\s+/).filter(Boolean);
   const args = ["test", "--config", "e2e/playwright.config.ts", ...extra];
@@ -318,14 +370,26 @@ async function playwright(env, label) {
      */
     const walk = (suite, titles) => {
       for (const spec of suite.specs ?? [])
-        for (const t of spec.tests ?? [])
+        for (const t of spec.tests ?? []) {
           if (t.status === "unexpected" || t.status === "flaky")
             noteFailure(`${label} web`, [...titles, spec.title].join(" > "), t.results?.find((x) => x.error)?.error?.message ?? t.status);
+          // A skip's reason is the description its test.skip(condition, description) gave.
+          if (t.status === "skipped")
+            skips.push({
+              setting: env.HALLMARK_TEST_DB ?? "sqlite",
+              label: `${label} web`,
+              file: path.relative(root, path.resolve(root, "e2e/web", spec.file)),
+              test: [...titles.slice(1), spec.title, `(${t.projectName})`].join(" > "),
+              reason: t.annotations?.find((a) => a.type === "skip")?.description ?? null,
+            });
+        }
       for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
     };
     for (const suite of r.suites ?? []) walk(suite, [suite.title]);
     for (const e of r.errors ?? []) noteFailure(`${label} web`, "the run", e.message ?? JSON.stringify(e));
-    console.log(`[test] ${label} web: ${expected} passed, ${unexpected + flaky} failed${broken ? " (the run itself broke)" : ""}`);
+    console.log(
+      `[test] ${label} web: ${expected} passed, ${unexpected + flaky} failed${broken ? " (the run itself broke)" : ""} (${seconds(started)})`,
+    );
   } catch {
     totals.failed += 1;
     console.log(`[test] ${label} web: the run produced no report (counted as a failure)`);
@@ -610,6 +674,67 @@ function listFiles(placed) {
     );
 }
 
+/**
+ * The skips a run may count (e2e/skips.txt), by setting, file and stated reason: how many.
+ * @returns {Map<string, number>}
+ */
+function declaredSkips() {
+  /** @type {Map<string, number>} */
+  const declared = new Map();
+  for (const line of fs.readFileSync(path.join(root, "e2e/skips.txt"), "utf8").split("\n")) {
+    if (!line.trim() || line.trimStart().startsWith("#")) continue;
+    const m = /^(\S+)\s+(\S+)\s+(\d+)\s+(.+)$/.exec(line.trim());
+    if (!m) throw new Error(`e2e/skips.txt: "${line}" is not "<setting> <file> <count> <reason>"`);
+    declared.set(`${m[1]} ${m[2]} "${m[4]}"`, Number(m[3]));
+  }
+  return declared;
+}
+
+/**
+ * Prints every skipped test with its reason. Under HALLMARK_TEST_STRICT, holds them to
+ * e2e/skips.txt: a skip that states no reason, or more skips of a file and reason than declared,
+ * fails the run; so does, in a run of everything, a declared skip that did not happen (the list
+ * would otherwise make room for a new one).
+ * @param {boolean} everything the run ran every suite on both databases
+ */
+function checkSkips(everything) {
+  /** @type {Map<string, string[]>} */
+  const seen = new Map();
+  /** @type {string[]} */
+  const problems = [];
+  for (const x of skips) {
+    console.log(`[test] skipped in ${x.label}: ${x.file} > ${x.test}: ${x.reason ?? "(no reason stated)"}`);
+    if (x.reason === null) problems.push(`${x.file} > ${x.test} (${x.setting}) was skipped without a reason: ctx.skip(reason) says why`);
+    else {
+      const key = `${x.setting} ${x.file} "${x.reason}"`;
+      seen.set(key, [...(seen.get(key) ?? []), x.test]);
+    }
+  }
+  /** @type {Map<string, number>} */
+  let declared;
+  try {
+    declared = declaredSkips();
+  } catch (err) {
+    problems.push(err instanceof Error ? err.message : String(err));
+    declared = new Map();
+  }
+  for (const [key, tests] of seen) {
+    const allowed = declared.get(key) ?? 0;
+    if (tests.length > allowed)
+      problems.push(`${tests.length} skip(s) of ${key}, and e2e/skips.txt declares ${allowed}: ${tests.join("; ")}`);
+  }
+  if (everything)
+    for (const [key, count] of declared)
+      if ((seen.get(key)?.length ?? 0) < count)
+        problems.push(`e2e/skips.txt declares ${count} skip(s) of ${key}, and the run had ${seen.get(key)?.length ?? 0}`);
+  for (const p of problems) {
+    if (strict) {
+      totals.failed += 1;
+      noteFailure("skips", "the skips e2e/skips.txt declares", p);
+    } else console.log(`[test] skips: ${p} (a failure under HALLMARK_TEST_STRICT)`);
+  }
+}
+
 async function main() {
   const { placed, wrong } = restPlacements();
   if (process.argv.includes("--list")) {
@@ -645,6 +770,17 @@ async function main() {
   if (onlyFiles.length === 0 && (rest || suites.includes("unit"))) await vitest("unit", baseEnv, "unit");
   if (sqlite) await databaseSuites("sqlite", async () => null, 1, restOn("sqlite"));
   if (postgres) await postgresSuites(restOn("postgres"));
+  const everything =
+    onlyFiles.length === 0 &&
+    rest &&
+    suites.includes("web") &&
+    dbs.includes("sqlite") &&
+    dbs.includes("postgres") &&
+    !process.env.HALLMARK_TEST_WEB_ARGS;
+  checkSkips(everything);
+  if (retries.length)
+    console.log(`[test] the REST client retried ${retries.length} 503 not_yet_witnessed answer(s):\n    ${retries.join("\n    ")}`);
+  else if (rest) console.log("[test] the REST client retried no 503 not_yet_witnessed answer");
 }
 
 const cleanup = () => {
@@ -660,6 +796,7 @@ main()
     cleanup();
     const skipped = totals.skipped ? `, ${totals.skipped} skipped` : "";
     if (failures.length) console.log(`\n[test] what failed:\n${failures.join("\n")}\n`);
+    console.log(`[test] the run took ${seconds(runStarted)}`);
     console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
     process.exit(totals.failed ? 1 : 0);
   });

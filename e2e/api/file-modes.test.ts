@@ -8,9 +8,10 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { cli } from "../cli";
 import { dbKind } from "./helpers";
+import { itWhere } from "./only-where";
 import { OwnServer, sleep } from "./own-server";
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-file-modes-"));
@@ -66,63 +67,73 @@ async function watchModes<T>(dir: string, run: () => Promise<T>): Promise<{ resu
   }
 }
 
-describe.skipIf(dbKind !== "sqlite")("files on disk", () => {
-  it("are created owner-only: database, -wal, -shm, master key, outbox, backup and restore with their temporary files", async () => {
-    const umask = process.umask(0o022);
-    try {
-      const dataDir = path.join(work, "data");
-      const env = ownEnv(dataDir);
-      // Started as `npm start` does: the migrations create the database, then the server opens it.
-      const server = await OwnServer.start(env, { script: "start" });
+describe("files on disk", () => {
+  itWhere(dbKind === "sqlite", "the files are SQLite's: a PostgreSQL deployment writes no database file")(
+    "are created owner-only: database, -wal, -shm, master key, outbox, backup and restore with their temporary files",
+    async () => {
+      const umask = process.umask(0o022);
       try {
-        await server.ready(150_000);
-        const email = `modes-${randomUUID().slice(0, 8)}@example.org`;
-        const signup = await fetch(`${server.url}/v1/consumer/signup`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ email, password: "correct horse battery staple", name: "Modes" }),
-        });
-        expect(signup.status, await signup.text()).toBe(202);
-        const outbox = path.join(dataDir, "outbox");
-        for (let i = 0; i < 100 && !(fs.existsSync(outbox) && fs.readdirSync(outbox).length >= 2); i++) await sleep(100);
-        const mails = fs.readdirSync(outbox);
-        expect(mails.length).toBeGreaterThanOrEqual(2);
+        const dataDir = path.join(work, "data");
+        const env = ownEnv(dataDir);
+        // Started as `npm start` does: the migrations create the database, then the server opens it.
+        const server = await OwnServer.start(env, { script: "start" });
+        try {
+          await server.ready(150_000);
+          const email = `modes-${randomUUID().slice(0, 8)}@example.org`;
+          const signup = await fetch(`${server.url}/v1/consumer/signup`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ email, password: "correct horse battery staple", name: "Modes" }),
+          });
+          expect(signup.status, await signup.text()).toBe(202);
+          const outbox = path.join(dataDir, "outbox");
+          for (let i = 0; i < 100 && !(fs.existsSync(outbox) && fs.readdirSync(outbox).length >= 2); i++) await sleep(100);
+          const mails = fs.readdirSync(outbox);
+          expect(mails.length).toBeGreaterThanOrEqual(2);
 
-        const db = path.join(dataDir, "hallmark.db");
-        const modes = Object.fromEntries(
-          [dataDir, db, `${db}-wal`, `${db}-shm`, path.join(dataDir, "master.key"), outbox, ...mails.map((m) => path.join(outbox, m))].map(
-            (f) => [path.relative(work, f), mode(f)],
-          ),
-        );
-        const expected = Object.fromEntries(Object.keys(modes).map((f) => [f, f === "data" || f === "data/outbox" ? 0o700 : 0o600]));
-        expect(modes).toEqual(expected);
+          const db = path.join(dataDir, "hallmark.db");
+          const modes = Object.fromEntries(
+            [
+              dataDir,
+              db,
+              `${db}-wal`,
+              `${db}-shm`,
+              path.join(dataDir, "master.key"),
+              outbox,
+              ...mails.map((m) => path.join(outbox, m)),
+            ].map((f) => [path.relative(work, f), mode(f)]),
+          );
+          const expected = Object.fromEntries(Object.keys(modes).map((f) => [f, f === "data" || f === "data/outbox" ? 0o700 : 0o600]));
+          expect(modes).toEqual(expected);
 
-        // A backup beside the running server: the final file and its temporary one.
-        const backups = path.join(work, "backups");
-        fs.mkdirSync(backups);
-        const file = path.join(backups, "hallmark.db");
-        const { result: made, seen } = await watchModes(backups, () => admin(["backup", file], env));
-        expect(made.code, made.output).toBe(0);
-        expect(mode(file)).toBe(0o600);
-        for (const [name, m] of seen) expect({ name, mode: m }).toEqual({ name, mode: 0o600 });
+          // A backup beside the running server: the final file and its temporary one.
+          const backups = path.join(work, "backups");
+          fs.mkdirSync(backups);
+          const file = path.join(backups, "hallmark.db");
+          const { result: made, seen } = await watchModes(backups, () => admin(["backup", file], env));
+          expect(made.code, made.output).toBe(0);
+          expect(mode(file)).toBe(0o600);
+          for (const [name, m] of seen) expect({ name, mode: m }).toEqual({ name, mode: 0o600 });
 
-        // Restored from a copy anyone may read: the database it makes is still the owner's alone.
-        const loose = path.join(backups, "loose.db");
-        fs.copyFileSync(file, loose);
-        fs.chmodSync(loose, 0o644);
-        const restored = path.join(work, "restored");
-        fs.mkdirSync(restored, { mode: 0o700 });
-        fs.copyFileSync(path.join(dataDir, "master.key"), path.join(restored, "master.key"));
-        const into = { ...env, HALLMARK_DATA_DIR: restored, DATABASE_URL: `file:${path.join(restored, "hallmark.db")}` };
-        const { result: back, seen: during } = await watchModes(restored, () => admin(["restore", loose], into));
-        expect(back.code, back.output).toBe(0);
-        expect(mode(path.join(restored, "hallmark.db"))).toBe(0o600);
-        for (const [name, m] of during) expect({ name, mode: m }).toEqual({ name, mode: 0o600 });
+          // Restored from a copy anyone may read: the database it makes is still the owner's alone.
+          const loose = path.join(backups, "loose.db");
+          fs.copyFileSync(file, loose);
+          fs.chmodSync(loose, 0o644);
+          const restored = path.join(work, "restored");
+          fs.mkdirSync(restored, { mode: 0o700 });
+          fs.copyFileSync(path.join(dataDir, "master.key"), path.join(restored, "master.key"));
+          const into = { ...env, HALLMARK_DATA_DIR: restored, DATABASE_URL: `file:${path.join(restored, "hallmark.db")}` };
+          const { result: back, seen: during } = await watchModes(restored, () => admin(["restore", loose], into));
+          expect(back.code, back.output).toBe(0);
+          expect(mode(path.join(restored, "hallmark.db"))).toBe(0o600);
+          for (const [name, m] of during) expect({ name, mode: m }).toEqual({ name, mode: 0o600 });
+        } finally {
+          await server.stop();
+        }
       } finally {
-        await server.stop();
+        process.umask(umask);
       }
-    } finally {
-      process.umask(umask);
-    }
-  }, 300_000);
+    },
+    300_000,
+  );
 });

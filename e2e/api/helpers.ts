@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import { assertDescribed } from "./openapi-conformance";
+import { noteNotYetWitnessedRetry, refuseSideLaneAppend } from "./placement-checks";
 import { seedOrg } from "../accounts";
 
 export const baseUrls = (process.env.HALLMARK_TEST_BASE_URLS ?? "").split(",").filter(Boolean);
@@ -33,14 +34,18 @@ export interface RequestOptions {
  * A request to the suite's server, its answer checked against the OpenAPI document. A GET answered
  * 503 not_yet_witnessed (a proof whose checkpoint the witnesses have not cosigned within the
  * server's wait, as on two busy cores) is asked again after its Retry-After, as a client would,
- * a few times; the tests of that answer itself read it through requests of their own.
+ * a few times; each retry is counted and printed by scripts/test.mjs, and fails the test in a file
+ * declared `witnessing` (placement-checks.ts). The tests of that answer itself read it through
+ * requests of their own. A side lane's file may send no append (placement-checks.ts).
  */
 export async function api<T = any>(path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const method = opts.method ?? (opts.json !== undefined || opts.raw !== undefined ? "POST" : "GET");
+  refuseSideLaneAppend(method, path);
   for (let attempt = 1; ; attempt++) {
     const answer = await apiOnce<T>(path, opts);
     const notWitnessed = answer.status === 503 && (answer.body as { code?: string } | undefined)?.code === "not_yet_witnessed";
-    if (!notWitnessed || (opts.method ?? "GET") !== "GET" || opts.json !== undefined || opts.raw !== undefined || attempt === 5)
-      return answer;
+    if (!notWitnessed || method !== "GET" || opts.json !== undefined || opts.raw !== undefined || attempt === 5) return answer;
+    noteNotYetWitnessedRetry(method, path);
     await new Promise((r) => setTimeout(r, 1000 * Number(answer.headers.get("retry-after") ?? 2)));
   }
 }

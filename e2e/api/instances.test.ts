@@ -1,15 +1,13 @@
 // @hallmark-test db=postgres lane=main
 // Several app instances on one PostgreSQL database behave as one service.
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { parsePublicKeyPem, verifyCheckpoint, verifyConsistencyProof, verifyProofBundle } from "@/lib/verify";
 import { api, baseUrls, createIssuer, logInfo, proofBundle } from "./helpers";
+import { itWhere } from "./only-where";
 import { seedOrg } from "../accounts";
 
 const multi = baseUrls.length > 1;
-const its = multi ? it : it.skip;
-const why = multi
-  ? ""
-  : ` (skipped: needs two app instances, this run has ${baseUrls.length} on ${process.env.HALLMARK_TEST_DB ?? "sqlite"})`;
+const its = itWhere(multi, "needs two app instances, which the PostgreSQL run has");
 
 async function attestOn(instance: number, key: string, issuerId: string, n: number) {
   const res = await api("/v1/attestations", { key, instance, json: { issuer_id: issuerId, payload: { n, instance } } });
@@ -26,7 +24,7 @@ describe("instances", () => {
     issuerId = (await createIssuer(key)).id;
   });
 
-  its(`gives 60 concurrent attestations across instances distinct log indexes and verifiable proofs${why}`, async () => {
+  its("gives 60 concurrent attestations across instances distinct log indexes and verifiable proofs", async () => {
     const start = await logInfo(0);
     const made = await Promise.all(Array.from({ length: 60 }, (_, i) => attestOn(i % baseUrls.length, key, issuerId, i)));
     const indexes = made.map((a) => a.log_index).sort((a, b) => a - b);
@@ -45,7 +43,7 @@ describe("instances", () => {
     }
   });
 
-  its(`serves on each instance what was created on the other${why}`, async () => {
+  its("serves on each instance what was created on the other", async () => {
     for (const instance of [0, 1]) {
       const a = await attestOn(instance, key, issuerId, -1);
       const other = 1 - instance;
@@ -57,7 +55,7 @@ describe("instances", () => {
     }
   });
 
-  its(`publishes one log: same key and identity on every instance, checkpoints consistent across them${why}`, async () => {
+  its("publishes one log: same key and identity on every instance, checkpoints consistent across them", async () => {
     const [a, b] = [await logInfo(0), await logInfo(1)];
     // Each instance here has a base URL of its own (its own port), which the shards' URLs carry.
     const identity = (x: typeof a) => ({
@@ -91,7 +89,7 @@ describe("instances", () => {
     ).toBe(true);
   });
 
-  its(`lets a key created on one instance work on the other, and keys rotated on one sign on the other within seconds${why}`, async () => {
+  its("lets a key created on one instance work on the other, and keys rotated on one sign on the other within seconds", async () => {
     const made = await api("/v1/api-keys", { key, instance: 1, json: { name: "from 1", scopes: ["issuers:read"] } });
     expect(made.status).toBe(201);
     expect((await api("/v1/issuers", { key: made.body.key, instance: 0 })).status).toBe(200);

@@ -10,6 +10,7 @@ import { signingMessage } from "@/lib/verify/attestation";
 import { base64ToBytes } from "@/lib/verify/encoding";
 import { jwkThumbprint } from "@/lib/verify/keys";
 import { api, attest, baseUrls, createIssuer, expectProblem, expectSameProblem, logKey, proofBundle } from "./helpers";
+import { itWhere } from "./only-where";
 import { seedOrg } from "../accounts";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -146,35 +147,38 @@ describe("issuers", () => {
     expectSameProblem(signWithTheirs, signWithUnknown);
   });
 
-  it.skipIf(!hasOpenssl)("signs attestations that plain `openssl pkeyutl -verify -rawin` accepts (DSSE PAE message, PEM key)", async () => {
-    const issuer = await createIssuer(key);
-    const made = await attest(key, issuer.id, { content_hash: "c".repeat(64), title: "Grüße ✓", n: [1, 2.5, { z: null }] });
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-openssl-"));
-    try {
-      const pem = path.join(dir, "key.pem");
-      const msg = path.join(dir, "msg.bin");
-      const sig = path.join(dir, "sig.bin");
-      fs.writeFileSync(pem, issuer.keys[0]!.public_key);
-      fs.writeFileSync(sig, base64ToBytes(made.signature));
-      const verify = () =>
-        execFileSync("openssl", ["pkeyutl", "-verify", "-pubin", "-inkey", pem, "-rawin", "-in", msg, "-sigfile", sig], {
-          encoding: "utf8",
-          stdio: "pipe",
-        });
-      const fields = {
-        id: made.id,
-        issuer_id: issuer.id,
-        kid: made.kid,
-        payload: (made as { payload?: unknown }).payload,
-        created_at: made.created_at,
-      };
-      fs.writeFileSync(msg, signingMessage(fields));
-      expect(verify()).toMatch(/Signature Verified Successfully/);
-      // The same check must reject a message that differs in one field.
-      fs.writeFileSync(msg, signingMessage({ ...fields, created_at: new Date(Date.parse(made.created_at) + 1).toISOString() }));
-      expect(verify).toThrow();
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  itWhere(hasOpenssl, "needs the openssl command (apt-get install -y openssl)")(
+    "signs attestations that plain `openssl pkeyutl -verify -rawin` accepts (DSSE PAE message, PEM key)",
+    async () => {
+      const issuer = await createIssuer(key);
+      const made = await attest(key, issuer.id, { content_hash: "c".repeat(64), title: "Grüße ✓", n: [1, 2.5, { z: null }] });
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-openssl-"));
+      try {
+        const pem = path.join(dir, "key.pem");
+        const msg = path.join(dir, "msg.bin");
+        const sig = path.join(dir, "sig.bin");
+        fs.writeFileSync(pem, issuer.keys[0]!.public_key);
+        fs.writeFileSync(sig, base64ToBytes(made.signature));
+        const verify = () =>
+          execFileSync("openssl", ["pkeyutl", "-verify", "-pubin", "-inkey", pem, "-rawin", "-in", msg, "-sigfile", sig], {
+            encoding: "utf8",
+            stdio: "pipe",
+          });
+        const fields = {
+          id: made.id,
+          issuer_id: issuer.id,
+          kid: made.kid,
+          payload: (made as { payload?: unknown }).payload,
+          created_at: made.created_at,
+        };
+        fs.writeFileSync(msg, signingMessage(fields));
+        expect(verify()).toMatch(/Signature Verified Successfully/);
+        // The same check must reject a message that differs in one field.
+        fs.writeFileSync(msg, signingMessage({ ...fields, created_at: new Date(Date.parse(made.created_at) + 1).toISOString() }));
+        expect(verify).toThrow();
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

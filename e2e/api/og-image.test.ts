@@ -7,6 +7,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { baseUrl, dbKind, mint, randomContentHash } from "./helpers";
+import { itWhere } from "./only-where";
 import { seedConsumer } from "../accounts";
 import { OwnServer } from "./own-server";
 
@@ -80,7 +81,7 @@ describe("Open Graph images", () => {
 
   // A server of its own, on the suite's database, watched for any connection that leaves the machine
   // (once: drawing does not depend on the database).
-  it.runIf(dbKind === "sqlite")(
+  itWhere(dbKind === "sqlite", "drawing does not depend on the database: watched once, on SQLite")(
     "reach no other host: no font, emoji or anything else is fetched while drawing",
     async () => {
       const server = await OwnServer.start(process.env, { nodeArgs: ["--import", path.resolve("e2e/api/outbound-watch.mjs")] });

@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { baseUrls, dbKind, randomContentHash } from "./helpers";
+import { itWhere } from "./only-where";
 import { assertDescribed } from "./openapi-conformance";
 import { OwnServer, ownSqliteEnv, sleep } from "./own-server";
 import { seedConsumer, seedOrg } from "../accounts";
@@ -138,7 +139,7 @@ describe(`restarts under load (${dbKind})`, () => {
     }
   });
 
-  it.skipIf(dbKind !== "sqlite")(
+  itWhere(dbKind === "sqlite", "two instances on one SQLite data directory: a SQLite deployment's case")(
     "a second instance started (npm start) on a live SQLite data directory comes up beside the first; the first then stops cleanly",
     async () => {
       const dir = path.join(work, "overlap");

@@ -8,18 +8,20 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { TestTsa } from "@/e2e/tsa/test-tsa";
 import { verifyProofBundle } from "@/lib/verify";
 import { verifyBundleTimestamp } from "@/lib/verify/bundle-timestamp";
 import { parseCertificates } from "@/lib/verify/rfc3161";
 import { cli } from "../cli";
 import { api, eventually, logKey, mint, randomContentHash } from "./helpers";
+import { itWhere } from "./only-where";
 import { seedConsumer } from "../accounts";
 
 const testTsa = process.env.HALLMARK_TEST_TSA ? (JSON.parse(process.env.HALLMARK_TEST_TSA) as { url: string; root_pem: string }) : null;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-timestamp-"));
 const verify = (...args: string[]) => spawnSync(...cli("verify", ...args), { encoding: "utf8" });
+const withTsa = itWhere(testTsa !== null, "needs the test TSA, which the SQLite run starts (HALLMARK_TEST_TSA)");
 const setMode = (mode: string) => fetch(`${testTsa!.url}_test/mode`, { method: "POST", body: mode });
 
 /** A private protection: its entry is sealed, so the time-stamp's inclusion proof is of the sealed leaf. */
@@ -53,8 +55,8 @@ afterAll(async () => {
   await other.close();
 });
 
-describe.skipIf(!testTsa)("RFC 3161 timestamps", () => {
-  it("a bundle carries a TSA token over a checkpoint holding its entry, which the CLI and OpenSSL verify", async () => {
+describe("RFC 3161 timestamps", () => {
+  withTsa("a bundle carries a TSA token over a checkpoint holding its entry, which the CLI and OpenSSL verify", async () => {
     await setMode("ok");
     const p = await minted();
     const bundle = await bundleWithTimestamp(p);
@@ -108,7 +110,7 @@ describe.skipIf(!testTsa)("RFC 3161 timestamps", () => {
     expect(text).toContain("per Hallmark Test TSA");
   });
 
-  it("fails a timestamp that another TSA would have to vouch for, or that was changed", async () => {
+  withTsa("fails a timestamp that another TSA would have to vouch for, or that was changed", async () => {
     await setMode("ok");
     const p = await minted();
     const bundle = await bundleWithTimestamp(p);
@@ -138,26 +140,30 @@ describe.skipIf(!testTsa)("RFC 3161 timestamps", () => {
     expect(changedCheckpoint.stderr).toMatch(/FAIL (checkpoint_signature_invalid|timestamp_invalid)/);
   });
 
-  it("goes on without a TSA that is down or answers wrongly, stores nothing from it, and stamps again when it is back", async () => {
-    // A TSA that never answers: mints are answered while the first stamping request the log sent
-    // it is still open, so none of them waited for it (not even until the log gave up on it).
-    await setMode("hold");
-    const held = async () => ((await (await fetch(`${testTsa!.url}_test/seen`)).json()) as { held: number[] }).held;
-    await minted();
-    const [first] = await eventually(held, (h) => h.length > 0);
-    for (let i = 0; i < 3; i++) await minted();
-    expect(await held(), "the log still waits on its first request to the TSA").toContain(first);
-    for (const mode of ["down", "wrong-imprint", "garbage", "reject"]) {
-      await setMode(mode);
+  withTsa(
+    "goes on without a TSA that is down or answers wrongly, stores nothing from it, and stamps again when it is back",
+    async () => {
+      // A TSA that never answers: mints are answered while the first stamping request the log sent
+      // it is still open, so none of them waited for it (not even until the log gave up on it).
+      await setMode("hold");
+      const held = async () => ((await (await fetch(`${testTsa!.url}_test/seen`)).json()) as { held: number[] }).held;
+      await minted();
+      const [first] = await eventually(held, (h) => h.length > 0);
+      for (let i = 0; i < 3; i++) await minted();
+      expect(await held(), "the log still waits on its first request to the TSA").toContain(first);
+      for (const mode of ["down", "wrong-imprint", "garbage", "reject"]) {
+        await setMode(mode);
+        const p = await minted();
+        // Two rounds' worth: nothing the TSA answered is stored, so the new entry has no timestamp.
+        const bundle = await bundleWithTimestamp(p, 2_500);
+        expect(bundle.timestamp, `the TSA ${mode}`).toBeUndefined();
+        expect(verifyProofBundle(bundle, { logPublicKey: await logKey() }).ok).toBe(true);
+      }
+      await setMode("ok");
       const p = await minted();
-      // Two rounds' worth: nothing the TSA answered is stored, so the new entry has no timestamp.
-      const bundle = await bundleWithTimestamp(p, 2_500);
-      expect(bundle.timestamp, `the TSA ${mode}`).toBeUndefined();
-      expect(verifyProofBundle(bundle, { logPublicKey: await logKey() }).ok).toBe(true);
-    }
-    await setMode("ok");
-    const p = await minted();
-    // Back-off after four failed rounds is at most 16 s.
-    expect((await bundleWithTimestamp(p, 30_000)).timestamp).toBeDefined();
-  }, 90_000);
+      // Back-off after four failed rounds is at most 16 s.
+      expect((await bundleWithTimestamp(p, 30_000)).timestamp).toBeDefined();
+    },
+    90_000,
+  );
 });
