@@ -26,6 +26,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-rotation-"));
 const policyFile = path.join(dir, "policy.txt");
 const env: NodeJS.ProcessEnv = { ...ownSqliteEnv(dir, "rotation"), HALLMARK_WITNESS_POLICY: policyFile };
 const pgName = `hallmark_rotation_${process.pid}`;
+const pgTemplate = process.env.HALLMARK_TEST_PG_TEMPLATE;
 const witness = new TestWitness({ name: "witness.test/rotation", oneKeyPerOrigin: true });
 let server: OwnServer;
 let key: string;
@@ -66,13 +67,14 @@ beforeAll(async () => {
     const client = new pg.Client({ connectionString: pgAdmin });
     await client.connect();
     await client.query(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${pgName}`);
+    // A copy of the run's migrated template where there is one (scripts/test.mjs), else migrated below.
+    await client.query(`CREATE DATABASE ${pgName}${pgTemplate ? ` TEMPLATE ${pgTemplate}` : ""}`);
     await client.end();
     const db = new URL(pgAdmin);
     db.pathname = `/${pgName}`;
     env.DATABASE_URL = db.toString();
   }
-  await run("node", ["scripts/prisma.mjs", "deploy"], { env });
+  if (dbKind !== "postgres" || !pgTemplate) await run("node", ["scripts/prisma.mjs", "deploy"], { env });
   server = await OwnServer.start(env);
   await server.ready();
   witness.trust(JSON.parse(await get("/v1/log")).verifier_key);

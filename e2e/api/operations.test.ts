@@ -191,6 +191,7 @@ describe(`operations (${dbKind})`, () => {
     let gone: () => Promise<void>;
     let back: () => Promise<void>;
     let cleanup = async () => {};
+    let migrated = false;
     if (dbKind === "sqlite") {
       const dir = path.join(work, "readyz");
       env = ownSqliteEnv(dir, "readyz");
@@ -203,7 +204,10 @@ describe(`operations (${dbKind})`, () => {
       const client = new pg.Client({ connectionString: admin });
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name}`);
-      await client.query(`CREATE DATABASE ${name}`);
+      // A copy of the run's migrated template where there is one (scripts/test.mjs), else migrated below.
+      const template = process.env.HALLMARK_TEST_PG_TEMPLATE;
+      await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
+      migrated = template !== undefined;
       const url = new URL(admin);
       url.pathname = `/${name}`;
       env = { ...process.env, DATABASE_URL: url.toString(), HALLMARK_LOG_ORIGIN: `hallmark-test/readyz-${process.pid}` };
@@ -219,7 +223,7 @@ describe(`operations (${dbKind})`, () => {
         await client.end();
       };
     }
-    execFileSync(process.execPath, ["scripts/prisma.mjs", "deploy"], { env, stdio: "ignore" });
+    if (!migrated) execFileSync(process.execPath, ["scripts/prisma.mjs", "deploy"], { env, stdio: "ignore" });
     const server = await OwnServer.start(env);
     const readyz = async () => {
       const r = await fetch(`${server.url}/readyz`);
