@@ -1,6 +1,6 @@
 // The organisation console (API keys, issuers and their signing keys) and a creator's own API
 // keys page, driven as a person would: the keys made here are then used over REST.
-import { ORGANIZATION_SCOPES } from "../../server/domain/accounts";
+import { ORGANIZATION_SCOPES } from "../../lib/scopes";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test, checkPageQuality, logIn, mailWithSubject } from "./support";
 import { seedConsumer, seedOrg } from "../accounts";

@@ -3,7 +3,7 @@
 // verifications of a real attestation (made over REST with the organisation's key).
 import { createHash, randomUUID } from "node:crypto";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { PACK_TEMPLATES } from "../../server/domain/packs";
+import { PACK_TEMPLATES } from "../../server/domain/packs/pack-templates";
 import { expect, test, checkPageQuality, logIn } from "./support";
 import { seedOrg } from "../accounts";
 
