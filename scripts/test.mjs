@@ -625,9 +625,9 @@ async function databaseSuites(kind, databaseFor, instances, files) {
 /**
  * Connects to the PostgreSQL server and makes the run's template: the migrations applied once, to
  * the database each setting's database, and each test's own, is a copy of (CREATE DATABASE …
- * TEMPLATE, a file copy), where Prisma's migration engine spends about 12 s of the server's time
- * on each database it migrates. Started beside the unit suite, which it barely slows: the time is
- * the database server's waiting more than the cores' work. Resolves with why when it cannot.
+ * TEMPLATE, a file copy), instead of Prisma's migration engine running again on each of them (its
+ * cost: docs/performance.md). Started before the unit suite and awaited after it, so that the
+ * migrating overlaps the unit suite's run. Resolves with why when it cannot.
  * @returns {Promise<PostgresServer | { why: string }>}
  */
 async function postgresServer() {
