@@ -129,8 +129,8 @@ export async function logKey(): Promise<string> {
   return res.body.public_key as string;
 }
 
-/** The scopes an organisation key can hold (server/domain/accounts/scopes.ts, shared so the two cannot drift). */
-export { ORGANIZATION_SCOPES as ALL_SCOPES } from "@/server/domain/accounts";
+/** The scopes an organisation key can hold (lib/scopes.ts, shared so the two cannot drift). */
+export { ORGANIZATION_SCOPES as ALL_SCOPES } from "@/lib/scopes";
 
 /** A new API key made with `adminKey`; returns its list view plus the secret. */
 export async function createKey(
