@@ -488,6 +488,8 @@ async function startWitnesses(dir) {
  */
 async function startMailCatcher(dir) {
   const port = await freePort();
+  // Names sort in the order messages arrived, two in one millisecond included (tests read "the first").
+  let received = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -497,7 +499,7 @@ async function startMailCatcher(dir) {
       stream.on("data", (/** @type {Buffer} */ c) => chunks.push(c));
       stream.on("end", () => {
         // Written aside, then renamed: a reader never sees (and caches) half a message.
-        const file = path.join(dir, `${Date.now()}-${crypto.randomUUID()}.eml`);
+        const file = path.join(dir, `${Date.now()}-${String(++received).padStart(8, "0")}-${crypto.randomUUID()}.eml`);
         fs.writeFileSync(`${file}.part`, Buffer.concat(chunks));
         fs.renameSync(`${file}.part`, file);
         done();
