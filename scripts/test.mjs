@@ -81,6 +81,8 @@ const plain = (text) => String(text).replace(/\u001b\[[0-9;]*m/g, "");
  */
 const noteFailure = (label, name, message) =>
   failures.push(`[${label}] ${name}\n    ${plain(message).slice(0, 1200).replace(/\n/g, "\n    ")}`);
+/** @param {Date} now milliseconds from `now` to 01:00 UTC on the 15th of its month */
+const midMonthOffset = (now) => Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 15, 1) - now.getTime();
 /** @type {Env} */
 const baseEnv = {
   ...process.env,
@@ -89,6 +91,10 @@ const baseEnv = {
   HALLMARK_MASTER_KEY: crypto.randomBytes(32).toString("hex"),
   // /metrics is served only with a token; the operations tests read it.
   HALLMARK_METRICS_TOKEN: crypto.randomBytes(24).toString("hex"),
+  // The calendar quotas and budgets count in (server/limits/calendar.ts), for servers and tests
+  // alike: 01:00 UTC on the 15th of this month when the run starts, so that no UTC day or month
+  // ends while the suite counts mints and requests.
+  HALLMARK_TEST_CLOCK_OFFSET_MS: process.env.HALLMARK_TEST_CLOCK_OFFSET_MS ?? String(midMonthOffset(new Date())),
 };
 /** @type {Set<import("node:child_process").ChildProcess>} */
 const children = new Set();

@@ -65,6 +65,8 @@ const ZEnv = z.object({
   HALLMARK_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   HALLMARK_CERTIFICATES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   HALLMARK_EXPORTS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  // For test runs only: shifts the calendar quotas and budgets count in (server/limits/calendar.ts).
+  HALLMARK_TEST_CLOCK_OFFSET_MS: z.coerce.number().int().min(-1e11).max(1e11).default(0),
 });
 
 /**
@@ -155,6 +157,8 @@ export function readEnv(source = process.env) {
     certificatesPerMinute: e.HALLMARK_CERTIFICATES_PER_MINUTE,
     /** Exports per hour, per client address and per account. */
     exportsPerHour: e.HALLMARK_EXPORTS_PER_HOUR,
+    /** Milliseconds added to the wall clock where quotas and budgets reckon a UTC day or month (tests only). */
+    testClockOffsetMs: e.HALLMARK_TEST_CLOCK_OFFSET_MS,
   };
 }
 

@@ -17,6 +17,7 @@ import { forEachConcurrently } from "./concurrently";
 import { freePort, sleep } from "./own-server";
 import { assertDescribed } from "./openapi-conformance";
 import { seedConsumer, seedOrg } from "../accounts";
+import { calendarMonth } from "../../lib/testing/calendar";
 import { prng } from "../../lib/testing/prng";
 
 const LOAD_MS = Number(process.env.HALLMARK_CRASH_SECONDS ?? 45) * 1000;
@@ -335,7 +336,7 @@ describe(`kill -9 under load (${dbKind}, ${INSTANCES} instance${INSTANCES > 1 ? 
         const protections = await query(`SELECT user_id, created_at FROM protections WHERE user_id IN (${users})`);
         const counted = new Map<string, number>();
         for (const p of protections) {
-          const month = new Date(p.created_at as string).toISOString().slice(0, 7);
+          const month = calendarMonth(new Date(p.created_at as string).getTime());
           const k = `${p.user_id} ${month}`;
           counted.set(k, (counted.get(k) ?? 0) + 1);
         }

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrls, createKey, expectProblem, type ApiResponse } from "./helpers";
 import { seedOrg } from "../accounts";
+import { secondsToMidnight } from "../../lib/testing/calendar";
 
 // With several instances the counters are shared only through Redis (scripts/test.mjs sets
 // HALLMARK_REDIS_URL when one answers); without it, spread nothing across instances.
@@ -17,11 +18,6 @@ function rateLimit(res: ApiResponse): { name: string; r: number; t: number } {
   const m = /^"(minute|day)";r=(\d+);t=(\d+)$/.exec(value);
   expect(m, `RateLimit: ${value}`).not.toBeNull();
   return { name: m![1]!, r: Number(m![2]), t: Number(m![3]) };
-}
-
-function secondsToUtcMidnight(): number {
-  const now = new Date();
-  return Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000);
 }
 
 describe("per-key limits", () => {
@@ -126,12 +122,12 @@ describe("per-key limits", () => {
       expect(res.headers.get("ratelimit-policy")).toBe('"minute";q=100;w=60, "day";q=3;w=86400');
       const rl = rateLimit(res);
       expect(rl).toMatchObject({ name: "day", r: 2 - i });
-      expect(Math.abs(rl.t - secondsToUtcMidnight())).toBeLessThanOrEqual(5);
+      expect(Math.abs(rl.t - Math.ceil(secondsToMidnight()))).toBeLessThanOrEqual(5);
     }
     const res = await api("/v1/issuers", { key: k.key, instance: instanceFor(3) });
     expectProblem(res, 429, "daily_quota_exceeded");
     const retry = Number(res.headers.get("retry-after"));
-    expect(Math.abs(retry - secondsToUtcMidnight())).toBeLessThanOrEqual(5);
+    expect(Math.abs(retry - Math.ceil(secondsToMidnight()))).toBeLessThanOrEqual(5);
     expect(rateLimit(res)).toEqual({ name: "day", r: 0, t: retry });
   });
 
@@ -146,9 +142,9 @@ describe("per-key limits", () => {
   });
 
   it("does not spend the daily quota on requests refused per minute; the minute window then resets", async () => {
-    // The day is the UTC day, and this test waits out a minute: started close to midnight, it
-    // waits for midnight first, so its requests all count in one day.
-    const toMidnight = 86_400_000 - (Date.now() % 86_400_000);
+    // The day is the calendar's UTC day, and this test waits out a minute: started close to
+    // midnight (only where no run set the calendar mid-day), it waits for midnight first.
+    const toMidnight = secondsToMidnight() * 1000;
     if (toMidnight < 75_000) await new Promise((r) => setTimeout(r, toMidnight + 1000));
     const k = await createKey(admin, ["issuers:read"], { rate_limit_per_minute: 2, daily_quota: 3 });
     const first = await api("/v1/issuers", { key: k.key });

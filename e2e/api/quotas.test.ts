@@ -3,8 +3,9 @@
 import { describe, expect, it } from "vitest";
 import { api, baseUrls, expectProblem, mint, randomContentHash } from "./helpers";
 import { seedConsumer } from "../accounts";
+import { calendarNow, secondsToMonthEnd } from "../../lib/testing/calendar";
 
-function nextMonth(now = new Date()): Date {
+function nextMonth(now = calendarNow()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 }
 
@@ -23,7 +24,7 @@ async function mintMany(key: string, n: number, concurrency = 8) {
 
 describe("plan quotas", () => {
   it("reports usage for a new account on each plan", async () => {
-    const now = new Date();
+    const now = calendarNow();
     const month = now.toISOString().slice(0, 7);
     for (const [plan, limit] of [
       ["free", 50],
@@ -52,7 +53,7 @@ describe("plan quotas", () => {
     const over = await mint(apiKey, { content_hash: randomContentHash() }, "over-quota");
     expectProblem(over, 429, "quota_exceeded");
     const retryAfter = Number(over.headers.get("retry-after"));
-    const expected = (nextMonth().getTime() - Date.now()) / 1000;
+    const expected = secondsToMonthEnd();
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(Math.abs(retryAfter - expected)).toBeLessThan(30);
     const list = await api("/v1/consumer/protections?limit=1", { key: apiKey });

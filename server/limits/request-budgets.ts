@@ -1,5 +1,6 @@
 import "server-only";
 import { RateLimiterRes } from "rate-limiter-flexible";
+import { utcDay } from "./calendar";
 import { getLimiter, type Limiter } from "./limiter";
 
 /**
@@ -36,13 +37,6 @@ export type KeyLimitResult = { ok: true; policies: PolicyState[] } | { ok: false
 const MINUTE = 60;
 const DAY = 86_400;
 const DAY_COUNTER_TTL = 25 * 3600;
-
-/** "YYYY-MM-DD" of `now` in UTC, and the seconds left until the next UTC midnight. */
-export function utcDay(now = new Date()): { day: string; secondsToMidnight: number } {
-  const day = now.toISOString().slice(0, 10);
-  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-  return { day, secondsToMidnight: Math.max(1, Math.ceil((midnight - now.getTime()) / 1000)) };
-}
 
 const taken = (res: RateLimiterRes) => ({ ok: true, res });
 const refused = (err: unknown) => {

@@ -55,8 +55,8 @@ export function mintRuleCases(label: string) {
       const refused = await mint(tenantId, { content_hash: contentHash() }).catch((e: unknown) => e);
       expect(refused).toMatchObject({ code: "quota_exceeded" });
       const retryAfter = Number((refused as { headers: Record<string, string> }).headers["Retry-After"]);
-      const { nextMonthStart } = await import("../plans");
-      const untilMonthEnd = (nextMonthStart(new Date()).getTime() - Date.now()) / 1000;
+      const { secondsToMonthEnd } = await import("../../../lib/testing/calendar");
+      const untilMonthEnd = secondsToMonthEnd();
       expect(retryAfter).toBeGreaterThan(0);
       expect(Math.abs(retryAfter - untilMonthEnd)).toBeLessThan(60);
       expect(await written(tenantId, userId)).toEqual(before);
