@@ -24,6 +24,7 @@ import {
   type Policy,
 } from "@/lib/verify";
 import { leafData } from "@/lib/verify/attestation";
+import { describeCosignedAt } from "@/lib/verify/witnessed";
 import { base64ToBytes, bytesToBase64 } from "@/lib/verify/encoding";
 import { leafHash } from "@/lib/verify/merkle";
 import { parseJson } from "@/lib/verify/json-parse";
@@ -147,7 +148,7 @@ async function followOne(log: LogKey, vkey: string, saved: State | null) {
       throw new Inconsistent("--vkey is not a log key of the policy");
     requireQuorum(w);
     console.log(
-      `checkpoint ${w.origin} size ${w.treeSize}: cosigned by ${w.cosigners.map((c) => `${c.witness} (${new Date(c.timestamp * 1000).toISOString()})`).join(", ") || "no witness"}; quorum ${w.quorum.rule} met`,
+      `checkpoint ${w.origin} size ${w.treeSize}: cosigned by ${w.cosigners.map((c) => `${c.witness} (${describeCosignedAt(c.timestamp)})`).join(", ") || "no witness"}; quorum ${w.quorum.rule} met`,
     );
     cp = w;
   } else {

@@ -13,7 +13,11 @@ export interface Cosigner {
   witness: string;
   /** Its key name (the signature line's name). */
   keyName: string;
-  /** When it cosigned (POSIX seconds, covered by its signature). */
+  /**
+   * When it cosigned (POSIX seconds, covered by its signature): the newest of its lines. 0 when
+   * it stated no time (an ML-DSA-44 cosignature may): it still counts toward the quorum, and says
+   * nothing of freshness.
+   */
   timestamp: number;
 }
 
@@ -52,7 +56,9 @@ export function verifyWitnessedCheckpoint(note: string, policy: Policy): Witness
       if (!isCosignatureBy(sig, w.key)) continue;
       const timestamp = verifyCosignature(parsed.body, sig, w.key);
       if (timestamp === null) throw new VerifyError("cosignature_invalid", `the cosignature by witness ${w.name} does not verify`);
-      if (!cosigners.some((c) => c.witness === w.name)) cosigners.push({ witness: w.name, keyName: w.key.name, timestamp });
+      const known = cosigners.find((c) => c.witness === w.name);
+      if (!known) cosigners.push({ witness: w.name, keyName: w.key.name, timestamp });
+      else known.timestamp = Math.max(known.timestamp, timestamp);
     }
   }
   const met = quorumMet(policy, new Set(cosigners.map((c) => c.witness)));
@@ -66,10 +72,16 @@ export function verifyWitnessedCheckpoint(note: string, policy: Policy): Witness
   };
 }
 
+/** A cosignature's time in words (UTC), or that it states none (timestamp 0). */
+export function describeCosignedAt(timestamp: number): string {
+  return timestamp === 0 ? "no time stated" : new Date(timestamp * 1000).toISOString().replace(".000Z", "Z");
+}
+
 /** The cosigners in words: each witness, its key name and when it cosigned (UTC). */
 export function describeCosigners(cosigners: readonly Cosigner[]): string {
-  const when = (t: number) => new Date(t * 1000).toISOString().replace(".000Z", "Z");
-  return cosigners.length ? cosigners.map((c) => `${c.witness} (${c.keyName}, ${when(c.timestamp)})`).join(", ") : "no witness";
+  return cosigners.length
+    ? cosigners.map((c) => `${c.witness} (${c.keyName}, ${describeCosignedAt(c.timestamp)})`).join(", ")
+    : "no witness";
 }
 
 /** Throws quorum_not_met unless the witnessed checkpoint satisfies its policy's quorum. */

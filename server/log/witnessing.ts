@@ -296,11 +296,12 @@ async function witnessOne(w: PolicyWitness & { url: string }, cp: Checkpoint): P
       let timestamp: number | null = null;
       let signature = "";
       try {
+        // The witness's newest valid line: one stating no time (0) is kept only if it has no other.
         for (const sig of parseSignedNote(`${body}\n${answer.lines}`).signatures) {
-          timestamp = verifyCosignature(body, sig, w.key);
-          if (timestamp !== null) {
+          const t = verifyCosignature(body, sig, w.key);
+          if (t !== null && (timestamp === null || t > timestamp)) {
+            timestamp = t;
             signature = sig.base64;
-            break;
           }
         }
       } catch {

@@ -114,7 +114,7 @@ function rowOf(id: CheckId, step: Step, v: Verification, log: LogInfo | null): C
 }
 
 const cosigners = (w: NonNullable<Verification["witnesses"]>) =>
-  w.cosigners.map((c) => `${c.witness} (${c.keyName}) at ${when(c.timestamp)}`).join(", ");
+  w.cosigners.map((c) => `${c.witness} (${c.keyName}) ${c.timestamp === 0 ? "with no time stated" : `at ${when(c.timestamp)}`}`).join(", ");
 
 /** Rows for the checks that did not run: an earlier one failed, or (the time-stamp) the log names no authority. */
 function notRun(id: CheckId, v: Verification): CheckState {
