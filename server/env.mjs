@@ -48,6 +48,7 @@ const ZEnv = z.object({
   // add-checkpoint requests per witness per day the log declares (the witness network's qpd):
   // rounds are spaced 86,400 s / qpd apart, and never less than a second.
   HALLMARK_WITNESS_RATE: z.coerce.number().int().min(1).max(86_400).default(86_400),
+  HALLMARK_WITNESS_REFRESH: z.coerce.number().int().min(1).max(86_400).default(240),
   // This instance as a witness (C2SP tlog-witness, at {base_url}/v1/witness): the logs it
   // witnesses, a file in the witness network's logs/v0 format, and its name.
   HALLMARK_WITNESS_LOGS: z.string().min(1).optional(),
@@ -132,6 +133,8 @@ export function readEnv(source = process.env) {
     witnessMode: e.HALLMARK_WITNESS_MODE,
     /** add-checkpoint requests per witness per day (HALLMARK_WITNESS_RATE, the witness network's qpd). */
     witnessQpd: e.HALLMARK_WITNESS_RATE,
+    /** Seconds a witness's cosignature of the newest checkpoint stays fresh before the log asks it again (HALLMARK_WITNESS_REFRESH). */
+    witnessRefreshSeconds: e.HALLMARK_WITNESS_REFRESH,
     /** The logs this instance witnesses: a logs/v0 file (HALLMARK_WITNESS_LOGS), or none. */
     witnessLogsFile: e.HALLMARK_WITNESS_LOGS ? path.resolve(e.HALLMARK_WITNESS_LOGS) : undefined,
     /** This instance's name as a witness (HALLMARK_WITNESS_NAME; default <base URL host and path>/witness). */

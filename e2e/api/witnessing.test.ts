@@ -3,8 +3,9 @@
 // exchange is the one the test caused), with two test witnesses in this process (e2e/witness:
 // C2SP tlog-witness, every answer of the spec): proofs handed out meet the policy or say they do
 // not yet; a lost 200 is recovered by resubmission at the witness's own size; a 422 is raised and
-// kept as evidence; an idle log's newest checkpoint reaches every witness; the two modes of
-// publication (fail-closed, fail-open).
+// kept as evidence; an idle log's newest checkpoint reaches every witness, and is sent again so its
+// cosignatures stay fresh; every checkpoint carries the log's ML-DSA-44 line from the start; the
+// two modes of publication (fail-closed, fail-open).
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -13,6 +14,7 @@ import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parsePolicy, verifyWitnessedCheckpoint } from "@/lib/verify";
 import { verifyTlogProof } from "@/lib/verify/tlog-proof";
+import { parseMlDsaLogKey, verifyLogCheckpoint } from "@/lib/verify/log-signature";
 import { TestWitness } from "../witness/test-witness";
 import { assertDescribed } from "./openapi-conformance";
 import { cli } from "../cli";
@@ -234,6 +236,48 @@ describe("witnessing over time", () => {
     expect(stdout).toMatch(/at most every 10 s per witness/);
     await expect(run("86400")).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/needs --contact/) });
   });
+
+  it("every checkpoint carries the log's ML-DSA-44 line from the start, witnessed or not", async () => {
+    w1.mode = "down";
+    w2.mode = "down";
+    const pq = parseMlDsaLogKey(JSON.parse((await get("/v1/log")).text).ml_dsa_44_verifier_key as string)!;
+    const made = await Promise.all(Array.from({ length: 6 }, () => attest()));
+    // Asked for at once, before any witnessing round: the newest checkpoint, as signed.
+    const bundles = await Promise.all(made.map((m) => get(`/v1/attestations/${m.id}/proof-bundle?witnessed=optional`, { key })));
+    for (const [i, b] of bundles.entries()) {
+      expect(b.status, b.text).toBe(200);
+      const note = JSON.parse(b.text).signed_tree_head.checkpoint as string;
+      expect(verifyLogCheckpoint(note, { publicKey: pq.publicKey, mlDsa44: pq }).treeSize).toBeGreaterThan(made[i]!.log_index);
+    }
+    w1.mode = "normal";
+    w2.mode = "normal";
+  });
+
+  it("an idle log's newest checkpoint is sent again within the refresh time, and the fresh cosignatures are the ones served", async () => {
+    await server.stop();
+    await start({ HALLMARK_WITNESS_REFRESH: "2" });
+    const policy = parsePolicy((await get("/v1/log/policy")).text);
+    const made = await attest();
+    const cosigned = (r: { status: number; text: string }) =>
+      r.status === 200 &&
+      Number(r.text.split("\n")[1]) > made.log_index &&
+      verifyWitnessedCheckpoint(r.text, policy).cosigners.length === 2;
+    const first = await eventually(() => get("/v1/log/checkpoint"), cosigned, 20_000);
+    const times = (r: { text: string }) =>
+      Object.fromEntries(verifyWitnessedCheckpoint(r.text, policy).cosigners.map((c) => [c.witness, c.timestamp]));
+    const before = times(first);
+    const asked = w1.submissions.length;
+    // No write since: the same checkpoint, cosigned again by each witness with a later time.
+    const later = await eventually(
+      () => get("/v1/log/checkpoint"),
+      (r) => cosigned(r) && Object.entries(times(r)).every(([w, t]) => t > before[w]!),
+      20_000,
+    );
+    expect(later.text.split("\n").slice(0, 3)).toEqual(first.text.split("\n").slice(0, 3));
+    const again = w1.submissions.slice(asked).filter((x) => x.origin === origin && x.status === 200);
+    expect(again.length).toBeGreaterThan(0);
+    expect(again.every((x) => x.old === x.size)).toBe(true);
+  }, 60_000);
 
   it("fail-open: /checkpoint serves the newest checkpoint with the cosignatures it has, and /v1/log says how far the quorum is", async () => {
     await server.stop();

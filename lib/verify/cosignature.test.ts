@@ -40,7 +40,10 @@ describe("torchwood's ML-DSA-44 log signature (litewitness test data)", () => {
   it("verifies under the pinned ML-DSA-44 key: the subtree/v1 message, with its zero timestamp", () => {
     const parsed = parseSignedNote(note);
     expect(verifyCosignature(parsed.body, parsed.signatures[0]!, key)).toBe(0);
-    expect(verifyLogCheckpoint(note, { publicKey: key.publicKey, mlDsa44: key })).toMatchObject({ origin: "example.com/mldsa-log", treeSize: 1 });
+    expect(verifyLogCheckpoint(note, { publicKey: key.publicKey, mlDsa44: key })).toMatchObject({
+      origin: "example.com/mldsa-log",
+      treeSize: 1,
+    });
     // The message bytes are what torchwood signed: the signature verifies over them directly.
     const message = subtreeV1Message(key.name, 0, parsed.body);
     expect(ml_dsa44.verify(parsed.signatures[0]!.signature.subarray(8), message, key.publicKey)).toBe(true);
@@ -85,7 +88,9 @@ describe("a cosignature that states no time (timestamp 0)", () => {
 
   it("still fails the note when its signature is bad", () => {
     const line = w.cosign(body.replace("\n1\n", "\n2\n"), 0);
-    expect(() => verifyWitnessedCheckpoint(`${body}\n${logLine}${line}`, policy)).toThrow(expect.objectContaining({ code: "cosignature_invalid" }));
+    expect(() => verifyWitnessedCheckpoint(`${body}\n${logLine}${line}`, policy)).toThrow(
+      expect.objectContaining({ code: "cosignature_invalid" }),
+    );
     expect(parseCosignerKey(w.vkey).type).toBe(COSIGNATURE_ML_DSA_44);
   });
 });

@@ -6,11 +6,12 @@ import type { Policy, PolicyWitness } from "@/lib/verify";
 import { parseSignedNote } from "@/lib/verify/checkpoint";
 import { verifyCosignature } from "@/lib/verify/cosignature";
 import { getConfig } from "../config";
-import { getDb, isUniqueViolation } from "../db";
+import { getDb } from "../db";
 import { getStore } from "../store";
 import type { Checkpoint } from "../store/types";
 import { proveConsistency } from "./log-proofs";
-import { COSIGNATURE_WINDOW, forgetPublished, newestQuorum } from "./published";
+import { forgetPublished } from "./published";
+import { publishWitnessed } from "./witness-publish";
 import { witnessPolicy } from "./witness-policy";
 import { signWithMlDsa } from "./log-ml-dsa";
 import { localOf, positionOf, shardOf } from "../merkle/positions";
@@ -32,9 +33,11 @@ import { addCheckpoint, addCheckpointBody } from "./witness-client";
  *   backoff, and never holds up the log or the other witnesses: each witness's submission runs
  *   on its own, a round starts none for a witness whose last one is still under way, and the
  *   published checkpoint moves as soon as the cosignatures stored meet the quorum.
- * - Once per checkpoint across instances: an instance submits to a witness only while it holds
- *   that witness's lease (a conditional update of its WitnessState row), and only if that
- *   witness's cosignature of this size is not stored yet.
+ * - Once per checkpoint and refresh across instances: an instance submits to a witness only
+ *   while it holds that witness's lease (a conditional update of its WitnessState row), and only
+ *   if that witness's cosignature of this size is not stored yet, or is older than
+ *   witnessRefreshMs() (then the newest checkpoint is sent again, so an idle log's cosignatures
+ *   stay fresh; a newer cosignature replaces the stored one).
  * - The published size only moves forward, and only to a size whose stored cosignatures meet
  *   the quorum. Cosignatures are verified before they are stored.
  * - After a key rotation (a new shard, server/merkle/positions.ts), a witness that last cosigned the frozen
@@ -48,6 +51,12 @@ import { addCheckpoint, addCheckpointBody } from "./witness-client";
  * A round sends each witness one request, and more only after a 409 (at most ATTEMPTS in all).
  */
 export const witnessCadenceMs = (): number => Math.max(1_000, Math.ceil(86_400_000 / getConfig().witnessQpd));
+/**
+ * A witness's cosignature of the newest checkpoint older than this is asked for again, so
+ * clients see a recent timestamp even while the log does not grow (HALLMARK_WITNESS_REFRESH, 4
+ * minutes by default); never sooner than the declared rate allows.
+ */
+export const witnessRefreshMs = (): number => Math.max(witnessCadenceMs(), getConfig().witnessRefreshSeconds * 1000);
 const TICK_MS = 1_000;
 /** Longer than a round with a witness that takes the whole TIMEOUT_MS; what a killed instance holds up. */
 const LEASE_MS = 15_000;
@@ -115,8 +124,9 @@ class Scheduler {
 }
 
 /**
- * Starts this process's rounds (idempotent): the newest checkpoint signed with the log's
- * ML-DSA-44 key (log-ml-dsa.ts), then, with a witness policy, offered to its witnesses.
+ * Starts this process's rounds (idempotent): the newest checkpoint given the log's ML-DSA-44
+ * line if it was signed before every checkpoint carried one (log-ml-dsa.ts), then, with a
+ * witness policy, offered to its witnesses.
  */
 export function startWitnessing(): void {
   if (running.scheduler) return;
@@ -129,9 +139,9 @@ export async function stopWitnessing(): Promise<void> {
 }
 
 /**
- * One round: the newest checkpoint (and the newest frozen shard's final one) signed with its
- * shard's ML-DSA-44 key, then offered to every witness that has not cosigned it and has no
- * submission under way. Resolves once those are started and what is stored is published; each
+ * One round: the newest checkpoint (and the newest frozen shard's final one) given its shard's
+ * ML-DSA-44 line if it lacks one, then offered to every witness that has not cosigned it lately
+ * and has no submission under way. Resolves once those are started and what is stored is published; each
  * submission publishes again when it ends, so one slow witness never delays publication by
  * the others.
  */
@@ -177,8 +187,24 @@ async function finalCheckpoint(shard: number): Promise<Checkpoint | null> {
 /** At most this many add-checkpoint requests to one witness in one round (409s lead to the next). */
 const ATTEMPTS = 4;
 
-const hasCosignature = (db: Pick<ReturnType<typeof getDb>["read"], "cosignature">, size: bigint, key: string) =>
+type CosignatureReader = Pick<ReturnType<typeof getDb>["read"], "cosignature">;
+const hasCosignature = (db: CosignatureReader, size: bigint, key: string) =>
   db.cosignature.findUnique({ where: { treeSize_witnessKey: { treeSize: size, witnessKey: key } }, select: { treeSize: true } });
+
+/**
+ * Whether witness `key` needs nothing for checkpoint `size`: its cosignature is stored and was
+ * made (or last asked for) within witnessRefreshMs. A cosignature stating no time counts from
+ * the last attempt, so a witness that only ever answers such lines is asked once per refresh.
+ */
+async function upToDate(db: CosignatureReader, size: bigint, key: string, lastAttemptAt: Date | null | undefined): Promise<boolean> {
+  const row = await db.cosignature.findUnique({
+    where: { treeSize_witnessKey: { treeSize: size, witnessKey: key } },
+    select: { cosignedAt: true },
+  });
+  if (!row) return false;
+  const staleBefore = Date.now() - witnessRefreshMs();
+  return row.cosignedAt.getTime() >= staleBefore || (lastAttemptAt ? lastAttemptAt.getTime() >= staleBefore : false);
+}
 
 /**
  * Offers checkpoint `cp` to witness `w` unless its cosignature of that size is stored (C2SP
@@ -194,11 +220,8 @@ async function witnessOne(w: PolicyWitness & { url: string }, cp: Checkpoint): P
   const key = w.key.vkey;
   const now = new Date();
   // Read first: most rounds find nothing to do, and must not take the write lock for that.
-  const [state, have] = await Promise.all([
-    db.read.witnessState.findUnique({ where: { witnessKey: key } }),
-    hasCosignature(db.read, cp.treeSize, key),
-  ]);
-  if (have) return;
+  const state = await db.read.witnessState.findUnique({ where: { witnessKey: key } });
+  if (await upToDate(db.read, cp.treeSize, key, state?.lastAttemptAt)) return;
   if (!state) {
     await db.write((tx) =>
       tx.witnessState.upsert({
@@ -211,13 +234,14 @@ async function witnessOne(w: PolicyWitness & { url: string }, cp: Checkpoint): P
     return;
   }
   const claimed = await db.write(async (tx) => {
+    const before = await tx.witnessState.findUnique({ where: { witnessKey: key }, select: { lastAttemptAt: true } });
     const won = await tx.witnessState.updateMany({
       where: { witnessKey: key, nextAttemptAt: { lte: now }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
       data: { leaseUntil: new Date(now.getTime() + LEASE_MS), lastAttemptAt: now, name: w.name, url: w.url },
     });
     if (won.count !== 1) return null;
-    // Another instance may have stored this cosignature since the read above: once per checkpoint.
-    if (await hasCosignature(tx, cp.treeSize, key)) {
+    // Another instance may have stored (or asked for) this cosignature since the read above: once per checkpoint and refresh.
+    if (await upToDate(tx, cp.treeSize, key, before?.lastAttemptAt)) {
       await tx.witnessState.update({ where: { witnessKey: key }, data: { leaseUntil: null } });
       return null;
     }
@@ -310,16 +334,23 @@ async function witnessOne(w: PolicyWitness & { url: string }, cp: Checkpoint): P
       if (timestamp === null) return void (await fail("200 without a valid cosignature by the witness's key"));
       const at = new Date(timestamp * 1000);
       await db.write(async (tx) => {
-        await tx.cosignature.upsert({
-          where: { treeSize_witnessKey: { treeSize: target.treeSize, witnessKey: key } },
-          create: { treeSize: target.treeSize, witnessKey: key, keyName: w.key.name, signature, cosignedAt: at },
-          update: {},
-        });
+        // A newer cosignature of the same checkpoint replaces the stored one (the fresh timestamp
+        // is what it is asked again for); an older or timeless one never does.
+        const where = { treeSize_witnessKey: { treeSize: target.treeSize, witnessKey: key } };
+        const stored = await tx.cosignature.findUnique({ where, select: { cosignedAt: true } });
+        if (!stored) {
+          await tx.cosignature.create({
+            data: { treeSize: target.treeSize, witnessKey: key, keyName: w.key.name, signature, cosignedAt: at },
+          });
+        } else if (at > stored.cosignedAt) {
+          await tx.cosignature.update({ where, data: { keyName: w.key.name, signature, cosignedAt: at } });
+        }
+        const newest = stored && stored.cosignedAt > at ? stored.cosignedAt : at;
         await tx.witnessState.update({
           where: { witnessKey: key },
           data: {
             cosignedSize: target.treeSize,
-            cosignedAt: at,
+            cosignedAt: newest,
             lastError: null,
             failures: 0,
             leaseUntil: null,
@@ -347,40 +378,4 @@ async function keepEvidence(w: PolicyWitness, cp: Checkpoint, request: string, a
   await getDb().write((tx) =>
     tx.witnessEvidence.create({ data: { witnessKey: w.key.vkey, name: w.name, treeSize: cp.treeSize, status: 422, request, answer } }),
   );
-}
-
-/**
- * Publishes the largest checkpoint, newer than the published one, whose own cosignatures meet
- * the policy's quorum (each checkpoint judged by its own: cosignatures of different sizes never
- * add up). The published size only moves forward.
- */
-async function publishWitnessed(policy: Policy): Promise<void> {
-  const db = getDb();
-  const current = await db.read.publishedCheckpoint.findUnique({ where: { id: 1 } });
-  const rows = await db.read.cosignature.findMany({
-    where: current ? { treeSize: { gt: current.treeSize } } : {},
-    select: { treeSize: true, witnessKey: true },
-    orderBy: { treeSize: "desc" },
-    take: COSIGNATURE_WINDOW,
-  });
-  const size = newestQuorum(policy, rows);
-  if (size !== null) await publish(size);
-}
-
-async function publish(size: bigint): Promise<void> {
-  const db = getDb();
-  try {
-    await db.write(async (tx) => {
-      const moved = await tx.publishedCheckpoint.updateMany({
-        where: { id: 1, treeSize: { lt: size } },
-        data: { treeSize: size, updatedAt: new Date() },
-      });
-      if (moved.count === 0 && !(await tx.publishedCheckpoint.findUnique({ where: { id: 1 } }))) {
-        await tx.publishedCheckpoint.create({ data: { id: 1, treeSize: size, updatedAt: new Date() } });
-      }
-    });
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err; // another instance published first
-  }
-  forgetPublished();
 }
