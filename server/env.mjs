@@ -53,6 +53,8 @@ const ZEnv = z.object({
   // witnesses, a file in the witness network's logs/v0 format, and its name.
   HALLMARK_WITNESS_LOGS: z.string().min(1).optional(),
   HALLMARK_WITNESS_NAME: ZOrigin.optional(),
+  // add-checkpoint requests that fail (400, 403, 404, 422) per client address per minute.
+  HALLMARK_WITNESS_FAILURES: z.coerce.number().int().min(1).max(1_000_000).default(60),
   HALLMARK_TSA_URL: z.url({ protocol: /^https?$/ }).optional(),
   HALLMARK_TSA_CERT: z.string().min(1).optional(),
   HALLMARK_TSA_INTERVAL: z.coerce.number().int().min(1).max(86_400).default(60),
@@ -139,6 +141,8 @@ export function readEnv(source = process.env) {
     witnessLogsFile: e.HALLMARK_WITNESS_LOGS ? path.resolve(e.HALLMARK_WITNESS_LOGS) : undefined,
     /** This instance's name as a witness (HALLMARK_WITNESS_NAME; default <base URL host and path>/witness). */
     witnessName: e.HALLMARK_WITNESS_NAME ?? `${derivedOrigin}/witness`,
+    /** Failed add-checkpoint requests per client address per minute (server/cosigner/budgets.ts). */
+    witnessFailuresPerMinute: e.HALLMARK_WITNESS_FAILURES,
     /** An RFC 3161 time-stamping authority: the newest checkpoint is time-stamped there at most once per tsaIntervalSeconds. */
     tsaUrl: e.HALLMARK_TSA_URL,
     /** PEM certificate(s) the TSA's tokens must chain to (its root or its own); required with tsaUrl. */

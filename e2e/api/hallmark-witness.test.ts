@@ -1,54 +1,25 @@
-// @hallmark-test db=sqlite lane=side-own-logs witnessing
+// @hallmark-test db=sqlite,postgres lane=side-own-logs witnessing
 // Hallmark as a C2SP tlog-witness ({base_url}/v1/witness), on two servers of their own (X and Y,
-// each its own SQLite file and master key) that witness each other's logs, and a log made here
-// (its own Ed25519 key, its tree and proofs computed by this file from RFC 6962) that drives
-// every answer of add-checkpoint, as a client that is not Hallmark's own. Its servers are SQLite's
-// whatever the run's database, so it runs in the SQLite run alone: the PostgreSQL run would repeat it.
-import { createHash, generateKeyPairSync, randomBytes, sign } from "node:crypto";
-import { execFile } from "node:child_process";
+// each its own database on the run's database, and its own master key) that witness each other's
+// logs, and a log made here (e2e/api/fake-log.ts: its own Ed25519 key, its tree and proofs
+// computed from RFC 6962) that drives every answer of add-checkpoint, as a client that is not
+// Hallmark's own. The witness's record is a compare-and-set on the database: it runs on both.
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parsePolicy, verifyWitnessedCheckpoint } from "@/lib/verify";
 import { verifyTlogProof } from "@/lib/verify/tlog-proof";
 import { TestWitness } from "../witness/test-witness";
+import { fakeLog, leaves, mth, request, sha, subproof } from "./fake-log";
 import { assertDescribed } from "./openapi-conformance";
-import { freePort, OwnServer, orgWithIssuerOn, ownSqliteEnv, sleep } from "./own-server";
+import { freePort, OwnServer, orgWithIssuerOn, ownDatabase, ownSqliteEnv, sleep } from "./own-server";
 
-// ---- a log of this file's own: RFC 6962 tree hashes and consistency proofs, an Ed25519 key ----
-const sha = (...parts: Uint8Array[]) => {
-  const h = createHash("sha256");
-  for (const p of parts) h.update(p);
-  return h.digest();
-};
-const leafHash = (d: Uint8Array) => sha(Buffer.from([0]), d);
-const largestPow2Below = (n: number) => 2 ** Math.floor(Math.log2(n - 1));
-function mth(hashes: Buffer[]): Buffer {
-  if (hashes.length === 0) return sha();
-  if (hashes.length === 1) return hashes[0]!;
-  const k = largestPow2Below(hashes.length);
-  return sha(Buffer.from([1]), mth(hashes.slice(0, k)), mth(hashes.slice(k)));
-}
-function subproof(m: number, d: Buffer[], b: boolean): Buffer[] {
-  if (m === d.length) return b ? [] : [mth(d)];
-  const k = largestPow2Below(d.length);
-  return m <= k ? [...subproof(m, d.slice(0, k), b), mth(d.slice(k))] : [...subproof(m - k, d.slice(k), false), mth(d.slice(0, k))];
-}
 const ORIGIN = `fake.example/log-${process.pid}`;
-const logKey = generateKeyPairSync("ed25519");
-const logPub = logKey.publicKey.export({ format: "der", type: "spki" }).subarray(-32);
-const logKeyId = sha(Buffer.from(`${ORIGIN}\n`), Buffer.from([1]), logPub).subarray(0, 4);
-const LOG_VKEY = `${ORIGIN}+${logKeyId.toString("hex")}+${Buffer.concat([Buffer.from([1]), logPub]).toString("base64")}`;
-const checkpoint = (hashes: Buffer[], size = hashes.length) => {
-  const body = `${ORIGIN}\n${size}\n${mth(hashes.slice(0, size)).toString("base64")}\n`;
-  const sig = Buffer.concat([logKeyId, sign(null, Buffer.from(body), logKey.privateKey)]);
-  return `${body}\n\u2014 ${ORIGIN} ${sig.toString("base64")}\n`;
-};
-const request = (old: number, proof: Buffer[], note: string) =>
-  `old ${old}\n${proof.map((h) => `${h.toString("base64")}\n`).join("")}\n${note}`;
-const leaves = (n: number, tag = "") => Array.from({ length: n }, (_, i) => leafHash(Buffer.from(`entry ${i}${i >= 8 ? tag : ""}`)));
+const log = fakeLog(ORIGIN);
+const LOG_VKEY = log.vkey;
+const checkpoint = (hashes: Buffer[], size = hashes.length) => log.checkpoint(hashes, size);
 
 // ---- the two Hallmark servers ----
 interface Node {
@@ -60,6 +31,7 @@ interface Node {
   witness?: { name: string; vkeys: string[] };
 }
 const nodes: Record<"x" | "y", Node> = { x: {} as Node, y: {} as Node };
+const drops: (() => Promise<void>)[] = [];
 const url = (n: Node) => `http://127.0.0.1:${n.port}`;
 
 async function boot(n: Node) {
@@ -79,7 +51,7 @@ beforeAll(async () => {
     n.dir = fs.mkdtempSync(path.join(os.tmpdir(), `hallmark-witness-${label}-`));
     n.port = await freePort();
     n.env = { ...ownSqliteEnv(n.dir, `witness-${label}`), HALLMARK_MASTER_KEY: randomBytes(32).toString("hex") };
-    await promisify(execFile)("node", ["scripts/prisma.mjs", "deploy"], { env: n.env });
+    drops.push(await ownDatabase(n.env, `hallmark_witness_${label}_${process.pid}`));
     await boot(n);
     n.logVkey = (await (await fetch(`${url(n)}/v1/log`)).json()).verifier_key;
     n.witness = await (await fetch(`${url(n)}/v1/witness`)).json();
@@ -102,6 +74,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(Object.values(nodes).map((n) => n.server?.stop()));
+  for (const drop of drops) await drop();
 });
 
 describe("Hallmark as a witness (C2SP tlog-witness)", () => {

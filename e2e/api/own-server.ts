@@ -1,8 +1,11 @@
 // A Hallmark server process a test starts itself (beside the suite's), on the suite's database
 // or one of its own: started as `npm start` does (scripts/start.mjs) or as the suite does
 // (scripts/serve.mjs), its JSON log lines collected, stopped with a signal or killed.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import path from "node:path";
+import { promisify } from "node:util";
+import pg from "pg";
+import { postgresAdminUrl } from "../../server/test-support/postgres-admin-url.mjs";
 import { freePort } from "../../lib/testing/free-port";
 
 export { freePort } from "../../lib/testing/free-port";
@@ -24,6 +27,36 @@ export function ownSqliteEnv(dataDir: string, label: string): NodeJS.ProcessEnv 
   };
   for (const name of ["HALLMARK_WITNESS_POLICY", "HALLMARK_TSA_URL", "HALLMARK_TSA_CERT", "HALLMARK_TSA_INTERVAL"]) delete env[name];
   return env;
+}
+
+/**
+ * Gives `env` a database of its own on the run's database (HALLMARK_TEST_DB): on PostgreSQL a new
+ * database `name`, a copy of the run's migrated template where there is one; on SQLite the file
+ * ownSqliteEnv named. Migrated either way. Answers the function that drops it.
+ */
+export async function ownDatabase(env: NodeJS.ProcessEnv, name: string): Promise<() => Promise<void>> {
+  const template = process.env.HALLMARK_TEST_PG_TEMPLATE;
+  const onPostgres = (process.env.HALLMARK_TEST_DB ?? "sqlite") === "postgres";
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: postgresAdminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  if (onPostgres) {
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
+    const url = new URL(postgresAdminUrl);
+    url.pathname = `/${name}`;
+    env.DATABASE_URL = url.toString();
+  }
+  if (!onPostgres || !template) await promisify(execFile)("node", ["scripts/prisma.mjs", "deploy"], { env });
+  return async () => {
+    if (onPostgres) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  };
 }
 
 export type LogLine = Record<string, unknown> & { msg: string; level: string };

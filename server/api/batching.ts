@@ -8,6 +8,8 @@ export const MAX_BATCH_CALLS = 10;
 /**
  * Account calls (sign-up, login, verification) are never batched: each is throttled per call,
  * and a batch would let one request carry hundreds of password checks. A mint is sent alone too:
- * its Idempotency-Key travels as the request's header.
+ * its Idempotency-Key travels as the request's header. The witness's calls are alone too: each
+ * is budgeted per request and costs a signature check, which a batch would multiply.
  */
-export const isUnbatchable = (path: string): boolean => path.startsWith("consumerAuth.") || path === "consumer.mint";
+export const isUnbatchable = (path: string): boolean =>
+  path.startsWith("consumerAuth.") || path === "consumer.mint" || path.startsWith("witness.");

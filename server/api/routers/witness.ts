@@ -1,6 +1,8 @@
 import "server-only";
 import { z } from "zod";
-import { addCheckpoint, cosignedCheckpointOf, MAX_ADD_CHECKPOINT_BYTES, witnessInfo } from "../../cosigner/add-checkpoint";
+import { addCheckpoint } from "../../cosigner/add-checkpoint";
+import { MAX_ADD_CHECKPOINT_BYTES } from "../../cosigner/request";
+import { cosignedCheckpointOf, witnessInfo } from "../../cosigner/witness-info";
 import { publicProcedure, router } from "../trpc";
 
 const ZWitnessInfo = z.object({
@@ -46,8 +48,9 @@ export const witnessRouter = router({
         summary: "Cosign a checkpoint (C2SP tlog-witness add-checkpoint)",
         description:
           "The body: `old <size>`, the consistency proof lines (base64), a blank line, the checkpoint. 200: cosignature lines (Ed25519, then ML-DSA-44). 409 text/x.tlog.size: the size this witness holds for the log (old must equal it). " +
-          "404 unknown_log, 403 untrusted_checkpoint (no valid signature by the log's key), 422 inconsistent_checkpoint (the proof does not verify, or the same size with another root), 400 malformed_request.",
-        problems: ["unknown_log", "untrusted_checkpoint", "inconsistent_checkpoint", "not_found", "service_unavailable"],
+          "404 unknown_log, 403 untrusted_checkpoint (no valid signature by the log's key), 422 inconsistent_checkpoint (the proof does not verify, or the same size with another root), 400 malformed_request. " +
+          "Repeated signature lines by one key are ignored after the first. 429 rate_limited (Retry-After): too many failed requests (400, 403, 404, 422) from one address, or the log's daily budget (its qpd) spent.",
+        problems: ["unknown_log", "untrusted_checkpoint", "inconsistent_checkpoint", "not_found", "rate_limited", "service_unavailable"],
         otherAnswers: {
           "409": {
             description: "The size this witness holds for the log, in decimal and a newline: send again from it.",
@@ -56,11 +59,20 @@ export const witnessRouter = router({
         },
       },
     })
-    .input(z.object({ body: z.string() }))
+    // The same cap as /v1's body (maxBodyBytes) for /api/trpc, where the edge's cap is larger:
+    // characters first (never more than bytes), then the UTF-8 bytes.
+    .input(
+      z.object({
+        body: z
+          .string()
+          .max(MAX_ADD_CHECKPOINT_BYTES)
+          .refine((s) => Buffer.byteLength(s) <= MAX_ADD_CHECKPOINT_BYTES, `at most ${MAX_ADD_CHECKPOINT_BYTES} bytes`),
+      }),
+    )
     .output(
       z.union([z.object({ status: z.literal(200), lines: z.string() }), z.object({ status: z.literal(409), size: z.number().int() })]),
     )
-    .mutation(({ input }) => addCheckpoint(input.body)),
+    .mutation(({ ctx, input }) => addCheckpoint(input.body, ctx.clientAddress)),
   checkpoint: publicProcedure
     .meta({
       rest: {
