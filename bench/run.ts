@@ -2,7 +2,7 @@
 // bare route handler (app/bench/bare) measured in the same run, so the ratios hold on a noisy
 // machine. Options: --leaves N (size of the big log, default 1,000,000), --seconds S per run
 // (default 4), --rounds R (default 8; each runs every workload once, see compare.ts), --only
-// writes|reads|gate|postgres|witness|public|batch|startup|memory|node-cache|lookup (bench/lookup.ts: similar-image lookup at 10^4-10^6 fingerprints, not part of the default run), --latency-seconds L (default 20)
+// writes|reads|gate|postgres|witness|add-checkpoint|public|batch|startup|memory|node-cache|lookup (bench/lookup.ts: similar-image lookup at 10^4-10^6 fingerprints, not part of the default run), --latency-seconds L (default 20)
 // for the writes' latency runs, --against DIR to compare this tree with another checkout's build
 // in the same rounds (with --sealed, the writes sealed and not instead: attestations, mints and
 // batches of 100, against the same requests unsealed on the other side; with --only batch, the batch
@@ -36,6 +36,7 @@ import { memoryBench } from "./memory";
 import { nodeCacheBench } from "./node-cache";
 import { lookupBench } from "./lookup";
 import { browserFingerprintBench } from "./fingerprint-browser";
+import { addCheckpointBench } from "./witness-add-checkpoint";
 
 const { values } = parseArgs({
   options: {
@@ -773,7 +774,9 @@ async function main() {
   }
   if (values.only === "gate") return console.log("\n" + [...lines, ...(await gate())].join("\n"));
   if (values.only === "postgres") return console.log("\n" + [...lines, ...(await postgresWrites())].join("\n"));
-  if (values.only === "witness") return console.log("\n" + [...lines, ...(await witnessing())].join("\n"));
+  const addCheckpoint = () => addCheckpointBench({ fmt, rounds: ROUNDS, seconds: SECONDS });
+  if (values.only === "witness") return console.log("\n" + [...lines, ...(await witnessing()), ...(await addCheckpoint())].join("\n"));
+  if (values.only === "add-checkpoint") return console.log("\n" + [...lines, ...(await addCheckpoint())].join("\n"));
   if (values.only === "batch") return console.log("\n" + [...lines, ...(await batches())].join("\n"));
   if (values.against) return console.log("\n" + [...lines, ...(await overhead())].join("\n"));
   if (values.only === "startup") return console.log("\n" + [...lines, ...(await startups())].join("\n"));
@@ -800,6 +803,7 @@ async function main() {
       ...(await gate()),
       ...(await postgresWrites()),
       ...(await witnessing()),
+      ...(await addCheckpoint()),
       ...(await publicReads()),
     );
 
