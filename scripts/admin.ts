@@ -13,7 +13,8 @@
 //       each owner's e-mail, to tell them
 //   witnesses [--json]
 //       each witness of HALLMARK_WITNESS_POLICY: last cosigned size, last error, next attempt;
-//       and the newest 422s (possible evidence of a fork)
+//       and the newest 422s (possible evidence of a fork); then this instance as a witness
+//       (HALLMARK_WITNESS_LOGS): each log it follows, and each entry of the list it skips, and why
 //   witness-network-entry --contact <how to reach the operator>
 //       this log's item for the witness network's log list (logs/v0: vkey, origin, qpd, contact)
 //   backup <file> [--include-master-key] [--json]
@@ -38,7 +39,9 @@ import { getLogInfo, getWitnessing } from "@/server/domain/public-log";
 import { readablePrivateProtections } from "@/server/domain/protections";
 import { witnessNetworkEntry } from "@/server/domain/public-log";
 import { rotateLog } from "@/server/domain/public-log";
+import { witnessStatus } from "@/server/cosigner/witness-status";
 import { backup, Refusal, restore } from "./backup";
+import { printWitnessStatus } from "./admin-witness";
 
 const USAGE = `usage: npm run admin -- create-org --name <name> [--owner-email <e> --owner-password <p> [--owner-name <n>]] [--json]
        npm run admin -- create-consumer --email <e> --password <p> --plan ${PLANS.join("|")} [--name <n>] [--verified] [--json]
@@ -171,8 +174,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === "witnesses") {
-    const [{ tree_size }, witnessing] = await Promise.all([getLogInfo(), getWitnessing()]);
-    if (values.json) console.log(JSON.stringify(witnessing));
+    const [{ tree_size }, witnessing, asWitness] = await Promise.all([getLogInfo(), getWitnessing(), witnessStatus()]);
+    // The policy's witnesses, with this instance as a witness beside them (as_witness) when it is one.
+    if (values.json) console.log(JSON.stringify(asWitness ? { ...witnessing, as_witness: asWitness } : witnessing));
     else if (!witnessing) console.log("No witnesses: HALLMARK_WITNESS_POLICY is not set.");
     else {
       console.log(
@@ -189,6 +193,7 @@ async function main(argv: string[]): Promise<number> {
           `ALERT: ${e.witness} answered ${e.status} to checkpoint ${e.tree_size} at ${e.at} (possible evidence of a fork; request and answer in witness_evidence, id ${e.id})`,
         );
     }
+    if (!values.json) printWitnessStatus(asWitness);
     return 0;
   }
   if (command === "rotate-log-key") {

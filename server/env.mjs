@@ -50,8 +50,10 @@ const ZEnv = z.object({
   HALLMARK_WITNESS_RATE: z.coerce.number().int().min(1).max(86_400).default(86_400),
   HALLMARK_WITNESS_REFRESH: z.coerce.number().int().min(1).max(86_400).default(240),
   // This instance as a witness (C2SP tlog-witness, at {base_url}/v1/witness): the logs it
-  // witnesses, a file in the witness network's logs/v0 format, and its name.
+  // witnesses, a list in the witness network's logs/v0 format (a file, or an http(s) URL read
+  // again every HALLMARK_WITNESS_LOGS_REFRESH seconds), and its name.
   HALLMARK_WITNESS_LOGS: z.string().min(1).optional(),
+  HALLMARK_WITNESS_LOGS_REFRESH: z.coerce.number().int().min(1).max(86_400).default(300),
   HALLMARK_WITNESS_NAME: ZOrigin.optional(),
   // add-checkpoint requests that fail (400, 403, 404, 422) per client address per minute.
   HALLMARK_WITNESS_FAILURES: z.coerce.number().int().min(1).max(1_000_000).default(60),
@@ -137,8 +139,14 @@ export function readEnv(source = process.env) {
     witnessQpd: e.HALLMARK_WITNESS_RATE,
     /** Seconds a witness's cosignature of the newest checkpoint stays fresh before the log asks it again (HALLMARK_WITNESS_REFRESH). */
     witnessRefreshSeconds: e.HALLMARK_WITNESS_REFRESH,
-    /** The logs this instance witnesses: a logs/v0 file (HALLMARK_WITNESS_LOGS), or none. */
-    witnessLogsFile: e.HALLMARK_WITNESS_LOGS ? path.resolve(e.HALLMARK_WITNESS_LOGS) : undefined,
+    /** The logs this instance witnesses (HALLMARK_WITNESS_LOGS): a logs/v0 list's http(s) URL, or its file's absolute path; or none. */
+    witnessLogs: e.HALLMARK_WITNESS_LOGS
+      ? /^https?:\/\//i.test(e.HALLMARK_WITNESS_LOGS)
+        ? e.HALLMARK_WITNESS_LOGS
+        : path.resolve(e.HALLMARK_WITNESS_LOGS)
+      : undefined,
+    /** Seconds after which the log list is read again (HALLMARK_WITNESS_LOGS_REFRESH). */
+    witnessLogsRefreshSeconds: e.HALLMARK_WITNESS_LOGS_REFRESH,
     /** This instance's name as a witness (HALLMARK_WITNESS_NAME; default <base URL host and path>/witness). */
     witnessName: e.HALLMARK_WITNESS_NAME ?? `${derivedOrigin}/witness`,
     /** Failed add-checkpoint requests per client address per minute (server/cosigner/budgets.ts). */

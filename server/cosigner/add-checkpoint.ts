@@ -6,7 +6,7 @@ import { AppError } from "../errors";
 import { logger } from "../observability/logger.mjs";
 import { FAILED_STATUSES, reserveFailure, spendLogRequest } from "./budgets";
 import { cosignLines } from "./identity";
-import { witnessedLogs } from "./log-list";
+import { witnessedLogs } from "./witnessed-logs";
 import { parseRequest } from "./request";
 
 /** add-checkpoint's answer: 200 with cosignature lines, or 409 with the size this witness holds. */
@@ -39,9 +39,13 @@ export async function addCheckpoint(text: string, client: string): Promise<AddCh
  * roll the record back nor cosign two trees of one size.
  */
 async function witness(text: string): Promise<AddCheckpointAnswer> {
-  const logs = witnessedLogs();
-  if (!logs) throw new AppError("not_found", "This instance witnesses no log (HALLMARK_WITNESS_LOGS is not set).");
-  const req = parseRequest(text, logs);
+  const list = await witnessedLogs();
+  if (!list) throw new AppError("not_found", "This instance witnesses no log (HALLMARK_WITNESS_LOGS is not set).");
+  if (!list.readAt)
+    throw new AppError("service_unavailable", "This witness could not read its log list yet; try again later.", undefined, {
+      "retry-after": "60",
+    });
+  const req = parseRequest(text, list.logs);
   await spendLogRequest(req.origin, req.log.qpd);
   const db = getDb();
   for (let attempt = 0; attempt < 5; attempt++) {

@@ -3,18 +3,20 @@ import { createHash } from "node:crypto";
 import { getDb } from "../db";
 import { AppError } from "../errors";
 import { witnessIdentity } from "./identity";
-import { witnessedLogs } from "./log-list";
+import { witnessedLogs } from "./witnessed-logs";
 
 /** GET {base_url}/v1/witness: the witness's name, verifier keys, and the logs it follows with the size it holds. */
 export async function witnessInfo() {
   const { name, keys } = witnessIdentity();
-  const logs = witnessedLogs() ?? new Map();
-  const rows = await getDb().read.witnessedLog.findMany({ select: { origin: true, treeSize: true, updatedAt: true } });
+  const logs = (await witnessedLogs())?.logs ?? new Map();
+  const rows = new Map(
+    (await getDb().read.witnessedLog.findMany({ select: { origin: true, treeSize: true, updatedAt: true } })).map((r) => [r.origin, r]),
+  );
   return {
     name,
     vkeys: keys.map((k) => k.vkey),
     logs: [...logs.values()].map((l) => {
-      const row = rows.find((r) => r.origin === l.origin);
+      const row = rows.get(l.origin);
       return {
         origin: l.origin,
         vkey: l.vkey,
@@ -26,10 +28,21 @@ export async function witnessInfo() {
   };
 }
 
+/** Each list copy's origins by their SHA-256 (hex), made once per copy rather than per request. */
+const byHash = new WeakMap<ReadonlyMap<string, unknown>, Map<string, string>>();
+
+function originOfHash(logs: ReadonlyMap<string, unknown>, originHash: string): string | undefined {
+  let hashes = byHash.get(logs);
+  if (!hashes) {
+    hashes = new Map([...logs.keys()].map((o) => [createHash("sha256").update(o).digest("hex"), o]));
+    byHash.set(logs, hashes);
+  }
+  return hashes.get(originHash);
+}
+
 /** GET {base_url}/v1/witness/{sha256(origin) hex}/checkpoint: the latest checkpoint cosigned for that log. */
 export async function cosignedCheckpointOf(originHash: string): Promise<string> {
-  const logs = witnessedLogs() ?? new Map();
-  const origin = [...logs.keys()].find((o) => createHash("sha256").update(o).digest("hex") === originHash);
+  const origin = originOfHash((await witnessedLogs())?.logs ?? new Map(), originHash);
   const row = origin ? await getDb().read.witnessedLog.findUnique({ where: { origin } }) : null;
   if (!row) throw new AppError("not_found", "This witness has never cosigned a checkpoint of that log.");
   return row.note;

@@ -57,6 +57,16 @@ function make() {
       labelNames: ["witness", "kind"],
       registers,
     }),
+    witnessLogListSkipped: new client.Gauge({
+      name: "hallmark_witness_log_list_skipped_entries",
+      help: "Entries of HALLMARK_WITNESS_LOGS this instance, as a witness, skips as unusable in the copy it uses (npm run admin -- witnesses names them).",
+      registers,
+    }),
+    witnessLogListFailures: new client.Counter({
+      name: "hallmark_witness_log_list_failures_total",
+      help: "Reads of HALLMARK_WITNESS_LOGS that failed (unreachable, not 200, not a logs/v0 list); the last good copy stays in use.",
+      registers,
+    }),
   };
 }
 

@@ -1,0 +1,44 @@
+import "server-only";
+import { getConfig } from "../config";
+import { getDb } from "../db";
+import type { SkippedEntry } from "./log-list";
+import { readLogList } from "./witnessed-logs";
+
+/** This instance as a witness, as an operator reads it (npm run admin -- witnesses). */
+export interface WitnessStatus {
+  /** HALLMARK_WITNESS_LOGS. */
+  source: string;
+  /** Why the list could not be read now (a server keeps its last good copy), or null. */
+  error: string | null;
+  logs: { origin: string; vkey: string; qpd: number; cosigned_tree_size: number | null; cosigned_at: string | null }[];
+  /** Entries of the list that are not used, and why. */
+  skipped: SkippedEntry[];
+}
+
+/** Reads the list afresh (as a server's next refresh would) beside the state each log has; null when this instance witnesses no log. */
+export async function witnessStatus(): Promise<WitnessStatus | null> {
+  const source = getConfig().witnessLogs;
+  if (!source) return null;
+  const rows = new Map((await getDb().read.witnessedLog.findMany()).map((r) => [r.origin, r]));
+  let list: Awaited<ReturnType<typeof readLogList>>;
+  try {
+    list = await readLogList(source);
+  } catch (err) {
+    return { source, error: (err as Error).message, logs: [], skipped: [] };
+  }
+  return {
+    source,
+    error: null,
+    logs: list.logs.map((l) => {
+      const row = rows.get(l.origin);
+      return {
+        origin: l.origin,
+        vkey: l.vkey,
+        qpd: l.qpd,
+        cosigned_tree_size: row ? Number(row.treeSize) : null,
+        cosigned_at: row ? row.updatedAt.toISOString() : null,
+      };
+    }),
+    skipped: list.skipped,
+  };
+}
