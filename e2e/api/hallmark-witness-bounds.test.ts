@@ -9,14 +9,16 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parsePolicy, verifyWitnessedCheckpoint } from "@/lib/verify";
 import { fakeLog, leaves, request, subproof } from "./fake-log";
 import { assertDescribed } from "./openapi-conformance";
-import { OwnServer, ownDatabase, ownSqliteEnv } from "./own-server";
+import { OwnServer, ownDatabase, ownSqliteEnv, sleep } from "./own-server";
 
 const FAILURES_PER_MINUTE = 5;
 const logA = fakeLog(`bounds-a.example/log-${process.pid}`);
 const logB = fakeLog(`bounds-b.example/log-${process.pid}`);
 const logC = fakeLog(`bounds-c.example/log-${process.pid}`);
+const logD = fakeLog(`bounds-d.example/log-${process.pid}`);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hallmark-witness-bounds-"));
 const env: NodeJS.ProcessEnv = {
   ...ownSqliteEnv(dir, "witness-bounds"),
@@ -53,7 +55,10 @@ const corrupt = (line: string) => {
 
 beforeAll(async () => {
   const item = (vkey: string, qpd: number) => `vkey ${vkey}\nqpd ${qpd}\ncontact test\n`;
-  fs.writeFileSync(env.HALLMARK_WITNESS_LOGS!, `logs/v0\n${item(logA.vkey, 86400)}${item(logB.vkey, 3)}${item(logC.vkey, 86400)}`);
+  fs.writeFileSync(
+    env.HALLMARK_WITNESS_LOGS!,
+    `logs/v0\n${item(logA.vkey, 86400)}${item(logB.vkey, 3)}${item(logC.vkey, 86400)}${item(logD.vkey, 86400)}`,
+  );
   dropDatabase = await ownDatabase(env, `hallmark_witness_bounds_${process.pid}`);
   server = await OwnServer.start(env);
   await server.ready();
@@ -139,5 +144,25 @@ describe("Hallmark's witness does bounded work per request", () => {
     expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(3600);
     // Requests the log's key did not sign are judged before its budget: still 403, not 429.
     expect((await post(request(4, [], corrupt(cp.trimEnd()) + "\n"), "203.0.113.5")).status).toBe(403);
+  });
+
+  it("cosigns a checkpoint sent again anew, with a fresh timestamp, and keeps the newest", async () => {
+    const { vkeys } = (await (await fetch(`${server.url}/v1/witness`)).json()) as { vkeys: string[] };
+    const policy = parsePolicy(
+      `log ${logD.vkey}\n${vkeys.map((v, i) => `witness k${i} ${v}`).join("\n")}\ngroup both all k0 k1\nquorum both\n`,
+    );
+    const cp = logD.checkpoint(t, 6);
+    const times = (lines: string) => verifyWitnessedCheckpoint(cp + lines, policy).cosigners.map((c) => c.timestamp);
+    const first = await post(request(0, [], cp), "192.0.2.4");
+    expect(first.status, first.text).toBe(200);
+    await sleep(1_100); // timestamps are in seconds
+    const again = await post(request(6, [], cp), "192.0.2.4");
+    expect(again.status, again.text).toBe(200);
+    const [before, after] = [times(first.text), times(again.text)];
+    expect(after).toHaveLength(2);
+    for (const [i, t1] of after.entries()) expect(t1).toBeGreaterThan(before[i]!);
+    // What the monitoring endpoint serves is the newest cosignature.
+    const kept = (await held(logD.origin))!;
+    expect(sigLines(kept).slice(1)).toEqual(sigLines(again.text));
   });
 });

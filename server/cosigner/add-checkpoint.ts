@@ -63,8 +63,8 @@ async function witness(text: string): Promise<AddCheckpointAnswer> {
       );
       throw inconsistent(req.old === req.size ? "The same size with another root hash." : "The consistency proof does not verify.");
     }
-    // The same checkpoint again (a resubmission): the cosignatures already given, not new ones.
-    if (stored && req.size === storedSize && stored.body === req.body) return { status: 200, lines: stored.cosignatures };
+    // The same checkpoint again is cosigned anew: a fresh timestamp is how clients see that a
+    // witness still holds this size (C2SP tlog-cosignature), and the newest is what is kept.
     const lines = cosignLines(req.body);
     const data = {
       treeSize: BigInt(req.size),
