@@ -18,6 +18,9 @@ export async function register(): Promise<void> {
   const { startTimestamping, stopTimestamping } = await import("./server/log/timestamping");
   startTimestamping();
   onShutdown("timestamping", stopTimestamping);
+  // The witness key file is made (or, after an upgrade, written with the keys it had) at start.
+  const { witnessIdentity } = await import("./server/cosigner/identity");
+  await witnessIdentity();
   const { registerServerMetrics } = await import("./server/ops/server-metrics");
   registerServerMetrics();
 }

@@ -16,4 +16,6 @@ export function printWitnessStatus(status: WitnessStatus | null): void {
       `  ${l.origin} (qpd ${l.qpd}): cosigned size ${l.cosigned_tree_size ?? "none yet"}${l.cosigned_at ? ` at ${l.cosigned_at}` : ""}`,
     );
   for (const s of status.skipped) console.log(`  SKIPPED line ${s.line}${s.origin ? ` (${s.origin})` : ""}: ${s.reason}`);
+  for (const r of status.refused)
+    console.log(`  REFUSED ${r.origin}: ${r.reason}; once checked, npm run admin -- witness-retire ${r.origin} forgets the record`);
 }

@@ -15,6 +15,10 @@
 //       each witness of HALLMARK_WITNESS_POLICY: last cosigned size, last error, next attempt;
 //       and the newest 422s (possible evidence of a fork); then this instance as a witness
 //       (HALLMARK_WITNESS_LOGS): each log it follows, and each entry of the list it skips, and why
+//   witness-retire <origin> [--json]
+//       this instance as a witness forgets its record of a log (refused since the log list changed
+//       its key, or made by other witness keys), printing what it held: the log is witnessed again
+//       from size 0 under the key the list names
 //   witness-network-entry --contact <how to reach the operator>
 //       this log's item for the witness network's log list (logs/v0: vkey, origin, qpd, contact)
 //   backup <file> [--include-master-key] [--json]
@@ -40,6 +44,7 @@ import { readablePrivateProtections } from "@/server/domain/protections";
 import { witnessNetworkEntry } from "@/server/domain/public-log";
 import { rotateLog } from "@/server/domain/public-log";
 import { witnessStatus } from "@/server/cosigner/witness-status";
+import { retireWitnessedLog } from "@/server/cosigner/retire";
 import { backup, Refusal, restore } from "./backup";
 import { printWitnessStatus } from "./admin-witness";
 
@@ -48,12 +53,21 @@ const USAGE = `usage: npm run admin -- create-org --name <name> [--owner-email <
        npm run admin -- rotate-log-key [--origin <origin>] [--json]
        npm run admin -- readable-private [--json]
        npm run admin -- witnesses [--json]
+       npm run admin -- witness-retire <origin> [--json]
        npm run admin -- witness-network-entry --contact <text>
        npm run admin -- backup <file> [--include-master-key] [--json]
        npm run admin -- restore <file> [--data-dir <dir>] [--json]`;
 
 /** The commands that open the database (after applying pending migrations). */
-const DB_COMMANDS = new Set(["create-org", "create-consumer", "rotate-log-key", "witnesses", "readable-private", "witness-network-entry"]);
+const DB_COMMANDS = new Set([
+  "create-org",
+  "create-consumer",
+  "rotate-log-key",
+  "witnesses",
+  "witness-retire",
+  "readable-private",
+  "witness-network-entry",
+]);
 
 const ZOwner = z.object({
   email: z.email("--owner-email must be an e-mail address"),
@@ -102,6 +116,8 @@ async function main(argv: string[]): Promise<number> {
     return fail((err as Error).message);
   }
   if (command === "backup" || command === "restore") return backupOrRestore(command, positionals, values);
+  // witness-retire names the origin it retires.
+  const retiring = command === "witness-retire" ? positionals.shift() : undefined;
   if (positionals.length) return fail(`unexpected argument ${positionals[0]}`);
   if (values["include-master-key"] || values["data-dir"] !== undefined)
     return fail("--include-master-key is for backup, --data-dir for restore");
@@ -171,6 +187,18 @@ async function main(argv: string[]): Promise<number> {
     } catch (err) {
       return fail((err as Error).message);
     }
+    return 0;
+  }
+  if (command === "witness-retire") {
+    const origin = retiring;
+    if (!origin) return fail("witness-retire needs the origin of the log whose record to forget");
+    const retired = await retireWitnessedLog(origin);
+    if (!retired) return fail(`this witness holds no record of ${origin}`);
+    if (values.json) console.log(JSON.stringify(retired));
+    else
+      console.log(
+        `Retired ${origin}: the record of size ${retired.tree_size} (log key ${retired.log_vkey ?? "not bound"}) is forgotten; the log is witnessed again from size 0 under the key the list names. What it held:\n${retired.note}`,
+      );
     return 0;
   }
   if (command === "witnesses") {

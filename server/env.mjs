@@ -55,6 +55,8 @@ const ZEnv = z.object({
   HALLMARK_WITNESS_LOGS: z.string().min(1).optional(),
   HALLMARK_WITNESS_LOGS_REFRESH: z.coerce.number().int().min(1).max(86_400).default(300),
   HALLMARK_WITNESS_NAME: ZOrigin.optional(),
+  // This instance's witness keys' seeds (server/cosigner/witness-key.ts); default <data dir>/witness.key.
+  HALLMARK_WITNESS_KEY_FILE: z.string().min(1).optional(),
   // add-checkpoint requests that fail (400, 403, 404, 422) per client address per minute.
   HALLMARK_WITNESS_FAILURES: z.coerce.number().int().min(1).max(1_000_000).default(60),
   HALLMARK_TSA_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -149,6 +151,8 @@ export function readEnv(source = process.env) {
     witnessLogsRefreshSeconds: e.HALLMARK_WITNESS_LOGS_REFRESH,
     /** This instance's name as a witness (HALLMARK_WITNESS_NAME; default <base URL host and path>/witness). */
     witnessName: e.HALLMARK_WITNESS_NAME ?? `${derivedOrigin}/witness`,
+    /** The file of this instance's witness keys' seeds (HALLMARK_WITNESS_KEY_FILE), made on first start. */
+    witnessKeyFile: path.resolve(e.HALLMARK_WITNESS_KEY_FILE ?? path.join(dataDir, "witness.key")),
     /** Failed add-checkpoint requests per client address per minute (server/cosigner/budgets.ts). */
     witnessFailuresPerMinute: e.HALLMARK_WITNESS_FAILURES,
     /** An RFC 3161 time-stamping authority: the newest checkpoint is time-stamped there at most once per tsaIntervalSeconds. */

@@ -5,7 +5,8 @@ import { getDb, dbBytes, isUniqueViolation } from "../db";
 import { AppError } from "../errors";
 import { logger } from "../observability/logger.mjs";
 import { FAILED_STATUSES, reserveFailure, spendLogRequest } from "./budgets";
-import { cosignLines } from "./identity";
+import { refusalOf } from "./bindings";
+import { cosignLines, witnessIdentity } from "./identity";
 import { witnessedLogs } from "./witnessed-logs";
 import { parseRequest } from "./request";
 
@@ -18,7 +19,8 @@ const inconsistent = (detail: string) => new AppError("inconsistent_checkpoint",
  * POST {base_url}/v1/witness/add-checkpoint (C2SP tlog-witness, the witness side) from the client
  * address `client`. Every answer of the spec: 400 malformed, 404 unknown origin, 403 no valid
  * signature by the log's key, 409 (old is not the size this witness holds, with that size), 422
- * (not consistent with what it holds), 200 with an Ed25519 and an ML-DSA-44 cosignature; and 429
+ * (not consistent with what it holds), 200 with an Ed25519 and an ML-DSA-44 cosignature; 403
+ * log_refused when its record of the log is bound to other keys (bindings.ts); and 429
  * once a budget is spent (budgets.ts): the address's for failures, the log's for the rest.
  */
 export async function addCheckpoint(text: string, client: string): Promise<AddCheckpointAnswer> {
@@ -47,9 +49,12 @@ async function witness(text: string): Promise<AddCheckpointAnswer> {
     });
   const req = parseRequest(text, list.logs);
   await spendLogRequest(req.origin, req.log.qpd);
+  const identity = await witnessIdentity();
   const db = getDb();
   for (let attempt = 0; attempt < 5; attempt++) {
     const stored = await db.read.witnessedLog.findUnique({ where: { origin: req.origin } });
+    const refused = refusalOf(stored, req.log.vkey, identity.vkeys);
+    if (refused) throw new AppError("log_refused", `This witness refuses the log until its operator retires it: ${refused}.`);
     const storedSize = stored ? Number(stored.treeSize) : 0;
     if (req.old !== storedSize) return { status: 409, size: storedSize };
     if (req.size === 0 && !bytesEqual(req.root, emptyRootHash()))
@@ -65,7 +70,7 @@ async function witness(text: string): Promise<AddCheckpointAnswer> {
     }
     // The same checkpoint again is cosigned anew: a fresh timestamp is how clients see that a
     // witness still holds this size (C2SP tlog-cosignature), and the newest is what is kept.
-    const lines = cosignLines(req.body);
+    const lines = cosignLines(identity, req.body);
     const data = {
       treeSize: BigInt(req.size),
       rootHash: dbBytes(req.root),
@@ -73,6 +78,8 @@ async function witness(text: string): Promise<AddCheckpointAnswer> {
       note: `${req.body}\n${req.logLine}${lines}`,
       cosignatures: lines,
       updatedAt: new Date(),
+      logVkey: req.log.vkey,
+      witnessVkeys: identity.vkeys,
     };
     try {
       const moved = await db.write(async (tx) => {
@@ -80,8 +87,15 @@ async function witness(text: string): Promise<AddCheckpointAnswer> {
           await tx.witnessedLog.create({ data: { origin: req.origin, ...data } });
           return 1;
         }
+        // The keys too: a record rebound meanwhile (or retired and made anew) is judged again.
         const r = await tx.witnessedLog.updateMany({
-          where: { origin: req.origin, treeSize: stored.treeSize, rootHash: dbBytes(stored.rootHash) },
+          where: {
+            origin: req.origin,
+            treeSize: stored.treeSize,
+            rootHash: dbBytes(stored.rootHash),
+            logVkey: stored.logVkey,
+            witnessVkeys: stored.witnessVkeys,
+          },
           data,
         });
         return r.count;

@@ -12,13 +12,14 @@ import {
   subtreeV1Message,
 } from "@/lib/verify/cosignature";
 import { getConfig } from "../config";
-import { deriveKey } from "../crypto/master-key";
+import { getDb } from "../db";
 import { processWide } from "../process-wide";
+import { loadWitnessSeeds } from "./witness-key";
 
 /**
  * This instance's witness keys (C2SP tlog-cosignature): an Ed25519 key (type 0x04) and an
- * ML-DSA-44 key (type 0x06), both derived from the master key (HKDF, one label each), so every
- * instance sharing the master key is the same witness and nothing new is stored. Its name is
+ * ML-DSA-44 key (type 0x06), from the seeds of its witness key file (witness-key.ts): instances
+ * sharing a database are one witness only if they share that file. Its name is
  * HALLMARK_WITNESS_NAME, by default the base URL's host and path followed by /witness.
  */
 interface WitnessKey {
@@ -32,6 +33,8 @@ interface WitnessKey {
 export interface WitnessIdentity {
   name: string;
   keys: WitnessKey[];
+  /** The verifier keys, one a line (Ed25519 first): what a witnessed log's record is bound to. */
+  vkeys: string;
 }
 
 const PKCS8_ED25519 = Buffer.from("302e020100300506032b657004220420", "hex");
@@ -40,29 +43,35 @@ function makeKey(name: string, type: CosignatureType, publicKey: Uint8Array, sig
   return { type, keyId: cosignerKeyId(name, type, publicKey), publicKey, vkey: cosignerVkey(name, type, publicKey), sign };
 }
 
-export function witnessIdentity(): WitnessIdentity {
-  return processWide("witness-identity", () => {
-    const name = getConfig().witnessName;
-    const priv = crypto.createPrivateKey({
-      key: Buffer.concat([PKCS8_ED25519, deriveKey("witness/ed25519")]),
-      format: "der",
-      type: "pkcs8",
-    });
-    const edPublic = new Uint8Array(crypto.createPublicKey(priv).export({ format: "der", type: "spki" }).subarray(-32));
-    const ml = ml_dsa44.keygen(new Uint8Array(deriveKey("witness/ml-dsa-44")));
-    return {
-      name,
-      keys: [
-        makeKey(name, COSIGNATURE_ED25519, edPublic, (m) => new Uint8Array(crypto.sign(null, m, priv))),
-        makeKey(name, COSIGNATURE_ML_DSA_44, ml.publicKey, (m) => ml_dsa44.sign(m, ml.secretKey)),
-      ],
-    };
-  });
+function identityOf(name: string, ed25519: Buffer, mlDsa44: Buffer): WitnessIdentity {
+  const priv = crypto.createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, ed25519]), format: "der", type: "pkcs8" });
+  const edPublic = new Uint8Array(crypto.createPublicKey(priv).export({ format: "der", type: "spki" }).subarray(-32));
+  const ml = ml_dsa44.keygen(new Uint8Array(mlDsa44));
+  const keys = [
+    makeKey(name, COSIGNATURE_ED25519, edPublic, (m) => new Uint8Array(crypto.sign(null, m, priv))),
+    makeKey(name, COSIGNATURE_ML_DSA_44, ml.publicKey, (m) => ml_dsa44.sign(m, ml.secretKey)),
+  ];
+  return { name, keys, vkeys: keys.map((k) => k.vkey).join("\n") };
 }
 
-/** This witness's cosignature lines on a checkpoint body, one per key, timestamped now. */
-export function cosignLines(body: string): string {
-  const { name, keys } = witnessIdentity();
+/**
+ * The witness's identity, read once per process. Records made before records were bound to a
+ * witness key are bound to this one here: the seeds were derived for exactly them (witness-key.ts).
+ */
+export function witnessIdentity(): Promise<WitnessIdentity> {
+  return processWide("witness-identity", () =>
+    (async () => {
+      const seeds = await loadWitnessSeeds();
+      const identity = identityOf(getConfig().witnessName, seeds.ed25519, seeds.mlDsa44);
+      await getDb().write((tx) => tx.witnessedLog.updateMany({ where: { witnessVkeys: null }, data: { witnessVkeys: identity.vkeys } }));
+      return identity;
+    })(),
+  );
+}
+
+/** The cosignature lines of `identity` on a checkpoint body, one per key, timestamped now. */
+export function cosignLines(identity: WitnessIdentity, body: string): string {
+  const { name, keys } = identity;
   const t = Math.floor(Date.now() / 1000);
   return keys
     .map((k) => {

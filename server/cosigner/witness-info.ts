@@ -7,7 +7,7 @@ import { witnessedLogs } from "./witnessed-logs";
 
 /** GET {base_url}/v1/witness: the witness's name, verifier keys, and the logs it follows with the size it holds. */
 export async function witnessInfo() {
-  const { name, keys } = witnessIdentity();
+  const { name, keys } = await witnessIdentity();
   const logs = (await witnessedLogs())?.logs ?? new Map();
   const rows = new Map(
     (await getDb().read.witnessedLog.findMany({ select: { origin: true, treeSize: true, updatedAt: true } })).map((r) => [r.origin, r]),

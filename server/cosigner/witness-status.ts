@@ -2,7 +2,7 @@ import "server-only";
 import { getConfig } from "../config";
 import { getDb } from "../db";
 import type { SkippedEntry } from "./log-list";
-import { readLogList } from "./witnessed-logs";
+import { readLogList, refusedLogs } from "./witnessed-logs";
 
 /** This instance as a witness, as an operator reads it (npm run admin -- witnesses). */
 export interface WitnessStatus {
@@ -13,6 +13,8 @@ export interface WitnessStatus {
   logs: { origin: string; vkey: string; qpd: number; cosigned_tree_size: number | null; cosigned_at: string | null }[];
   /** Entries of the list that are not used, and why. */
   skipped: SkippedEntry[];
+  /** Listed logs this witness refuses until an operator retires them (bindings.ts). */
+  refused: { origin: string; reason: string }[];
 }
 
 /** Reads the list afresh (as a server's next refresh would) beside the state each log has; null when this instance witnesses no log. */
@@ -24,7 +26,7 @@ export async function witnessStatus(): Promise<WitnessStatus | null> {
   try {
     list = await readLogList(source);
   } catch (err) {
-    return { source, error: (err as Error).message, logs: [], skipped: [] };
+    return { source, error: (err as Error).message, logs: [], skipped: [], refused: [] };
   }
   return {
     source,
@@ -40,5 +42,6 @@ export async function witnessStatus(): Promise<WitnessStatus | null> {
       };
     }),
     skipped: list.skipped,
+    refused: await refusedLogs(list.logs),
   };
 }

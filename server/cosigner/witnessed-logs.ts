@@ -4,7 +4,10 @@ import fs from "node:fs/promises";
 import { getConfig } from "../config";
 import { logger } from "../observability/logger.mjs";
 import { metrics } from "../observability/metrics.mjs";
+import { getDb } from "../db";
 import { processWide } from "../process-wide";
+import { refusalOf } from "./bindings";
+import { witnessIdentity } from "./identity";
 import { type LogList, parseLogList, type SkippedEntry, type WitnessedLogEntry } from "./log-list";
 
 /** A list fetched from a URL larger than this is refused (the network's largest staging list is far smaller). */
@@ -18,6 +21,8 @@ export interface LogListView {
   /** The logs of the copy in use by origin; empty until a first copy was read. */
   logs: ReadonlyMap<string, WitnessedLogEntry>;
   skipped: readonly SkippedEntry[];
+  /** The listed logs this witness refuses (bindings.ts), as of the last read. */
+  refused: readonly { origin: string; reason: string }[];
   /** When the copy in use was read; null when none has been. */
   readAt: Date | null;
   /** Why the last read failed (the copy in use is then the last good one), or null. */
@@ -27,6 +32,7 @@ export interface LogListView {
 interface State {
   view: LogListView | null;
   digest: string | null;
+  refusedDigest: string;
   checkedAt: number;
   reading: Promise<void> | null;
 }
@@ -63,7 +69,20 @@ export async function readLogList(source: string): Promise<LogList & { digest: s
   return { ...parseLogList(text), digest: createHash("sha256").update(text).digest("hex") };
 }
 
-const state = (): State => processWide("witnessed-logs", () => ({ view: null, digest: null, checkedAt: 0, reading: null }));
+const state = (): State =>
+  processWide("witnessed-logs", () => ({ view: null, digest: null, refusedDigest: "", checkedAt: 0, reading: null }));
+
+/** The logs of `logs` whose records this witness refuses (bindings.ts): one read of the records. */
+export async function refusedLogs(logs: readonly WitnessedLogEntry[]): Promise<{ origin: string; reason: string }[]> {
+  const { vkeys } = await witnessIdentity();
+  const rows = new Map(
+    (await getDb().read.witnessedLog.findMany({ select: { origin: true, logVkey: true, witnessVkeys: true } })).map((r) => [r.origin, r]),
+  );
+  return logs.flatMap((l) => {
+    const reason = refusalOf(rows.get(l.origin) ?? null, l.vkey, vkeys);
+    return reason ? [{ origin: l.origin, reason }] : [];
+  });
+}
 
 /**
  * Reads the list again; on success it becomes the copy in use, on failure the last good copy
@@ -74,16 +93,23 @@ async function refresh(source: string): Promise<void> {
   s.checkedAt = Date.now();
   try {
     const list = await readLogList(source);
+    const refused = await refusedLogs(list.logs);
     const changed = list.digest !== s.digest;
     s.digest = list.digest;
     s.view = {
       source,
       logs: new Map(list.logs.map((l) => [l.origin, l])),
       skipped: list.skipped,
+      refused,
       readAt: new Date(),
       lastError: null,
     };
     metrics.witnessLogListSkipped.set(list.skipped.length);
+    metrics.witnessRefusedLogs.set(refused.length);
+    const refusedDigest = JSON.stringify(refused);
+    if (refusedDigest !== s.refusedDigest)
+      for (const r of refused) logger.warn({ source, origin: r.origin, reason: r.reason }, "witness: log refused until retired");
+    s.refusedDigest = refusedDigest;
     if (changed) {
       for (const e of list.skipped)
         logger.warn({ source, line: e.line, origin: e.origin, reason: e.reason }, "witness log list: entry skipped");
@@ -93,7 +119,9 @@ async function refresh(source: string): Promise<void> {
     const reason = (err as Error).message;
     metrics.witnessLogListFailures.inc();
     logger.warn({ source, err: reason, kept: s.view !== null }, "witness log list: read failed, the last good copy is kept");
-    s.view = s.view ? { ...s.view, lastError: reason } : { source, logs: new Map(), skipped: [], readAt: null, lastError: reason };
+    s.view = s.view
+      ? { ...s.view, lastError: reason }
+      : { source, logs: new Map(), skipped: [], refused: [], readAt: null, lastError: reason };
   }
 }
 

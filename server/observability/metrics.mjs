@@ -62,6 +62,11 @@ function make() {
       help: "Entries of HALLMARK_WITNESS_LOGS this instance, as a witness, skips as unusable in the copy it uses (npm run admin -- witnesses names them).",
       registers,
     }),
+    witnessRefusedLogs: new client.Gauge({
+      name: "hallmark_witness_refused_logs",
+      help: "Logs of HALLMARK_WITNESS_LOGS this witness refuses: its record of each is bound to another log key (the list changed it) or other witness keys, until an operator retires the origin.",
+      registers,
+    }),
     witnessLogListFailures: new client.Counter({
       name: "hallmark_witness_log_list_failures_total",
       help: "Reads of HALLMARK_WITNESS_LOGS that failed (unreachable, not 200, not a logs/v0 list); the last good copy stays in use.",

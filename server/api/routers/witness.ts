@@ -49,8 +49,16 @@ export const witnessRouter = router({
         description:
           "The body: `old <size>`, the consistency proof lines (base64), a blank line, the checkpoint. 200: cosignature lines (Ed25519, then ML-DSA-44). 409 text/x.tlog.size: the size this witness holds for the log (old must equal it). " +
           "404 unknown_log, 403 untrusted_checkpoint (no valid signature by the log's key), 422 inconsistent_checkpoint (the proof does not verify, or the same size with another root), 400 malformed_request. " +
-          "Repeated signature lines by one key are ignored after the first. 429 rate_limited (Retry-After): too many failed requests (400, 403, 404, 422) from one address, or the log's daily budget (its qpd) spent.",
-        problems: ["unknown_log", "untrusted_checkpoint", "inconsistent_checkpoint", "not_found", "rate_limited", "service_unavailable"],
+          "Repeated signature lines by one key are ignored after the first. 403 log_refused: this witness's record of the log is bound to another log key (the list changed it) or other witness keys, until its operator retires the origin. 429 rate_limited (Retry-After): too many failed requests (400, 403, 404, 422) from one address, or the log's daily budget (its qpd) spent.",
+        problems: [
+          "unknown_log",
+          "untrusted_checkpoint",
+          "log_refused",
+          "inconsistent_checkpoint",
+          "not_found",
+          "rate_limited",
+          "service_unavailable",
+        ],
         otherAnswers: {
           "409": {
             description: "The size this witness holds for the log, in decimal and a newline: send again from it.",
