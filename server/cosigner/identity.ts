@@ -69,6 +69,13 @@ export function witnessIdentity(): Promise<WitnessIdentity> {
   );
 }
 
+/** The timestamp (seconds) of the first of `lines`, cosignature lines as cosignLines makes them (key ID, then the big-endian time). */
+export function cosignedAt(lines: string): number {
+  const b64 = lines.slice(0, lines.indexOf("\n")).split(" ").at(-1) ?? "";
+  const bytes = Buffer.from(b64, "base64");
+  return bytes.length >= 12 ? Number(bytes.readBigUInt64BE(4)) : 0;
+}
+
 /** The cosignature lines of `identity` on a checkpoint body, one per key, timestamped now. */
 export function cosignLines(identity: WitnessIdentity, body: string): string {
   const { name, keys } = identity;

@@ -15,7 +15,7 @@ vi.mock("@/lib/verify/ed25519", async (original) => {
     },
   };
 });
-const { parseRequest } = await import("./request");
+const { parseRequest, withoutRepeatedLines } = await import("./request");
 
 const ORIGIN = "unit.example/log";
 const key = generateKeyPairSync("ed25519");
@@ -54,5 +54,12 @@ describe("parseRequest", () => {
       expect.objectContaining({ code: "untrusted_checkpoint" }),
     );
     expect(verifications.count).toBe(1);
+  });
+
+  it("drops exact copies of a line before decoding any, and leaves a note of too many lines whole", () => {
+    const note = (lines: string[]) => `${body}\n${lines.map((l) => `${l}\n`).join("")}`;
+    expect(withoutRepeatedLines(note([line, other, line, line, other]))).toBe(note([line, other]));
+    expect(withoutRepeatedLines(note(Array(101).fill(line)))).toBe(note(Array(101).fill(line)));
+    expect(() => parseRequest(requestWith(Array(101).fill(line)), logs)).toThrow(expect.objectContaining({ code: "malformed_request" }));
   });
 });

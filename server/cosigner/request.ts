@@ -1,5 +1,5 @@
 import "server-only";
-import { parseCheckpointBody, parseSignedNote, verifyParsedNote, type ParsedNote } from "@/lib/verify/checkpoint";
+import { MAX_NOTE_SIGNATURES, parseCheckpointBody, parseSignedNote, verifyParsedNote, type ParsedNote } from "@/lib/verify/checkpoint";
 import { base64ToBytes, bytesEqual } from "@/lib/verify/encoding";
 import { AppError } from "../errors";
 import type { WitnessedLogEntry } from "./log-list";
@@ -42,6 +42,20 @@ export function firstLinePerKey(note: ParsedNote): ParsedNote {
 }
 
 /**
+ * The note with exact repeats of a signature line dropped before any line is decoded, so copies
+ * cost no parsing either (firstLinePerKey then drops the other lines of a key already seen). A
+ * note of more lines than a note may have is left whole, for parseSignedNote to refuse.
+ */
+export function withoutRepeatedLines(note: string): string {
+  const split = note.lastIndexOf("\n\n");
+  if (split < 0 || !note.endsWith("\n")) return note;
+  const lines = note.slice(split + 2, -1).split("\n");
+  if (lines.length > MAX_NOTE_SIGNATURES) return note;
+  const unique = [...new Set(lines)];
+  return unique.length === lines.length ? note : `${note.slice(0, split + 2)}${unique.join("\n")}\n`;
+}
+
+/**
  * Parses and authenticates a request, in the order C2SP tlog-witness gives its answers: 400 for a
  * body that is not the protocol's, 404 for an origin this witness does not follow, 403 unless the
  * log's key signed it (its first line by that key verifies), 400 for an old size past the
@@ -59,7 +73,7 @@ export function parseRequest(text: string, logs: ReadonlyMap<string, WitnessedLo
   let parsed: ParsedNote;
   let cp: ReturnType<typeof parseCheckpointBody>;
   try {
-    parsed = firstLinePerKey(parseSignedNote(text.slice(blank + 2)));
+    parsed = firstLinePerKey(parseSignedNote(withoutRepeatedLines(text.slice(blank + 2))));
     cp = parseCheckpointBody(parsed.body);
   } catch (err) {
     throw bad(`The checkpoint is not a signed note: ${(err as Error).message}.`);
