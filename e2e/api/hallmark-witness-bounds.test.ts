@@ -133,17 +133,28 @@ describe("Hallmark's witness does bounded work per request", () => {
     for (let i = 0; i < FAILURES_PER_MINUTE * 2; i++) expect((await post(stale, "198.51.100.9")).status).toBe(409);
   });
 
-  it("takes a log's requests up to its qpd a day, from whatever address, then 429 with Retry-After", async () => {
-    const cp = logB.checkpoint(t, 4);
-    expect((await post(request(0, [], cp), "203.0.113.1")).status).toBe(200);
-    expect((await post(request(0, [], cp), "203.0.113.2")).status).toBe(409);
-    expect((await post(request(4, [], cp), "203.0.113.3")).status).toBe(200);
-    const over = await post(request(4, [], cp), "203.0.113.4");
+  it("takes a log's new checkpoints up to its qpd a day, from whatever address, then 429 with Retry-After; replays spend none", async () => {
+    const cp4 = logB.checkpoint(t, 4);
+    const cp6 = logB.checkpoint(t, 6);
+    const cp8 = logB.checkpoint(t, 8);
+    expect((await post(request(0, [], cp4), "203.0.113.1")).status).toBe(200);
+    // What anyone could send, holding only published checkpoints: a stale one (409) and the
+    // current one again (cosigned anew), many times. None of it is the log's to pay.
+    for (let i = 0; i < 5; i++) {
+      expect((await post(request(0, [], cp4), "203.0.113.2")).status).toBe(409);
+      expect((await post(request(4, [], cp4), "203.0.113.3")).status).toBe(200);
+    }
+    expect((await post(request(4, subproof(4, t.slice(0, 6), true), cp6), "203.0.113.3")).status).toBe(200);
+    expect((await post(request(6, subproof(6, t.slice(0, 8), true), cp8), "203.0.113.3")).status).toBe(200);
+    const over = await post(request(8, subproof(8, t.slice(0, 10), true), logB.checkpoint(t, 10)), "203.0.113.4");
     expect(over.status, over.text).toBe(429);
     expect(JSON.parse(over.text)).toMatchObject({ code: "rate_limited" });
     expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(3600);
+    expect((await held(logB.origin))?.split("\n")[1]).toBe("8"); // nothing of the refused one written
+    // Its current checkpoint is still cosigned anew for whoever asks: the budget moves no record.
+    expect((await post(request(8, [], cp8), "203.0.113.5")).status).toBe(200);
     // Requests the log's key did not sign are judged before its budget: still 403, not 429.
-    expect((await post(request(4, [], corrupt(cp.trimEnd()) + "\n"), "203.0.113.5")).status).toBe(403);
+    expect((await post(request(8, [], `${corrupt(cp8.trimEnd())}\n`), "203.0.113.5")).status).toBe(403);
   });
 
   it("cosigns a checkpoint sent again anew, with a fresh timestamp, and keeps the newest", async () => {

@@ -13,12 +13,13 @@ import { logger } from "../observability/logger.mjs";
  * - per client address, the requests that fail (400, 403, 404, 422): a unit is taken before any
  *   work and given back when the answer is 200 or 409, so however many arrive at once, at most
  *   HALLMARK_WITNESS_FAILURES failing ones are worked on per address and minute;
- * - per log (its origin), the requests its key signed that this witness answers (200 and 409),
+ * - per log (its origin), the requests that move the witness's record of it to a new checkpoint,
  *   `qpd` of them per day as the log list says: a daily budget a log may spend in bursts, not a
  *   per-second pace, since logs behind one bastion share an address and a log catching up sends
- *   several at once. It is taken after the log's signature verified and before any database work
- *   or signing. Anyone may replay a log's published checkpoints, so a replayer can spend a log's
- *   budget (never more work than the log itself was allowed).
+ *   several at once. It is taken after the log's signature and the consistency proof verified and
+ *   before the signing and the write. Only the log's key can make such a request; a replay of a
+ *   published checkpoint (cosigned anew at most once a second) or a 409 spends none of it, so a
+ *   replayer cannot exhaust a log's day.
  *
  * Spent: 429 `rate_limited` with Retry-After. The store failing: 503, never an unlimited endpoint.
  */
