@@ -152,7 +152,7 @@ export function readEnv(source = process.env) {
     /** This instance's name as a witness (HALLMARK_WITNESS_NAME; default <base URL host and path>/witness). */
     witnessName: e.HALLMARK_WITNESS_NAME ?? `${derivedOrigin}/witness`,
     /** The file of this instance's witness keys' seeds (HALLMARK_WITNESS_KEY_FILE), made on first start. */
-    witnessKeyFile: path.resolve(e.HALLMARK_WITNESS_KEY_FILE ?? path.join(dataDir, "witness.key")),
+    witnessKeyFile: e.HALLMARK_WITNESS_KEY_FILE ? path.resolve(e.HALLMARK_WITNESS_KEY_FILE) : path.join(dataDir, "witness.key"),
     /** Failed add-checkpoint requests per client address per minute (server/cosigner/budgets.ts). */
     witnessFailuresPerMinute: e.HALLMARK_WITNESS_FAILURES,
     /** An RFC 3161 time-stamping authority: the newest checkpoint is time-stamped there at most once per tsaIntervalSeconds. */
