@@ -294,8 +294,10 @@ describe("1. POST /v1/api-keys: a session gives the password again; every new ke
         name,
       ).toHaveLength(1);
     for (const m of notices) expect(recipients(m)).toEqual([org.email.toLowerCase()]);
+    // The first key is mailed at once, alone. Each instance keeps its own window, so on two the
+    // other's first key is a single notice too, and either may arrive first.
     const single = notices.filter((m) => m.subject === NEW_KEY_SUBJECT);
-    expect(text(single[0]!)).toContain(names[0]!);
+    expect(single.map((m) => text(m).includes(names[0]!))).toContain(true);
     // A burst is not a mail a key (on two instances, at most a first notice and a digest or two each).
     expect(notices.length).toBeLessThan(names.length);
 
