@@ -4,28 +4,13 @@ import { getDb } from "../db";
 import { AppError } from "../errors";
 import { witnessIdentity } from "./identity";
 import { witnessedLogs } from "./witnessed-logs";
+import { followedLogs } from "./witness-status";
 
 /** GET {base_url}/v1/witness: the witness's name, verifier keys, and the logs it follows with the size it holds. */
 export async function witnessInfo() {
   const { name, keys } = await witnessIdentity();
   const logs = (await witnessedLogs())?.logs ?? new Map();
-  const rows = new Map(
-    (await getDb().read.witnessedLog.findMany({ select: { origin: true, treeSize: true, updatedAt: true } })).map((r) => [r.origin, r]),
-  );
-  return {
-    name,
-    vkeys: keys.map((k) => k.vkey),
-    logs: [...logs.values()].map((l) => {
-      const row = rows.get(l.origin);
-      return {
-        origin: l.origin,
-        vkey: l.vkey,
-        qpd: l.qpd,
-        cosigned_tree_size: row ? Number(row.treeSize) : null,
-        cosigned_at: row ? row.updatedAt.toISOString() : null,
-      };
-    }),
-  };
+  return { name, vkeys: keys.map((k) => k.vkey), logs: await followedLogs(logs.values()) };
 }
 
 /** Each list copy's origins by their SHA-256 (hex), made once per copy rather than per request. */

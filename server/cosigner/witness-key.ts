@@ -27,7 +27,7 @@ export function parseSeeds(text: string, file: string): WitnessSeeds {
   const seed = (name: string) => {
     const m = new RegExp(`^${name} ([A-Za-z0-9+/]{43}=)$`, "m").exec(text);
     const bytes = m ? Buffer.from(m[1]!, "base64") : null;
-    if (!bytes || bytes.length !== 32) throw new Error(`${file}: no "${name} <32 bytes, base64>" line`);
+    if (bytes?.length !== 32) throw new Error(`${file}: no "${name} <32 bytes, base64>" line`);
     return bytes;
   };
   return { ed25519: seed("ed25519"), mlDsa44: seed("ml-dsa-44") };
