@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
+import { readCappedBody } from "../capped-body";
 import { getConfig } from "../config";
 import { logger } from "../observability/logger.mjs";
 import { metrics } from "../observability/metrics.mjs";
@@ -47,20 +48,8 @@ export async function readLogListText(source: string): Promise<string> {
     await res.body?.cancel();
     throw new Error(`${source} answered ${res.status}`);
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body!.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > MAX_LOG_LIST_BYTES) {
-      await reader.cancel();
-      throw new Error(`${source} is larger than ${MAX_LOG_LIST_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const body = await readCappedBody(res, MAX_LOG_LIST_BYTES, () => new Error(`${source} is larger than ${MAX_LOG_LIST_BYTES} bytes`));
+  return body.toString("utf8");
 }
 
 /** Reads and parses the list at `source`: what the admin command shows, and what the server uses. */

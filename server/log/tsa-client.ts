@@ -3,6 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { parseTimestampToken } from "@/lib/verify/rfc3161";
+import { readCappedBody } from "../capped-body";
 
 const ID_SHA256 = "2.16.840.1.101.3.4.2.1";
 const MAX_REPLY_BYTES = 64 * 1024;
@@ -17,22 +18,6 @@ const FAILURES: Record<number, string> = {
   17: "addInfoNotAvailable",
   25: "systemFailure",
 };
-
-/** The body, refused beyond `max` bytes without reading the rest. */
-async function readCapped(res: Response, max: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body?.getReader();
-  for (let r = await reader?.read(); r && !r.done; r = await reader!.read()) {
-    size += r.value.byteLength;
-    if (size > max) {
-      await reader!.cancel();
-      throw new TsaError("the TSA's answer is too large");
-    }
-    chunks.push(r.value);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
-}
 
 /** A time-stamping authority that did not grant a usable token: down, refusing, or answering nonsense. */
 export class TsaError extends Error {
@@ -87,7 +72,7 @@ export async function requestTimestamp(url: string, data: Uint8Array, timeoutMs 
     await res.body?.cancel();
     throw new TsaError("the TSA's answer is too large");
   }
-  const body = await readCapped(res, MAX_REPLY_BYTES);
+  const body = new Uint8Array(await readCappedBody(res, MAX_REPLY_BYTES, () => new TsaError("the TSA's answer is too large")));
   if (!res.headers.get("content-type")?.startsWith("application/timestamp-reply"))
     throw new TsaError(`the TSA answered ${res.headers.get("content-type") ?? "no content type"}, not application/timestamp-reply`);
   let reply: pkijs.TimeStampResp;

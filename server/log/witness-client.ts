@@ -1,5 +1,6 @@
 import "server-only";
 import { bytesToBase64 } from "@/lib/verify/encoding";
+import { readCappedBody } from "../capped-body";
 
 /** What a witness answered to add-checkpoint (C2SP tlog-witness). */
 export type WitnessAnswer =
@@ -15,21 +16,8 @@ export type WitnessAnswer =
 const MAX_ANSWER_BYTES = 64 * 1024;
 
 async function readCapped(res: Response): Promise<string> {
-  const reader = res.body?.getReader();
-  if (!reader) return "";
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel();
-      throw new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`);
-    }
-    parts.push(value);
-  }
-  return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(parts));
+  const body = await readCappedBody(res, MAX_ANSWER_BYTES, () => new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`));
+  return new TextDecoder("utf-8", { fatal: true }).decode(body);
 }
 
 /** The add-checkpoint request body: `old <M>`, the consistency proof lines, a blank line, the checkpoint. */
